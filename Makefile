@@ -1,0 +1,32 @@
+# Poise — the two commands of the README's quick start are `make demo` and `make test`.
+# Both install missing system packages (FFTW) first, so they work on a fresh Debian machine.
+
+# Compile the library for this machine's CPU (enables FMA). Set POISE_TARGET_CPU= for a portable build.
+export POISE_TARGET_CPU ?= native
+
+SWIFT ?= swift
+DEMO_FILE ?= data/tilt-steps.csv
+
+.PHONY: deps build demo test bench clean
+
+# Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
+deps:
+	@if ! pkg-config --exists fftw3 2>/dev/null; then \
+	  echo "Installing libfftw3-dev and pkg-config (needed by PoiseSpectral)…"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfftw3-dev pkg-config >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product poise
+
+test: deps
+	$(SWIFT) test --parallel
+
+clean:
+	rm -rf .build
+
+# Release-build benchmarks with ratios against references measured in the same run.
+# `make bench SUITES="filters ingest"` runs only those suites.
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release PoiseBenchmarks $(SUITES)

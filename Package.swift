@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+//
+// Poise — motion-sensor signal processing toolkit and benchmark.
+//
+// Layers (arrows point to what a target may import):
+//   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReplay ─▶ PoiseRecording ─▶ Poise
+//                          └─▶ PoiseSpectral (FFTW via CFFTW) ─▶ Poise
+// `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
+
+import PackageDescription
+import class Foundation.ProcessInfo
+
+// Code generation for the host CPU. The default build is portable. Setting
+// POISE_TARGET_CPU (for example `native` or `haswell`) compiles the core for that CPU, which
+// enables fused multiply-add: the one-pole filter's recurrence becomes one FMA per step instead
+// of a dependent multiply and add. The Makefile sets POISE_TARGET_CPU=native for local builds,
+// tests and benchmarks; a package that depends on Poise gets the portable build.
+let targetCPU = ProcessInfo.processInfo.environment["POISE_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
+let coreSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", $0])] } ?? []
+
+let package = Package(
+    name: "Poise",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Poise", targets: ["Poise"]),
+        .library(name: "PoiseSpectral", targets: ["PoiseSpectral"]),
+        .library(name: "PoiseRecording", targets: ["PoiseRecording"]),
+        .library(name: "PoiseReplay", targets: ["PoiseReplay"]),
+        .executable(name: "poise", targets: ["poise"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "Poise", swiftSettings: coreSettings),
+        .systemLibrary(
+            name: "CFFTW",
+            pkgConfig: "fftw3",
+            providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
+        ),
+        .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
+        .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
+        .target(name: "PoiseReplay", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
+        .target(
+            name: "PoiseCLI",
+            dependencies: [
+                "Poise", "PoiseSpectral", "PoiseRecording", "PoiseReplay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
+        .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
+        .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
+        .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
+    ]
+)

@@ -1,0 +1,43 @@
+/// What a recording column means and how to convert it to Poise's core units.
+public enum ColumnMeaning: Sendable, Equatable, Hashable {
+    case time(scale: Double)                 // to seconds
+    case acceleration(axis: Int, scale: Double)  // to g
+    case rotationRate(axis: Int, scale: Double)  // to rad/s
+    case magneticField(axis: Int, scale: Double) // to µT
+    case truth(component: Int)               // 0 = w, 1 = x, 2 = y, 3 = z
+    case movement
+    case ignored(reason: String)
+}
+
+/// A column of a recording: its header name and what it maps to.
+public struct ColumnMapping: Sendable, Equatable {
+    /// The header text.
+    public var name: String
+    /// The meaning and unit conversion.
+    public var meaning: ColumnMeaning
+    /// The unit the file uses, as a short label (`g`, `m/s²`, `rad/s`, `°/s`, `µT`, `s`, `ns`).
+    public var unit: String
+}
+
+/// Known recording layouts, recognised from the header.
+public enum RecordingFormat: String, Sendable, Codable {
+    /// Poise/BROAD naming: `t_s`, `acc_x_mps2`, `gyr_x_radps`, `mag_x_uT`, `gt_qw`, `movement`…
+    case poise
+    /// The x-io Fusion example format: `Time (s),Gyroscope X (deg/s),…`.
+    case xioFusion
+}
+
+/// The column layout of a recording, derived from its header.
+public struct RecordingSchema: Sendable, Equatable {
+    /// Recognised format.
+    public var format: RecordingFormat
+    /// One mapping per header column, in file order.
+    public var columns: [ColumnMapping]
+
+    public var hasTime: Bool { columns.contains { if case .time = $0.meaning { true } else { false } } }
+    public var hasAccelerometer: Bool { columns.contains { if case .acceleration = $0.meaning { true } else { false } } }
+    public var hasGyroscope: Bool { columns.contains { if case .rotationRate = $0.meaning { true } else { false } } }
+    public var hasMagnetometer: Bool { columns.contains { if case .magneticField = $0.meaning { true } else { false } } }
+    public var hasTruth: Bool { columns.contains { if case .truth = $0.meaning { true } else { false } } }
+    public var hasMovement: Bool { columns.contains { $0.meaning == .movement } }
+}

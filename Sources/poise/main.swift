@@ -1,0 +1,3 @@
+import PoiseCLI
+
+PoiseCommand.main()
