@@ -65,3 +65,21 @@ path = pathlib.Path(__file__).resolve().parent.parent / "Tests/PoiseSpectralTest
 path.parent.mkdir(parents=True, exist_ok=True)
 path.write_text(json.dumps(out))
 print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+
+# The vibration peak of the BROAD trial 27 (phone vibrating), from scipy, for the `spectrum`
+# command's done-criterion test. Only when ../shared is present (data is never copied here).
+broad = pathlib.Path(__file__).resolve().parent.parent / "../shared/data/broad/27_disturbed_phone_vibration_B.csv"
+if broad.exists():
+    d = np.genfromtxt(broad, delimiter=",", names=True)
+    rate = 1 / np.median(np.diff(d["t_s"]))
+    peaks = {}
+    for column in ["acc_x", "acc_y", "acc_z"]:
+        x = d[column + "_mps2"] / 9.80665  # Poise's unit: g
+        f, p = sig.welch(x, fs=rate, nperseg=1024)
+        local = [k for k in range(1, len(p) - 1) if p[k] > p[k - 1] and p[k] >= p[k + 1]]
+        vibration = max((k for k in local if f[k] > 20), key=lambda k: p[k])
+        peaks[column] = dict(frequency=float(f[vibration]), psd=float(p[vibration]),
+                             largestPeakFrequency=float(f[max(local, key=lambda k: p[k])]))
+    target = path.parent.parent.parent / "PoiseCLITests/Fixtures/broad27_vibration.json"
+    target.write_text(json.dumps(dict(generator=out["generator"], sampleRate=rate, nperseg=1024, peaks=peaks), indent=1))
+    print(f"wrote {target}")

@@ -30,13 +30,14 @@ extension PowerSpectrum {
     }
 
     /// The `count` largest local maxima (bins larger than the bin below and not smaller than the
-    /// bin above) with frequency in `range` (default: above 0 Hz), largest first, each refined as
-    /// in `dominantPeak(in:)`.
+    /// bin above) with frequency in `range` (default: above 0 Hz), each refined as in
+    /// `dominantPeak(in:)`, largest refined value first.
     public func peaks(count: Int, in range: ClosedRange<Double>? = nil) -> [SpectralPeak] {
         let candidates = binIndices(in: range ?? defaultPeakRange).filter { k in
             k > 0 && k + 1 < values.count && values[k] > values[k - 1] && values[k] >= values[k + 1]
         }
-        return candidates.sorted { values[$0] > values[$1] }.prefix(Swift.max(count, 0)).map(refinedPeak(at:))
+        let refined = candidates.map(refinedPeak(at:)).sorted { $0.value > $1.value }
+        return Array(refined.prefix(Swift.max(count, 0)))
     }
 
     /// Signal power in the band `low ≤ f < high` (Hz), in unit²: the density summed over the bins
