@@ -50,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
-        .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"], exclude: ["Fixtures"]),
+        .testTarget(name: "PoiseSpectralTests", dependencies: ["Poise", "PoiseSpectral"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "PoiseSpectral"], exclude: ["Fixtures"]),
     ]
