@@ -52,7 +52,7 @@ public struct ResponseCommand: RenderingCommand {
             throw ValidationError("\(error)")
         }
         let decibels = response.magnitudeDecibels, phase = response.phase
-        let cutoff = response.frequency(atDrop: 3)
+        let cutoff = response.frequency()
         let linear = spec.isLinearTimeInvariant && (response.linearityError ?? 0) < 1e-9
         if output.json {
             let document = ResponseJSON(filter: spec.description, sample_rate_hz: rate, length: length,
@@ -74,7 +74,7 @@ public struct ResponseCommand: RenderingCommand {
         }
         var out = "\(spec) at \(fixed(rate, 3)) Hz (impulse response of \(length) samples, bins \(fixed(rate / Double(length), 4)) Hz apart)\n"
         out += "gain at 0 Hz: \(fixed(decibels.first ?? 0, 2)) dB\n"
-        out += "−3 dB point: \(cutoff.map { fixed($0, 3) + " Hz" } ?? "none (the gain never falls 3 dB below its 0 Hz value)")\n"
+        out += "−3 dB point (half power): \(cutoff.map { fixed($0, 3) + " Hz" } ?? "none (the gain never falls 3 dB below its 0 Hz value)")\n"
         out += "delay at low frequency: \(fixed(response.lowFrequencyDelay * 1000, 2)) ms (\(fixed(response.lowFrequencyDelay * rate, 2)) samples)\n"
         let error = String(format: "%.3g", response.linearityError ?? 0)
         if linear {

@@ -6,7 +6,7 @@ import Testing
     @Test func jsonReportsCutoffAndDelay() throws {
         let output = try ResponseCommand.parse(["--filter", "butter:lowpass,order=2,cutoff=5", "--rate", "100", "--json"]).render()
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-        #expect(abs(try #require(document["minus_3db_hz"] as? Double) - 5) < 0.02)
+        #expect(abs(try #require(document["minus_3db_hz"] as? Double) - 5) < 0.002)
         #expect(document["linear"] as? Bool == true)
         let frequencies = try #require(document["frequencies_hz"] as? [Double])
         #expect(frequencies.count == 2049)
@@ -21,7 +21,7 @@ import Testing
         #expect(text.contains("linear time-invariant: NO — approximate"))
         let linear = try ResponseCommand.parse(["--filter", "lowpass:cutoff=5", "--rate", "100"]).render()
         #expect(linear.contains("linear time-invariant: yes"))
-        #expect(linear.contains("−3 dB point: 4.3"))
+        #expect(linear.contains("−3 dB point (half power): 4.3"))
     }
 
     @Test func csvHasOneRowPerBin() throws {
