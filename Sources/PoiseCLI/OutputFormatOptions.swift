@@ -35,5 +35,9 @@ extension RenderingCommand {
         print(try render(), terminator: "")
     }
 
-    func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
+    /// `x` with `digits` decimals; values that round to zero print as 0, never −0.
+    func fixed(_ x: Double, _ digits: Int, width: Int = 0) -> String {
+        let shown = abs(x) < 0.5 * pow(10, -Double(digits)) ? 0 : x
+        return String(format: "%\(width).\(digits)f", shown)
+    }
 }

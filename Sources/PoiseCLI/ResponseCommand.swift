@@ -87,8 +87,8 @@ public struct ResponseCommand: RenderingCommand {
         }
         out += "\n  frequency Hz     gain dB   phase °   group delay ms\n"
         for k in tableRows(response.frequencies) {
-            out += String(format: "  %12.3f  %10.2f  %8.1f  %14.2f\n", response.frequencies[k], decibels[k],
-                          phase[k] * 180 / Double.pi, response.groupDelay[k] * 1000)
+            out += "  \(fixed(response.frequencies[k], 3, width: 12))  \(fixed(decibels[k], 2, width: 10))  "
+                + "\(fixed(phase[k] * 180 / Double.pi, 1, width: 8))  \(fixed(response.groupDelay[k] * 1000, 2, width: 14))\n"
         }
         return out
     }
