@@ -9,6 +9,7 @@ public struct SpectralPeak: Sendable, Hashable, Codable {
     /// Index of the bin holding the largest value.
     public var bin: Int
 
+    /// A peak at `frequency` Hz with `value` (spectrum units) whose largest bin is `bin`.
     public init(frequency: Double, value: Double, bin: Int) {
         self.frequency = frequency
         self.value = value

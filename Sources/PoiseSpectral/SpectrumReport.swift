@@ -7,6 +7,7 @@ public struct FrequencyBand: Sendable, Hashable, Codable {
     /// Upper edge in Hz (excluded); `.infinity` reaches the Nyquist frequency.
     public var high: Double
 
+    /// The band `low ≤ f < high`, in Hz.
     public init(low: Double, high: Double) {
         self.low = low
         self.high = high
