@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Poise
 import PoiseRecording
 import PoiseSpectral
 
@@ -45,6 +46,9 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Analyse samples up to this time (seconds, recording clock).")
     public var end: Double?
 
+    @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g over 0.5 s, ≥ 1 s): the noise density is then the sensor's noise floor.")
+    public var still = false
+
     @Option(help: "Peaks to report per column.")
     public var peaks: Int = 3
 
@@ -69,7 +73,13 @@ public struct SpectrumCommand: RenderingCommand {
         }
         guard peaks >= 0 else { throw ValidationError("--peaks must be ≥ 0") }
         let recording = try Recording.load(path: file)
-        let selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
+        var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
+        if still {
+            guard let segment = RestDetector().longestStillSegment(in: selected) else {
+                throw ValidationError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
+            }
+            selected = Array(selected[segment])
+        }
         guard selected.count >= 2 else {
             throw ValidationError("\(file): \(selected.count) samples in the selected time range; need at least 2")
         }
@@ -141,7 +151,7 @@ public struct SpectrumCommand: RenderingCommand {
         } else {
             timing = "given"
         }
-        out += "\(file): \(r.samples) samples, \(fixed(r.startTime, 3))–\(fixed(r.endTime, 3)) s, \(fixed(r.sampleRate, 3)) Hz (\(timing))\n"
+        out += "\(file): \(r.samples) samples\(still ? " (longest still segment)" : ""), \(fixed(r.startTime, 3))–\(fixed(r.endTime, 3)) s, \(fixed(r.sampleRate, 3)) Hz (\(timing))\n"
         out += "Welch: \(c.window.name) window, \(c.segmentLength)-sample segments, overlap \(c.resolvedOverlap), \(c.detrend.rawValue) detrend, \(r.segmentCount) segments"
         out += r.unusedSamples > 0 ? " (last \(r.unusedSamples) samples unused)" : ""
         out += "; bins \(fixed(c.frequencyResolution, 4)) Hz apart\n"

@@ -135,3 +135,11 @@ public struct SpectrumReport: Sendable, Codable {
         self.channels = results
     }
 }
+
+extension RestDetector {
+    /// The longest still segment (most samples) in `samples`, as an index range, or `nil` when
+    /// there is none. For measuring sensor noise density where the device lies still.
+    public func longestStillSegment(in samples: [MotionSample]) -> Range<Int>? {
+        stillSegments(in: samples).max { $0.count < $1.count }
+    }
+}

@@ -64,6 +64,35 @@ import Testing
         #expect(text.contains("peaks: 12.50 Hz"))
     }
 
+    /// `--still` picks the still first 6 s of a recording (white noise σ = 0.002 g on each axis,
+    /// then a 2 Hz tilt-like motion) and reports the noise density σ·√(2/fs).
+    @Test func stillSegmentNoiseDensity() throws {
+        var random = SeededGenerator(state: 2026)
+        func normal() -> Double {
+            let u = Double.random(in: Double.ulpOfOne..<1, using: &random), v = Double.random(in: 0..<1, using: &random)
+            return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+        }
+        let sigma = 0.002, rate = 200.0
+        var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps\n"
+        for n in 0..<2400 {
+            let t = Double(n) / rate
+            let moving = t >= 6 ? 1.0 : 0.0
+            let swing = moving * 0.3 * sin(2 * Double.pi * 2 * t)
+            text += "\(t),\(sigma * normal() + swing),\(sigma * normal()),\(1 + sigma * normal()),\(moving * 0.5),0,0\n"
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("poise-still-\(UUID().uuidString).csv")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let document = try Self.json([url.path, "--still", "--columns", "acc_x,acc_y,acc_z", "--nperseg", "256", "--json"])
+        #expect(try #require(document["end_s"] as? Double) < 6)
+        #expect(try #require(document["samples"] as? Int) > 1000)
+        let expected = sigma * (2 / rate).squareRoot()
+        for column in try #require(document["columns"] as? [[String: Any]]) {
+            let density = try #require(column["noise_density"] as? Double)
+            #expect(abs(density - expected) < 0.1 * expected, "\(column["name"] ?? ""): \(density) vs \(expected)")
+        }
+    }
+
     @Test func badArgumentsAreNamed() throws {
         let path = try Self.syntheticRecording()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -108,5 +137,14 @@ import Testing
             let bin = try #require(frequencies.firstIndex { abs($0 - scipy["frequency"]!) < resolution / 100 })
             #expect(abs(psd[bin] - scipy["psd"]!) <= 1e-9 * scipy["psd"]!)
         }
+    }
+}
+
+/// A deterministic generator (64-bit LCG with an xor-shifted output) so the test never flakes.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state ^ (state >> 29)
     }
 }
