@@ -66,22 +66,22 @@ public struct SpectrumCommand: RenderingCommand {
     public func render() throws -> String {
         let channels = try parseColumns()
         guard let windowValue = Window(name: window) else {
-            throw ValidationError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
+            throw CommandError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
         }
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
-            throw ValidationError("unknown detrend '\(detrend)' (expected none, constant or linear)")
+            throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        guard peaks >= 0 else { throw ValidationError("--peaks must be ≥ 0") }
+        guard peaks >= 0 else { throw CommandError("--peaks must be ≥ 0") }
         let recording = try Recording.load(path: file)
         var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
         if still {
             guard let segment = RestDetector().longestStillSegment(in: selected) else {
-                throw ValidationError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
+                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
             }
             selected = Array(selected[segment])
         }
         guard selected.count >= 2 else {
-            throw ValidationError("\(file): \(selected.count) samples in the selected time range; need at least 2")
+            throw CommandError("\(file): \(selected.count) samples in the selected time range; need at least 2")
         }
         var sampling: SamplingEstimate?
         let sampleRate: Double
@@ -89,7 +89,7 @@ public struct SpectrumCommand: RenderingCommand {
             sampleRate = rate
         } else {
             guard let estimate = SamplingEstimate(times: selected.map(\.time)) else {
-                throw ValidationError("\(file): timestamps never increase; give the sample rate with --rate")
+                throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
             }
             sampling = estimate
             sampleRate = estimate.sampleRate
@@ -103,7 +103,7 @@ public struct SpectrumCommand: RenderingCommand {
             report = try SpectrumReport(samples: selected, channels: channels, configuration: configuration, sampling: sampling,
                                         peakCount: peaks, minimumPeakFrequency: minimumFrequency, bands: bandList)
         } catch let error as SpectralError {
-            throw ValidationError("\(file): \(error)")
+            throw CommandError("\(file): \(error)")
         }
         if output.json { return try renderJSON(report) }
         if output.csv { return renderCSV(report) }
@@ -115,7 +115,7 @@ public struct SpectrumCommand: RenderingCommand {
         return try columns.split(separator: ",").map { name in
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let channel = MotionChannel(rawValue: trimmed) else {
-                throw ValidationError("unknown column '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw CommandError("unknown column '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return channel
         }
@@ -125,7 +125,7 @@ public struct SpectrumCommand: RenderingCommand {
         guard let bands else { return FrequencyBand.defaults(sampleRate: sampleRate) }
         return try bands.split(separator: ",").map { text in
             guard let band = FrequencyBand(parsing: String(text).trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
+                throw CommandError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
             }
             return band
         }

@@ -91,6 +91,10 @@ public struct SpectrumReport: Sendable, Codable {
     public init(samples: [MotionSample], channels: [MotionChannel], configuration: SpectralConfiguration,
                 sampling: SamplingEstimate?, peakCount: Int = 3, minimumPeakFrequency: Double = 0,
                 bands: [FrequencyBand] = FrequencyBand.defaults) throws {
+        // Before planning: a segment longer than the recording is an error, not a huge allocation.
+        guard samples.count >= configuration.segmentLength else {
+            throw SpectralError.signalTooShort(samples: samples.count, needed: configuration.segmentLength)
+        }
         let estimator = try WelchEstimator(configuration: configuration)
         var results: [Channel] = []
         var first: PowerSpectrum?
