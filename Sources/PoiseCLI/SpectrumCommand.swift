@@ -49,6 +49,9 @@ public struct SpectrumCommand: RenderingCommand {
     @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g over 0.5 s, ≥ 1 s): the noise density is then the sensor's noise floor.")
     public var still = false
 
+    @Flag(help: "Time-resolved: per segment (time = segment centre) the dominant peak and band powers; with --csv the full spectrogram (time_s, frequency_hz, one PSD column per column), with --json power[time][frequency].")
+    public var spectrogram = false
+
     @Option(help: "Peaks to report per column.")
     public var peaks: Int = 3
 
@@ -98,6 +101,17 @@ public struct SpectrumCommand: RenderingCommand {
         let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
                                                   window: windowValue, detrend: detrendValue)
         let bandList = try parseBands(sampleRate: sampleRate)
+        if spectrogram {
+            do {
+                let report = try SpectrogramReport(samples: selected, channels: channels, configuration: configuration,
+                                                   minimumPeakFrequency: minimumFrequency, bands: bandList)
+                if output.json { return try output.encode(SpectrogramJSON(report: report, file: file)) }
+                if output.csv { return renderSpectrogramCSV(report) }
+                return renderSpectrogramText(report, samples: selected.count)
+            } catch let error as SpectralError {
+                throw CommandError("\(file): \(error)")
+            }
+        }
         let report: SpectrumReport
         do {
             report = try SpectrumReport(samples: selected, channels: channels, configuration: configuration, sampling: sampling,
@@ -167,6 +181,33 @@ public struct SpectrumCommand: RenderingCommand {
         return out
     }
 
+    private func renderSpectrogramText(_ r: SpectrogramReport, samples: Int) -> String {
+        let c = r.configuration
+        var out = "\(file): \(samples) samples, \(fixed(r.sampleRate, 3)) Hz; spectrogram: \(c.window.name) window, "
+        out += "\(c.segmentLength)-sample segments, overlap \(c.resolvedOverlap), \(r.times.count) segments; bins \(fixed(c.frequencyResolution, 4)) Hz apart\n"
+        for ch in r.channels {
+            let unit = ch.unit.contains("/") ? "(\(ch.unit))" : ch.unit
+            out += "\n\(ch.name): dominant peak and band power (\(unit)²) per segment\n"
+            out += "  time s    peak Hz" + r.bands.map { " " + $0.label.padding(toLength: 16, withPad: " ", startingAt: 0) }.joined() + "\n"
+            for (t, time) in r.times.enumerated() {
+                let peak = ch.peaks[t].map { fixed($0.frequency, 2, width: 9) } ?? "        –"
+                out += "  \(fixed(time, 2, width: 7))  \(peak)"
+                out += ch.bandPowers[t].map { " " + String(format: "%-16.3g", $0) }.joined() + "\n"
+            }
+        }
+        return out
+    }
+
+    private func renderSpectrogramCSV(_ r: SpectrogramReport) -> String {
+        var out = "time_s,frequency_hz," + r.channels.map(\.name).joined(separator: ",") + "\n"
+        for (t, time) in r.times.enumerated() {
+            for (k, f) in r.frequencies.enumerated() {
+                out += "\(time),\(f)," + r.channels.map { "\($0.power[t][k])" }.joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+
     private func renderCSV(_ r: SpectrumReport) -> String {
         var out = "frequency_hz," + r.channels.map(\.name).joined(separator: ",") + "\n"
         for (k, f) in r.frequencies.enumerated() {
@@ -228,6 +269,43 @@ private struct SpectrumJSON: Encodable {
                    peaks: ch.peaks.map { Peak(frequency_hz: $0.frequency, psd: $0.value) },
                    band_power: zip(r.bands, ch.bandPowers).map { Band(low_hz: $0.low, high_hz: $0.high.isFinite ? $0.high : nil, power: $1) },
                    noise_density: ch.noiseDensity, rms: ch.rms)
+        }
+    }
+}
+
+/// The JSON layout of `poise spectrum --spectrogram --json`.
+private struct SpectrogramJSON: Encodable {
+    struct Band: Encodable { var low_hz: Double; var high_hz: Double? }
+    struct Column: Encodable {
+        var name: String, unit: String
+        var power: [[Double]]
+        var peak_hz: [Double?]
+        var peak_psd: [Double?]
+        var band_power: [[Double]]
+    }
+    var file: String
+    var sample_rate_hz: Double
+    var window: String, detrend: String, scaling: String
+    var segment_length: Int, overlap: Int
+    var times_s: [Double]
+    var frequencies_hz: [Double]
+    var bands: [Band]
+    var columns: [Column]
+
+    init(report r: SpectrogramReport, file: String) {
+        self.file = file
+        sample_rate_hz = r.sampleRate
+        window = r.configuration.window.name
+        detrend = r.configuration.detrend.rawValue
+        scaling = r.configuration.scaling.rawValue
+        segment_length = r.configuration.segmentLength
+        overlap = r.configuration.resolvedOverlap
+        times_s = r.times
+        frequencies_hz = r.frequencies
+        bands = r.bands.map { Band(low_hz: $0.low, high_hz: $0.high.isFinite ? $0.high : nil) }
+        columns = r.channels.map { ch in
+            Column(name: ch.name, unit: ch.unit, power: ch.power, peak_hz: ch.peaks.map { $0?.frequency },
+                   peak_psd: ch.peaks.map { $0?.value }, band_power: ch.bandPowers)
         }
     }
 }

@@ -99,14 +99,7 @@ public struct SpectrumReport: Sendable, Codable {
         var results: [Channel] = []
         var first: PowerSpectrum?
         for channel in channels {
-            var signal: [Double] = []
-            signal.reserveCapacity(samples.count)
-            for sample in samples {
-                guard let value = channel.value(of: sample) else {
-                    throw SpectralError.invalidParameter(name: "column", value: channel.rawValue, rule: "the recording has no magnetometer data")
-                }
-                signal.append(value)
-            }
+            let signal = try channel.signal(from: samples)
             let psd: PowerSpectrum
             do {
                 psd = try estimator.estimate(signal)
