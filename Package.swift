@@ -49,7 +49,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
-        .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
+        .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
+        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise"]),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
     ]
