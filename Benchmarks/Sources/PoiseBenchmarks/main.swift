@@ -2,6 +2,7 @@ import Foundation
 
 // Suites register here: name → function that fills a report.
 let suites: [(String, (Report) -> Void)] = [
+    ("spectral", spectralSuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
