@@ -32,20 +32,6 @@ public struct ReplayPlan: Sendable, Equatable {
     /// True when the recording had no timestamps and was given `sampleRate` by the caller.
     public var timestampsAssigned: Bool
 
-    /// Median interval between consecutive increasing timestamps, seconds; `nil` with fewer than
-    /// two increasing timestamps.
-    public static func medianInterval(of samples: some Sequence<MotionSample>) -> Double? {
-        var intervals: [Double] = []
-        var previous: Double?
-        for sample in samples {
-            if let previous, sample.time > previous { intervals.append(sample.time - previous) }
-            previous = sample.time
-        }
-        guard !intervals.isEmpty else { return nil }
-        intervals.sort()
-        return intervals[intervals.count / 2]
-    }
-
     /// Decides how to deliver `samples`.
     ///
     /// - Parameters:
@@ -71,7 +57,7 @@ public struct ReplayPlan: Sendable, Equatable {
             }
             sampleRate = hz
             if hasTimestamps {
-                recordedRate = Self.medianInterval(of: samples).map { 1 / $0 }
+                recordedRate = nominalSampleRate(of: samples)
                 resampled = true
                 let input = recordedRate ?? hz
                 antiAliasCutoff = ResampledSamples(samples, rate: hz, inputRate: input).antiAliasCutoff
@@ -85,7 +71,7 @@ public struct ReplayPlan: Sendable, Equatable {
             guard hasTimestamps else {
                 throw ReplayError("the recording has no time column, so it cannot be replayed at its own rate: give the rate it was recorded at with --rate HZ")
             }
-            guard let interval = Self.medianInterval(of: samples) else {
+            guard let recorded = nominalSampleRate(of: samples) else {
                 if samples.count == 1 {
                     sampleRate = Self.maximumRealTimeRate
                     recordedRate = nil; resampled = false; antiAliasCutoff = nil
@@ -93,7 +79,6 @@ public struct ReplayPlan: Sendable, Equatable {
                 }
                 throw ReplayError("the recording's timestamps never increase, so it has no rate: give one with --rate HZ")
             }
-            let recorded = 1 / interval
             if realTime, recorded * factor > Self.maximumRealTimeRate * 1.01 {
                 throw ReplayError("the recording runs at \(Self.format(recorded)) Hz\(factor == 1 ? "" : " × speed \(Self.format(factor))"), above the real-time limit of 100 Hz: use --rate 100 (resamples with an anti-alias filter) or --speed max")
             }

@@ -1,60 +1,13 @@
 import Poise
 
-/// A Butterworth low-pass as a cascade of second-order sections, used as the anti-alias filter
-/// before decimation. Bilinear transform with pre-warping (the design of `scipy.signal.butter`):
-/// section k of an order-N filter has Q = 1 / (2 cos((2k + 1)π / (2N))).
-///
-/// Interim: the filter core's Butterworth will replace this when it lands on `main`.
-struct AntiAliasFilter: Sendable {
-    private struct Section: Sendable {
-        var b0, b1, b2, a1, a2: Double
-        var z1 = SIMD8<Double>.zero
-        var z2 = SIMD8<Double>.zero
-    }
-    private var sections: [Section]
-    private var primed = false
-
-    /// `order` even ≥ 2; `cutoff` and `sampleRate` in Hz, 0 < cutoff < sampleRate / 2.
-    init(order: Int, cutoff: Double, sampleRate: Double) {
-        let k = Double.tan(Double.pi * cutoff / sampleRate)
-        sections = (0 ..< max(1, order / 2)).map { index in
-            let q = 1 / (2 * Double.cos(Double(2 * index + 1) * Double.pi / Double(2 * max(2, order))))
-            let norm = 1 / (1 + k / q + k * k)
-            let b0 = k * k * norm
-            return Section(b0: b0, b1: 2 * b0, b2: b0, a1: 2 * (k * k - 1) * norm, a2: (1 - k / q + k * k) * norm)
-        }
-    }
-
-    /// Filters one vector (acceleration in lanes 0–2, rotation rate in lanes 3–5). The first call
-    /// starts the filter in its steady state for that input, so there is no start-up transient.
-    mutating func process(_ x: SIMD8<Double>) -> SIMD8<Double> {
-        if !primed {
-            primed = true
-            for i in sections.indices {
-                // Steady state of a unity-gain section for constant input x: y = x.
-                sections[i].z2 = (sections[i].b2 - sections[i].a2) * x
-                sections[i].z1 = (sections[i].b1 - sections[i].a1) * x + sections[i].z2
-            }
-        }
-        var value = x
-        for i in sections.indices {
-            let s = sections[i]
-            let y = s.b0 * value + s.z1
-            sections[i].z1 = s.b1 * value - s.a1 * y + s.z2
-            sections[i].z2 = s.b2 * value - s.a2 * y
-            value = y
-        }
-        return value
-    }
-}
-
 /// Resamples a stream of samples to a fixed rate: output sample k is at t₀ + k / rate, with
 /// acceleration and rotation rate linearly interpolated between the two input samples around it.
 ///
 /// When the input is faster than the output (decimation, for example BROAD's 285.7 Hz to 100 Hz),
 /// acceleration and rotation rate first pass an anti-alias low-pass: an order-8 Butterworth at
 /// 0.3 × the output rate (30 Hz for 100 Hz output; −35 dB at the output's Nyquist frequency),
-/// designed for the input's median rate. Magnetic field, ground truth and the movement mask
+/// designed for the input's median rate (the filter core's `ButterworthFilter`, started in the
+/// steady state of the first sample so there is no start-up transient). Magnetic field, ground truth and the movement mask
 /// are held from the latest input sample at or before the output time (they are not filtered).
 ///
 /// - Complexity: O(1) per input sample; input timestamps must not decrease (equal ones are fine).
@@ -87,7 +40,7 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
     public struct Iterator: IteratorProtocol {
         var base: Base.Iterator
         let rate: Double
-        var filter: AntiAliasFilter?
+        var filter: ButterworthFilter<SIMD8<Double>>?
         var previous: (MotionSample, SIMD8<Double>)?
         var current: (MotionSample, SIMD8<Double>)?
         var t0: Double?
@@ -137,6 +90,11 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
 
     public func makeIterator() -> Iterator {
         Iterator(base: base.makeIterator(), rate: rate,
-                 filter: antiAliasCutoff.map { AntiAliasFilter(order: Self.antiAliasOrder, cutoff: $0, sampleRate: inputRate) })
+                 filter: antiAliasCutoff.flatMap { cutoff in
+                     // The cutoff is below the output's Nyquist frequency, itself below the input's,
+                     // so the design cannot fail; without it the samples pass unfiltered.
+                     try? ButterworthFilter<SIMD8<Double>>(band: .lowPass(cutoff: cutoff), order: Self.antiAliasOrder,
+                                                           sampleRate: inputRate, start: .firstInput)
+                 })
     }
 }

@@ -178,7 +178,10 @@ public struct StageCatalog: Sendable {
     public init(_ entries: [Entry]) { self.entries = entries }
 
     /// The entry called `name`, if any.
-    public func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
+    public func entry(named name: String) -> Entry? {
+        let key = name.lowercased()
+        return entries.first { $0.name.lowercased() == key }
+    }
 
     /// Builds a pipeline from a spec such as `lowpass:cutoff=5 | gravity`.
     ///
@@ -224,14 +227,4 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         swap(&previous, &current)
     }
     return previous[b.count]
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
-        while let last = view.last, last == " " || last == "\t" { view.removeLast() }
-        return String(view)
-    }
 }
