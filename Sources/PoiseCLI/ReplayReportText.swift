@@ -24,26 +24,32 @@ enum ReplayReportText {
         line("  delivery  \(delivery)")
         if report.stopped { line("  stopped   by Ctrl-C; the figures cover the samples delivered") }
 
-        if !report.stages.isEmpty {
-            line()
-            line("Filtering (latency to 90 % in samples at \(number(report.sampleRate)) Hz; jitter on still segments)")
-            let header = ["stage", "tilt", "shake", "tilt+noise", "jitter g", "input g", "attenuation", "lag ms"]
-            var rows = [header]
-            for stage in report.stages {
-                func steps(_ value: Int?) -> String { value.map(String.init) ?? "never" }
-                rows.append([
-                    stage.stage,
-                    steps(stage.latency90Samples.tilt),
-                    steps(stage.latency90Samples.shake),
-                    stage.latency90NoisySamples.map { steps($0.tilt) } ?? "-",
-                    stage.jitter.map { String(format: "%.5f", $0.output) } ?? "-",
-                    stage.jitter.map { String(format: "%.5f", $0.input) } ?? "-",
-                    stage.jitter.map { number($0.attenuation) + "×" } ?? "-",
-                    stage.lagMilliseconds.map { number($0) } ?? "-",
-                ])
-            }
-            out += table(rows)
+        line()
+        line("Filtering (latency to 90 % in samples at \(number(report.sampleRate)) Hz, stage outputs in the chain)")
+        var notes: [String] = []
+        notes.append(report.stillSegments == 0 ? "no still segment found: no jitter, no noisy step"
+                     : "\(report.stillSegments) still segment\(report.stillSegments == 1 ? "" : "s") for jitter")
+        if let noise = report.noiseSegment {
+            notes.append("step noise from the still segment \(number(noise.lowerBound, 2))–\(number(noise.upperBound, 2)) s")
         }
+        line("  " + notes.joined(separator: "; "))
+        let header = ["stage", "tilt", "ms", "shake", "tilt+noise", "jitter g", "input g", "attenuation", "lag ms"]
+        var rows = [header]
+        for stage in report.stages.isEmpty ? [report.whole] : report.stages {
+            func steps(_ value: Int?) -> String { value.map(String.init) ?? "never" }
+            rows.append([
+                stage.stage,
+                steps(stage.latency90Samples.tilt),
+                stage.latency90Samples.tilt.map { number(Double($0) / report.sampleRate * 1000, 0) } ?? "-",
+                steps(stage.latency90Samples.shake),
+                stage.latency90NoisySamples.map { steps($0.tilt) } ?? "-",
+                stage.jitter.map { String(format: "%.5f", $0.output) } ?? "-",
+                stage.jitter.map { String(format: "%.5f", $0.input) } ?? "-",
+                stage.jitter.map { number($0.attenuation) + "×" } ?? "-",
+                stage.lagMilliseconds.map { number($0, 0) } ?? "-",
+            ])
+        }
+        out += table(rows)
 
         line()
         line("Delivery timing")

@@ -2,7 +2,7 @@ import Poise
 
 /// Latency to 90 % for the two standard steps of conventions.md, in samples (k) at the rate the
 /// stage runs at; `nil` when the output never reached 90 % within the measured window.
-public struct StepLatency: Sendable, Codable, Equatable {
+public struct StepLatencySamples: Sendable, Codable, Equatable {
     /// Tilt step: (0, 0, 1 g) → (0, 1 g, 0).
     public var tilt: Int?
     /// Shake step: (0, 0, 1 g) → (0, 0, 1.5 g).
@@ -41,17 +41,17 @@ public struct StageReport: Sendable, Codable, Equatable {
     /// The signal measured.
     public var signal: StageSignal
     /// Latency to 90 % without noise, samples at the replay rate.
-    public var latency90Samples: StepLatency
+    public var latency90Samples: StepLatencySamples
     /// The same with noise from the recording's still segments added to the step input
     /// (`nil` without a still segment).
-    public var latency90NoisySamples: StepLatency?
+    public var latency90NoisySamples: StepLatencySamples?
     /// Jitter on the recording's still segments (`nil` without one).
     public var jitter: JitterMeasurement?
     /// Lag on moving segments, ms (`nil` when there is no moving segment).
     public var lagMilliseconds: Double?
 
-    public init(stage: String, signal: StageSignal, latency90Samples: StepLatency,
-                latency90NoisySamples: StepLatency?, jitter: JitterMeasurement?, lagMilliseconds: Double?) {
+    public init(stage: String, signal: StageSignal, latency90Samples: StepLatencySamples,
+                latency90NoisySamples: StepLatencySamples?, jitter: JitterMeasurement?, lagMilliseconds: Double?) {
         self.stage = stage; self.signal = signal; self.latency90Samples = latency90Samples
         self.latency90NoisySamples = latency90NoisySamples; self.jitter = jitter; self.lagMilliseconds = lagMilliseconds
     }
@@ -98,11 +98,13 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     public var speed: Double?
     /// True when the replay was stopped (Ctrl-C) before the end.
     public var stopped: Bool
-    /// Latency to 90 % of the whole pipeline's final measured signal, samples (`nil` without a
-    /// filtering stage).
-    public var latency90Samples: StepLatency?
-    /// Jitter of the whole pipeline's final measured signal.
-    public var jitter: JitterMeasurement?
+    /// The whole pipeline's filtering figures (its last filtering stage in the chain, or the raw
+    /// acceleration when there is none): latency to 90 %, jitter, lag.
+    public var whole: StageReport
+    /// Still segments found in the delivered samples.
+    public var stillSegments: Int
+    /// The still segment whose noise was added to the noisy steps, [first, last] seconds.
+    public var noiseSegment: ClosedRange<Double>?
     /// Per filtering stage, in pipeline order.
     public var stages: [StageReport]
     /// Delivery timing.
@@ -112,17 +114,26 @@ public struct ReplayReport: Sendable, Codable, Equatable {
 
     /// Samples delivered.
     public var samples: Int { timing.samples }
+    /// Latency to 90 % of the whole pipeline, samples at `sampleRate`.
+    public var latency90Samples: StepLatencySamples { whole.latency90Samples }
+    /// Jitter of the whole pipeline on still segments.
+    public var jitter: JitterMeasurement? { whole.jitter }
 
     public init(file: String, pipeline: String, sampleRate: Double, recordedRate: Double?, resampled: Bool,
-                antiAliasCutoff: Double?, speed: Double?, stopped: Bool, latency90Samples: StepLatency?,
-                jitter: JitterMeasurement?, stages: [StageReport], timing: ReplayTiming, frames: FrameReport?) {
+                antiAliasCutoff: Double?, speed: Double?, stopped: Bool, whole: StageReport, stillSegments: Int,
+                noiseSegment: ClosedRange<Double>?, stages: [StageReport], timing: ReplayTiming, frames: FrameReport?) {
         self.file = file; self.pipeline = pipeline; self.sampleRate = sampleRate; self.recordedRate = recordedRate
         self.resampled = resampled; self.antiAliasCutoff = antiAliasCutoff; self.speed = speed
-        self.stopped = stopped; self.latency90Samples = latency90Samples; self.jitter = jitter
+        self.stopped = stopped; self.whole = whole; self.stillSegments = stillSegments; self.noiseSegment = noiseSegment
         self.stages = stages; self.timing = timing; self.frames = frames
     }
 
     init(session: ReplaySession, result: ReplayResult) {
+        // Filter outputs do not depend on timing, so the metrics run over the delivered samples
+        // again, from the pipeline's initial state (as fast as possible, after the replay).
+        let delivered = Array(session.plan.deliveredSamples(session.recording.samples).prefix(result.timing.samples))
+        let metrics = StageMetrics(pipeline: session.pipeline, samples: delivered, sampleRate: session.plan.sampleRate,
+                                   hasGyroscope: session.recording.schema.hasGyroscope)
         var speed: Double?
         if case .realTime(let factor) = session.request.speed { speed = factor }
         let frames = session.request.frameRate.map {
@@ -133,8 +144,9 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         self.init(file: session.request.path, pipeline: session.pipeline.description,
                   sampleRate: session.plan.sampleRate, recordedRate: session.plan.recordedRate,
                   resampled: session.plan.resampled, antiAliasCutoff: session.plan.antiAliasCutoff,
-                  speed: speed, stopped: result.stopped, latency90Samples: nil, jitter: nil, stages: [],
-                  timing: result.timing, frames: frames)
+                  speed: speed, stopped: result.stopped, whole: metrics.whole,
+                  stillSegments: metrics.stillSegments.count, noiseSegment: metrics.noiseSegment,
+                  stages: metrics.stages, timing: result.timing, frames: frames)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -143,6 +155,12 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         case recordedRate = "recorded_rate_hz"
         case antiAliasCutoff = "anti_alias_hz"
         case latency90Samples = "latency90_samples"
+        case latency90Milliseconds = "latency90_ms"
+        case latency90NoisySamples = "latency90_noisy_samples"
+        case lagMilliseconds = "lag_ms"
+        case whole = "pipeline_metrics"
+        case stillSegments = "still_segments"
+        case noiseSegment = "noise_segment_s"
         case cpuFraction = "cpu_fraction"
     }
 
@@ -158,8 +176,15 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         try c.encodeIfPresent(antiAliasCutoff, forKey: .antiAliasCutoff)
         if let speed { try c.encode(speed, forKey: .speed) } else { try c.encode("max", forKey: .speed) }
         try c.encode(stopped, forKey: .stopped)
-        try c.encodeIfPresent(latency90Samples, forKey: .latency90Samples)
+        try c.encode(latency90Samples, forKey: .latency90Samples)
+        try c.encode(["tilt": latency90Samples.tilt.map { Double($0) / sampleRate * 1000 },
+                      "shake": latency90Samples.shake.map { Double($0) / sampleRate * 1000 }], forKey: .latency90Milliseconds)
+        try c.encodeIfPresent(whole.latency90NoisySamples, forKey: .latency90NoisySamples)
         try c.encodeIfPresent(jitter, forKey: .jitter)
+        try c.encodeIfPresent(whole.lagMilliseconds, forKey: .lagMilliseconds)
+        try c.encode(whole, forKey: .whole)
+        try c.encode(stillSegments, forKey: .stillSegments)
+        try c.encodeIfPresent(noiseSegment.map { [$0.lowerBound, $0.upperBound] }, forKey: .noiseSegment)
         try c.encode(stages, forKey: .stages)
         try c.encode(timing.cpuFraction, forKey: .cpuFraction)
         try c.encodeIfPresent(frames, forKey: .frames)
@@ -176,8 +201,9 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         antiAliasCutoff = try c.decodeIfPresent(Double.self, forKey: .antiAliasCutoff)
         speed = try? c.decode(Double.self, forKey: .speed)
         stopped = try c.decode(Bool.self, forKey: .stopped)
-        latency90Samples = try c.decodeIfPresent(StepLatency.self, forKey: .latency90Samples)
-        jitter = try c.decodeIfPresent(JitterMeasurement.self, forKey: .jitter)
+        whole = try c.decode(StageReport.self, forKey: .whole)
+        stillSegments = try c.decode(Int.self, forKey: .stillSegments)
+        noiseSegment = try c.decodeIfPresent([Double].self, forKey: .noiseSegment).flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0] ... $0[1] : nil }
         stages = try c.decode([StageReport].self, forKey: .stages)
         timing = try ReplayTiming(from: decoder)
         frames = try c.decodeIfPresent(FrameReport.self, forKey: .frames)

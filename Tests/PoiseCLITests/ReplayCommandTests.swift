@@ -57,7 +57,7 @@ struct Scratch {
             let upright = i >= count / 2
             let wobble = 0.001 * Double(i % 5 - 2)
             if timeColumn { text += "\(Double(i) / rate)," }
-            text += "\(wobble),\(upright ? 1.0 : 0.0),\(upright ? 0.0 : 1.0),0.01,-0.02,0.03\n"
+            text += "\(wobble),\(upright ? 1.0 : 0.0),\(upright ? 0.0 : 1.0),0.001,-0.002,0.003\n"
         }
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -103,6 +103,29 @@ func csvRows(_ path: String) throws -> [[String]] {
             #expect(written.map { Double($0)! } == read.map { Double($0)! })
         }
         #expect(scratch.leftovers.isEmpty)
+    }
+
+    @Test func reportHasFilteringFiguresPerStageAndForThePipeline() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 600, rate: 100)   // still 3 s flat, then 3 s upright
+        let result = try PoiseProcess.run(["replay", input, "--speed", "max", "--json", "--pipeline", "factor:k=0.1 | factor:k=0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        // conventions.md: y ← 0.1·x + 0.9·y takes 22 samples; followed by y ← 0.5·x + 0.5·y, 23
+        // (scipy: lfilter([0.5], [1, -0.5], lfilter([0.1], [1, -0.9], ones)) first reaches 0.9 at k = 23).
+        #expect(report["latency90_samples"] as? [String: Int] == ["tilt": 23, "shake": 23])
+        let stages = try #require(report["stages"] as? [[String: Any]])
+        #expect(stages.map { $0["stage"] as? String } == ["factor:k=0.1", "factor:k=0.5"])
+        #expect((stages[0]["latency90_samples"] as? [String: Int])?["tilt"] == 22)
+        #expect(report["still_segments"] as? Int == 2)
+        let jitter = try #require(report["jitter"] as? [String: Double])
+        #expect(jitter["attenuation"]! > 1)
+        #expect(jitter["input"]! > jitter["output"]!)
+        // The text report shows the same figures.
+        let text = try PoiseProcess.run(["replay", input, "--speed", "max", "--pipeline", "factor:k=0.1"])
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("  factor:k=0.1") })
+        #expect(row.split(separator: " ").prefix(3) == ["factor:k=0.1", "22", "220"])
     }
 
     @Test func realTimeReplayIsPacedAndReportsTiming() throws {
