@@ -53,5 +53,6 @@ let package = Package(
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral"], exclude: ["Fixtures"]),
+        .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
     ]
 )

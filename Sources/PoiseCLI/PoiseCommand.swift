@@ -9,6 +9,7 @@ public struct PoiseCommand: ParsableCommand {
         subcommands: [
             StepCommand.self, JitterCommand.self,
             SpectrumCommand.self,
+            ReplayCommand.self,
         ]
     )
 
