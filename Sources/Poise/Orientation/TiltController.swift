@@ -45,8 +45,11 @@ public struct TiltOutput: Sendable, Hashable {
 /// Feed samples in the frame the player sees (remap to screen axes first with `FrameRemap`).
 /// With an attitude (`process(time:attitude:rotationRate:)`) the relative attitude is
 /// `home⁻¹ ⊗ q`. Without one (`process(_:)` on raw samples) gravity is the low-passed
-/// accelerometer, turned into the heading-free attitude `Quaternion.tilt(fromGravity:)`, so
-/// both paths agree for pure tilts. Nothing allocates per sample.
+/// accelerometer, turned into the heading-free attitude `Quaternion.tilt(fromGravity:)`. Gravity
+/// fixes the tilt only up to a turn about the vertical, so the two paths agree exactly for tilts
+/// about one device axis from a flat home, and approximately otherwise; use an attitude from a
+/// fusion filter when one is available. Linear acceleration (shaking) leaks into the gravity
+/// path; the low-pass time constant trades that against lag. Nothing allocates per sample.
 public struct TiltController: Sendable {
     /// The settings (validated at init).
     public let settings: TiltSettings
