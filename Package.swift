@@ -52,5 +52,6 @@ let package = Package(
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
+        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "PoiseRecording", "Poise"]),
     ]
 )

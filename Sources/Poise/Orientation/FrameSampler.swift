@@ -45,7 +45,6 @@ public struct Frame<Value: SignalValue>: Sendable {
 public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == Double {
     /// The settings (validated at init).
     public let settings: FrameSamplerSettings
-    @usableFromInline let period: Double
     @usableFromInline let gain: Double
     @usableFromInline var start: Double?
     @usableFromInline var frameIndex = 0        // the frame whose window is being filled
@@ -58,11 +57,11 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
     public init(settings: FrameSamplerSettings) throws {
         if let problem = settings.problem { throw OrientationSettingsError(message: problem) }
         self.settings = settings
-        period = 1 / settings.frameRate
+        let period = 1 / settings.frameRate
         gain = settings.smoothingTimeConstant > 0 ? 1 - Double.exp(-period / settings.smoothingTimeConstant) : 1
     }
 
-    @inlinable func frameTime(_ k: Int) -> Double { start! + Double(k) * period }
+    @inlinable func frameTime(_ k: Int) -> Double { (start ?? 0) + Double(k) / settings.frameRate }
 
     /// Feeds one sample (time in seconds, non-decreasing; a sample earlier than the current
     /// window counts in the current window) and calls `emit` for every frame it completes.

@@ -108,3 +108,46 @@ public struct TiltController: Sendable {
         return out
     }
 }
+
+/// One game frame of tilt output (see `TiltController.frames`).
+@frozen
+public struct TiltFrame: Sendable, Hashable {
+    /// Frame index k.
+    public var index: Int
+    /// Frame time t₀ + k/frameRate, seconds.
+    public var time: Double
+    /// Smoothed stick axes in [−1, 1].
+    public var stick: SIMD2<Double>
+    /// Smoothed tilt from home, radians.
+    public var angles: TiltAngles
+    /// Sensor samples in this frame's window (0: held from the previous frame).
+    public var sampleCount: Int
+    /// The last home change among this frame's samples, if any.
+    public var event: HomeEvent?
+}
+
+extension TiltController {
+    /// Resamples per-sample outputs onto a frame clock with `FrameSampler` (window mean, hold,
+    /// one-pole smoothing at frame time), carrying stick and angles together. The last frame is
+    /// the one holding the final samples (emitted by `finish`).
+    ///
+    /// - Throws: `OrientationSettingsError` for bad frame settings.
+    public static func frames(_ outputs: [TiltOutput], settings: FrameSamplerSettings) throws -> [TiltFrame] {
+        var sampler = try FrameSampler<SIMD4<Double>>(settings: settings)
+        var frames: [TiltFrame] = []
+        var pending: HomeEvent?
+        func emit(_ f: Frame<SIMD4<Double>>) {
+            frames.append(TiltFrame(index: f.index, time: f.time, stick: SIMD2(f.value[0], f.value[1]),
+                                    angles: TiltAngles(pitch: f.value[3], roll: f.value[2]),
+                                    sampleCount: f.sampleCount, event: f.sampleCount > 0 ? pending : nil))
+            if f.sampleCount > 0 { pending = nil }
+        }
+        for o in outputs {
+            let value = SIMD4(o.stick.x, o.stick.y, o.angles.roll, o.angles.pitch)
+            sampler.process(time: o.time, value: value, emit: emit)
+            if let e = o.event { pending = e }
+        }
+        sampler.finish(emit: emit)
+        return frames
+    }
+}
