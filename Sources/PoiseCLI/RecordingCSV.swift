@@ -17,22 +17,23 @@ enum RecordingCSV {
         var out = header.joined(separator: ",") + "\n"
         out.reserveCapacity(samples.count * 16 * header.count)
         for s in samples {
-            var row = [number(s.time)]
-            if schema.hasAccelerometer { row += vector(s.acceleration) }
-            if schema.hasGyroscope { row += vector(s.rotationRate) }
-            if schema.hasMagnetometer { row += vector(s.magneticField ?? SIMD3(repeating: .nan)) }
+            out += number(s.time)
+            if schema.hasAccelerometer { append(s.acceleration, to: &out) }
+            if schema.hasGyroscope { append(s.rotationRate, to: &out) }
+            if schema.hasMagnetometer { append(s.magneticField ?? SIMD3(repeating: .nan), to: &out) }
             if schema.hasTruth {
                 let q = s.truth ?? Quaternion(w: .nan, x: .nan, y: .nan, z: .nan)
-                row += [number(q.w), number(q.x), number(q.y), number(q.z)]
+                for c in [q.w, q.x, q.y, q.z] { out += ","; out += number(c) }
             }
-            if schema.hasMovement { row.append(s.movement == true ? "1" : "0") }
-            out += row.joined(separator: ",")
+            if schema.hasMovement { out += s.movement == true ? ",1" : ",0" }
             out += "\n"
         }
         return out
     }
 
-    static func vector(_ v: SIMD3<Double>) -> [String] { [number(v.x), number(v.y), number(v.z)] }
+    static func append(_ v: SIMD3<Double>, to out: inout String) {
+        out += ","; out += number(v.x); out += ","; out += number(v.y); out += ","; out += number(v.z)
+    }
 
     /// Shortest representation that reads back exactly (`1.0`, `0.1`, `1e-05`, `nan`).
     static func number(_ x: Double) -> String { x.isNaN ? "nan" : "\(x)" }
