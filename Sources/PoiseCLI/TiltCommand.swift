@@ -37,7 +37,7 @@ struct TiltCommand: ParsableCommand {
 
     @OptionGroup var frame: FrameOptions
 
-    @Option(help: "Attitude source: gravity (low-passed accelerometer) or truth (gt_q* columns).")
+    @Option(help: "Attitude source: gravity (low-passed accelerometer) or truth (gt_q* columns; rows without truth hold the last attitude, leading ones are left out).")
     var source: Source = .gravity
 
     @Option(help: "Dead zone, degrees.") var deadZone: Double = 3
@@ -76,18 +76,23 @@ struct TiltCommand: ParsableCommand {
         case nil: break
         }
         var outputs: [TiltOutput] = []
+        var truthHeld = 0, truthLeading = 0
         switch source {
         case .gravity:
             outputs = controller.process(samples)
         case .truth:
-            guard recording.schema.hasTruth else { throw ValidationError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
+            guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
+            // Rows without truth (tracking lost) hold the last attitude; rows before the first
+            // valid one are left out. Both are counted in the summary.
             outputs.reserveCapacity(samples.count)
-            for (i, s) in samples.enumerated() {
-                guard let q = s.truth else {
-                    throw ValidationError("\(file):\(i + 2): ground truth is missing (non-finite) on this row; --source truth needs it on every row")
-                }
+            var last: Quaternion<Double>?
+            for s in samples {
+                if s.truth == nil { if last == nil { truthLeading += 1 } else { truthHeld += 1 } }
+                guard let q = s.truth ?? last else { continue }
+                last = q
                 outputs.append(controller.process(time: s.time, attitude: q, rotationRate: recording.schema.hasGyroscope ? s.rotationRate : nil))
             }
+            guard !outputs.isEmpty else { throw InputError("\(file): no row has a finite ground-truth quaternion") }
         }
         let degrees = 1 / Units.radiansPerDegree
         var text: String
@@ -110,15 +115,19 @@ struct TiltCommand: ParsableCommand {
             text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n"
             for o in outputs { text += row(o.time, o.stick, o.angles, o.event) + "\n" }
         }
+        let truthNote = truthHeld + truthLeading == 0 ? nil
+            : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
         if let out {
             try text.write(toFile: out, atomically: true, encoding: .utf8)
             let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
             let centred = outputs.filter { $0.stick == .zero }.count
             print("tilt: \(samples.count) samples → \(rowCount) rows → \(out)")
+            if let truthNote { print(truthNote) }
             print("home: \(events.joined(separator: "; "))")
             print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")
         } else {
             print(text, terminator: "")
+            if let truthNote { FileHandle.standardError.write(Data((truthNote + "\n").utf8)) }
         }
     }
 

@@ -146,6 +146,27 @@ func runPoise(_ arguments: [String]) throws {
         #expect(counts.reduce(0, +) == 200)
     }
 
+    @Test func truthSourceHoldsTheLastAttitudeWhereTruthIsMissing() throws {
+        let scratch = OrientationScratch()
+        let input = try scratch.recording(rows: 40)
+        // Blank out the truth of data rows 0–2 (leading) and 19–23 (tracking lost); line k is data row k − 1.
+        var lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
+        for k in [1, 2, 3, 20, 21, 22, 23, 24] {
+            var fields = lines[k].split(separator: ",").map(String.init)
+            for c in 10...13 { fields[c] = "nan" }
+            lines[k] = fields.joined(separator: ",")
+        }
+        let gappy = scratch.path("gappy.csv")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: gappy, atomically: true, encoding: .utf8)
+        let output = scratch.path("held.csv")
+        try runPoise(["tilt", gappy, "--source", "truth", "--dead-zone", "0", "--saturation", "90", "--out", output])
+        let table = try rows(output).dropFirst()
+        #expect(table.count == 40 - 3)                       // the 3 leading rows are left out
+        #expect(Double(table.first![0]) == 3.0 / 100)
+        let held = table.filter { (0.18...0.23).contains(Double($0[0])!) }.map { $0[1...4] }
+        #expect(held.count == 6 && Set(held.map { $0.joined() }).count == 1)  // row 18 held through 23
+    }
+
     @Test func badSettingsAreReported() throws {
         let scratch = OrientationScratch()
         let input = try scratch.recording()
