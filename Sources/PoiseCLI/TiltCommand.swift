@@ -107,7 +107,7 @@ struct TiltCommand: ParsableCommand {
         }
         if let frameRate {
             let frames: [TiltFrame]
-            do { frames = try TiltController.frames(outputs, settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing)) }
+            do { frames = try controller.frames(outputs, settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing)) }
             catch let e as OrientationSettingsError { throw ValidationError(e.message) }
             text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
             for f in frames { text += row(f.time, f.stick, f.angles, f.event) + ",\(f.sampleCount)\n" }

@@ -94,10 +94,7 @@ public struct TiltController: Sendable {
     public mutating func process(time: Double, attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?) -> TiltOutput {
         let (relative, event) = home.process(attitude: attitude, rotationRate: rotationRate, time: time)
         let angles = TiltAngles(relative)
-        let degrees = 1 / Units.radiansPerDegree
-        let stick = SIMD2(settings.stick.value(degrees: angles.roll * degrees),
-                          settings.stick.value(degrees: -angles.pitch * degrees))
-        return TiltOutput(time: time, stick: stick, angles: angles, event: event)
+        return TiltOutput(time: time, stick: Self.stick(angles, settings.stick), angles: angles, event: event)
     }
 
     /// Batch form: equals calling `process(_:)` on each sample in order.
@@ -116,7 +113,7 @@ public struct TiltFrame: Sendable, Hashable {
     public var index: Int
     /// Frame time t₀ + k/frameRate, seconds.
     public var time: Double
-    /// Smoothed stick axes in [−1, 1].
+    /// Stick axes in [−1, 1] of the smoothed angles.
     public var stick: SIMD2<Double>
     /// Smoothed tilt from home, radians.
     public var angles: TiltAngles
@@ -128,26 +125,36 @@ public struct TiltFrame: Sendable, Hashable {
 
 extension TiltController {
     /// Resamples per-sample outputs onto a frame clock with `FrameSampler` (window mean, hold,
-    /// one-pole smoothing at frame time), carrying stick and angles together. The last frame is
-    /// the one holding the final samples (emitted by `finish`).
+    /// one-pole smoothing at frame time). The tilt *angles* are resampled and smoothed, and the
+    /// stick response is applied to the smoothed angles, so the dead zone still gives exactly 0
+    /// and saturation exactly ±1 at frame rate. (Angles are averaged as numbers: fine within
+    /// ±180°, which is where a stick mapping lives.) The last frame is the one holding the
+    /// final samples.
     ///
     /// - Throws: `OrientationSettingsError` for bad frame settings.
-    public static func frames(_ outputs: [TiltOutput], settings: FrameSamplerSettings) throws -> [TiltFrame] {
-        var sampler = try FrameSampler<SIMD4<Double>>(settings: settings)
+    public func frames(_ outputs: [TiltOutput], settings frameSettings: FrameSamplerSettings) throws -> [TiltFrame] {
+        var sampler = try FrameSampler<SIMD2<Double>>(settings: frameSettings)
         var frames: [TiltFrame] = []
         var pending: HomeEvent?
-        func emit(_ f: Frame<SIMD4<Double>>) {
-            frames.append(TiltFrame(index: f.index, time: f.time, stick: SIMD2(f.value[0], f.value[1]),
-                                    angles: TiltAngles(pitch: f.value[3], roll: f.value[2]),
-                                    sampleCount: f.sampleCount, event: f.sampleCount > 0 ? pending : nil))
+        let stickResponse = settings.stick
+        func emit(_ f: Frame<SIMD2<Double>>) {
+            let angles = TiltAngles(pitch: f.value.y, roll: f.value.x)
+            frames.append(TiltFrame(index: f.index, time: f.time, stick: TiltController.stick(angles, stickResponse),
+                                    angles: angles, sampleCount: f.sampleCount, event: f.sampleCount > 0 ? pending : nil))
             if f.sampleCount > 0 { pending = nil }
         }
         for o in outputs {
-            let value = SIMD4(o.stick.x, o.stick.y, o.angles.roll, o.angles.pitch)
-            sampler.process(time: o.time, value: value, emit: emit)
+            sampler.process(time: o.time, value: SIMD2(o.angles.roll, o.angles.pitch), emit: emit)
             if let e = o.event { pending = e }
         }
         sampler.finish(emit: emit)
         return frames
+    }
+
+    /// Stick axes of tilt angles: x = response(roll), y = response(−pitch), in degrees.
+    @inlinable
+    static func stick(_ angles: TiltAngles, _ response: StickResponse) -> SIMD2<Double> {
+        let degrees = 1 / Units.radiansPerDegree
+        return SIMD2(response.value(degrees: angles.roll * degrees), response.value(degrees: -angles.pitch * degrees))
     }
 }

@@ -109,6 +109,35 @@ import Testing
         #expect(maxAbs(c.gravity! - SIMD3(0, 1 - e, e)) < 1e-15)
     }
 
+    @Test func framesSmoothTheAnglesThenApplyTheResponse() throws {
+        let samples = RotationSimulation.samples(start: .identity, count: 300)
+        let settings = TiltSettings(home: HomeCalibrationSettings(dynamicRecalibration: true, recalibrationAngle: 10, stillnessRate: 1000, stillnessAngle: 180, holdTime: 0.5),
+                                    stick: StickResponse(deadZone: 4, saturation: 15, curve: .quadratic))
+        var controller = try TiltController(settings: settings)
+        let outputs = controller.process(samples)
+        let frameSettings = FrameSamplerSettings(frameRate: 30, smoothingTimeConstant: 0.08)
+        let frames = try controller.frames(outputs, settings: frameSettings)
+        // Reference: the generic sampler on (roll, pitch), then the response.
+        var sampler = try FrameSampler<SIMD2<Double>>(settings: frameSettings)
+        var reference: [Frame<SIMD2<Double>>] = []
+        for o in outputs { sampler.process(time: o.time, value: SIMD2(o.angles.roll, o.angles.pitch)) { reference.append($0) } }
+        sampler.finish { reference.append($0) }
+        #expect(frames.count == reference.count)
+        let d = 1 / Units.radiansPerDegree
+        for (f, r) in zip(frames, reference) {
+            #expect(f.time == r.time && f.angles.roll == r.value.x && f.angles.pitch == r.value.y)
+            #expect(f.stick == SIMD2(settings.stick.value(degrees: r.value.x * d), settings.stick.value(degrees: -r.value.y * d)))
+        }
+        #expect(frames.contains { $0.stick.x == 0 } && frames.contains { abs($0.stick.x) == 1 })
+        // Each home change appears once, in the frame whose window holds its sample.
+        let events = outputs.filter { $0.event != nil }
+        let frameEvents = frames.filter { $0.event != nil }
+        #expect(events.count >= 2 && frameEvents.count == events.count)
+        for (e, f) in zip(events, frameEvents) {
+            #expect(e.event == f.event && e.time <= f.time && e.time > f.time - 1.0 / 30 || f.index == 0)
+        }
+    }
+
     @Test func batchEqualsThePerSampleLoop() throws {
         let samples = RotationSimulation.samples(start: .identity, count: 200)
         let settings = TiltSettings(home: HomeCalibrationSettings(dynamicRecalibration: true, holdTime: 0.3))
