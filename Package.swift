@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
-        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral"], exclude: ["Fixtures"]),
+        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
     ]
 )

@@ -10,6 +10,8 @@ public struct PoiseCommand: ParsableCommand {
             StepCommand.self, JitterCommand.self,
             SpectrumCommand.self,
             ReplayCommand.self,
+            RemapCommand.self,
+            TiltCommand.self,
         ]
     )
 
