@@ -8,6 +8,7 @@ public struct PoiseCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StepCommand.self, JitterCommand.self,
+            BenchCommand.self,
         ]
     )
 
