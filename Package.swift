@@ -52,5 +52,7 @@ let package = Package(
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
+        .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
+        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI"]),
     ]
 )

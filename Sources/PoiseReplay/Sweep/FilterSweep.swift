@@ -36,14 +36,16 @@ public enum SweepKind: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The grid used when none is given. Cutoffs stay below 15 Hz so every point is valid at
-    /// 30 Hz and above (Butterworth needs a cutoff below the Nyquist frequency).
+    /// The grid used when none is given. Butterworth cutoffs stay at or below 15 Hz so every
+    /// point is valid at 31 Hz and above (they must be below the Nyquist frequency);
+    /// AccelerometerGraph's cutoff (RC = 1/cutoff, not 1/(2π·cutoff)) goes higher to reach the
+    /// same latencies as the others.
     public var defaultGrid: String {
         switch self {
         case .factor: "k=0.02:0.5:0.02"
         case .lowpass: "cutoff=0.5:15:0.5"
         case .butter: "order=1:4:1,cutoff=1:15:1"
-        case .accelgraph: "cutoff=1:15:1"
+        case .accelgraph: "cutoff=1/2/3/4/5/6/8/10/12/15/20/25/30/40/50/60"
         case .oneeuro: "mincutoff=0.05:3.2:*2,beta=0/0.01/0.03/0.1/0.3/1/3"
         case .adaptive: "cutoff=0.1:3.2:*2,threshold=0.01/0.02/0.03/0.05/0.1"
         }
