@@ -12,6 +12,7 @@ public struct PoiseCommand: ParsableCommand {
             ReplayCommand.self,
             RemapCommand.self,
             TiltCommand.self,
+            BenchCommand.self,
         ]
     )
 
