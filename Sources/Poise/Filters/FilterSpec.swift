@@ -284,7 +284,7 @@ struct SpecParser {
             }
             let orderValue = numbers["order"]?.0 ?? 2
             guard orderValue == orderValue.rounded(), (1...8).contains(orderValue) else {
-                throw fail(numbers["order"]?.1, "order must be a whole number 1…8, got \(orderValue)")
+                throw fail(numbers["order"]?.1, "order must be a whole number 1…8, got \(numbers["order"]?.1.value ?? "")")
             }
             let band: ButterworthBand
             switch chosen[0] {
