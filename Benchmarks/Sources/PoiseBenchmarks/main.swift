@@ -4,6 +4,7 @@ import Foundation
 let suites: [(String, (Report) -> Void)] = [
     ("spectral", spectralSuite),
     ("filters", filterSuite),
+    ("ingest", ingestSuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
