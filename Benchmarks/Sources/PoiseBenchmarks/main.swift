@@ -2,6 +2,7 @@ import Foundation
 
 // Suites register here: name → function that fills a report.
 let suites: [(String, (Report) -> Void)] = [
+    ("replay", replaySuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
