@@ -37,7 +37,7 @@ func replaySuite(_ r: Report) {
         var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum))
         var last = SIMD3<Double>.zero
         let result = replayer.run(samples, through: &p, framePipeline: &none, expectedCount: count,
-                                  onSample: { record, _ in last = record.acceleration })
+                                  onSample: { record, _ in last = record.acceleration }, onFrame: { _ in })
         blackHole((last, result.timing.samples))
     }
     r.add(engine)
@@ -51,7 +51,7 @@ func replaySuite(_ r: Report) {
         var none: Pipeline? = nil
         var replayer = Replayer(clock: clock, options: ReplayOptions(speed: .realTime(1), lateThreshold: 0.01))
         return replayer.run(samples.prefix(ticks), through: &p, framePipeline: &none, expectedCount: ticks,
-                            onSample: { record, _ in blackHole(record.acceleration.x) })
+                            onSample: { record, _ in blackHole(record.acceleration.x) }, onFrame: { _ in })
     }
     func describe(_ name: String, _ result: ReplayResult) {
         guard let l = result.timing.latenessMicroseconds else { return }
