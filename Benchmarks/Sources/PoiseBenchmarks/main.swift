@@ -5,6 +5,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("spectral", spectralSuite),
     ("filters", filterSuite),
     ("ingest", ingestSuite),
+    ("replay", replaySuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
