@@ -13,6 +13,7 @@ public struct PoiseCommand: ParsableCommand {
             RemapCommand.self,
             TiltCommand.self,
             BenchCommand.self,
+            EvaluateCommand.self,
         ]
     )
 
