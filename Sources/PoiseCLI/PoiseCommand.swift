@@ -14,6 +14,7 @@ public struct PoiseCommand: ParsableCommand {
             TiltCommand.self,
             BenchCommand.self,
             EvaluateCommand.self,
+            SpectrumCommand.self, ResponseCommand.self,
         ]
     )
 
