@@ -4,6 +4,7 @@ import Foundation
 let suites: [(String, (Report) -> Void)] = [
     ("sweep", sweepSuite),
     ("peers", peersSuite),
+    ("spectral", spectralSuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

@@ -5,7 +5,8 @@
 /// - **By cutoff** (`init(cutoffFrequency:sampleRate:)`): the discretised RC low-pass with
 ///   `RC = 1 / (2π·fc)` and `α = dt / (dt + RC)`. `α` is recomputed from the real period when
 ///   `process(_:dt:)` is used, so irregular timestamps are handled. DC gain is exactly 1; the
-///   gain at `fc` approaches −3 dB as `fc / sampleRate → 0` (−3.0 dB ± 0.1 dB for `fc ≤ rate/50`).
+///   gain at `fc` approaches −3 dB as `fc / sampleRate → 0` (−3.14 dB at `fc = rate/100`,
+///   −3.04 dB at `fc = rate/500`; use ``ButterworthFilter`` of order 1 for an exact −3 dB).
 /// - **Fixed factor** (`init(factor:)`): the classic `y ← k·x + (1 − k)·y` of older code
 ///   (`kFilteringFactor`), the same `k` every sample whatever the period (`dt` is ignored).
 ///   At 60 Hz, `k = 0.1` takes 22 samples to reach 90 % of a step.
