@@ -15,12 +15,13 @@ public struct LagResult: Sendable, Equatable, Codable {
 /// Measures the lag of `output` behind `input` over `segments` (conventions.md: the time shift
 /// that maximises the cross-correlation between output and input over moving segments).
 ///
-/// Within each segment both signals have their per-lane mean removed. For every shift
-/// `s = 0 … maximumShift` the correlation is `c(s) = Σ (x_i − x̄)·(y_{i+s} − ȳ) / pairs(s)`,
-/// summed over lanes and over the pairs `(i, i+s)` that lie inside one segment (the division by
-/// the number of pairs keeps long shifts from being penalised). The shift with the largest
+/// For every shift `s = 0 … maximumShift` the correlation `c(s)` is the Pearson coefficient of
+/// the pairs `(x_i, y_{i+s})` that lie inside one segment, all lanes pooled (means and variances
+/// over exactly those pairs, so neither the overlap length nor a trend biases the peak). The shift
+/// with the largest
 /// `c(s)` is refined by a parabola through it and its neighbours. Samples are taken as one
 /// nominal period apart (`1 / sampleRate`).
+///
 /// - Parameters:
 ///   - output: filter outputs, one per input sample.
 ///   - input: raw inputs (same count).
@@ -35,7 +36,9 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
                                     maximumShift: Int) -> LagResult? {
     precondition(output.count == input.count, "one output per input")
     let shifts = max(1, maximumShift)
-    var sums = [Double](repeating: 0, count: shifts + 1)
+    // Per shift: sums over the pairs (x_i, y_{i+s}) inside one segment, all lanes pooled.
+    var sumX = [Double](repeating: 0, count: shifts + 1), sumY = sumX
+    var sumXX = sumX, sumYY = sumX, sumXY = sumX
     var pairs = [Int](repeating: 0, count: shifts + 1)
     var evaluated = 0, used = 0
     var x: [Double] = [], y: [Double] = []
@@ -46,29 +49,37 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
         for lane in 0..<Value.laneCount {
             x.removeAll(keepingCapacity: true)
             y.removeAll(keepingCapacity: true)
-            var meanX = 0.0, meanY = 0.0
             for i in segment {
-                let a = Double(input[i].lane(lane)), b = Double(output[i].lane(lane))
-                x.append(a); y.append(b)
-                meanX += a; meanY += b
+                x.append(Double(input[i].lane(lane)))
+                y.append(Double(output[i].lane(lane)))
             }
-            meanX /= Double(segment.count)
-            meanY /= Double(segment.count)
-            for i in x.indices { x[i] -= meanX; y[i] -= meanY }
             let n = x.count
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
                     for s in 0...shifts {
-                        var sum = 0.0
-                        for i in 0..<(n - s) { sum += x[i] * y[i + s] }
-                        sums[s] += sum
+                        var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+                        for i in 0..<(n - s) {
+                            let a = x[i], b = y[i + s]
+                            sx += a; sy += b; sxx += a * a; syy += b * b; sxy += a * b
+                        }
+                        sumX[s] += sx; sumY[s] += sy; sumXX[s] += sxx; sumYY[s] += syy; sumXY[s] += sxy
+                        pairs[s] += n - s
                     }
                 }
+            }
         }
-        for s in 0...shifts { pairs[s] += segment.count - s }
     }
     guard used > 0 else { return nil }
-    let correlation = (0...shifts).map { pairs[$0] > 0 ? sums[$0] / Double(pairs[$0]) : -Double.infinity }
+    // Pearson correlation coefficient of the pairs at each shift.
+    let correlation: [Double] = (0...shifts).map { s in
+        let n = Double(pairs[s])
+        guard n > 1 else { return -Double.infinity }
+        let covariance = sumXY[s] - sumX[s] * sumY[s] / n
+        let varianceX = sumXX[s] - sumX[s] * sumX[s] / n
+        let varianceY = sumYY[s] - sumY[s] * sumY[s] / n
+        guard varianceX > 0, varianceY > 0 else { return -Double.infinity }
+        return covariance / (varianceX * varianceY).squareRoot()
+    }
     var best = 0
     for s in 1...shifts where correlation[s] > correlation[best] { best = s }
     guard correlation[best] > 0 else { return nil }
@@ -77,9 +88,13 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
         let left = correlation[best - 1], centre = correlation[best], right = correlation[best + 1]
         let curvature = left - 2 * centre + right
         if curvature < 0 { shift += 0.5 * (left - right) / curvature }
+    }
     return LagResult(samples: shift, milliseconds: shift / sampleRate * 1000, evaluatedSamples: evaluated, segmentCount: used)
+}
+
 /// The runs of indices in `0 ..< count` outside `still` that hold at least `minimumLength`
 /// samples, in order: the moving segments of a recording whose still segments are `still`.
+///
 /// - Parameter still: sorted, non-overlapping index ranges (as from ``RestDetector``).
 /// - Complexity: O(segments).
 public func movingSegments(complementing still: [Range<Int>], count: Int, minimumLength: Int) -> [Range<Int>] {
@@ -88,61 +103,7 @@ public func movingSegments(complementing still: [Range<Int>], count: Int, minimu
     for segment in still {
         if segment.lowerBound - start >= max(1, minimumLength) { result.append(start..<segment.lowerBound) }
         start = max(start, segment.upperBound)
+    }
     if count - start >= max(1, minimumLength) { result.append(start..<count) }
-/// Lag of a filter on moving segments (conventions.md, optional metric): the shift that
-/// maximises the cross-correlation between output and input.
-    /// The best shift in samples (output delayed by this many samples matches the input best).
-    public var samples: Int
-    /// The normalised correlation at that shift (1 = identical shape).
-    public var correlation: Double
-    /// Samples used (inside the segments, for every shift).
-/// Finds the delay `d` in `0...maximumShift` samples maximising
-/// `Σ (x_i − x̄)·(y_{i+d} − ȳ)` (vector dot product, means over each segment) over the moving
-/// `segments`, normalised by the two signals' norms. Positive `d`: the output lags the input.
-///   - output: filter outputs, one per input.
-///   - input: raw inputs.
-///   - segments: index ranges to use (for example the complement of the still segments).
-///   - maximumShift: largest shift tried, samples.
-/// - Returns: `nil` when no segment is longer than `maximumShift` or the signals are constant.
-/// - Complexity: O(n · maximumShift).
-    let usable = segments.filter { $0.count > maximumShift + 1 && $0.lowerBound >= 0 && $0.upperBound <= input.count }
-    guard !usable.isEmpty, maximumShift >= 0 else { return nil }
-    func dot(_ a: Value, _ b: Value) -> Double {
-        var sum = 0.0
-        for i in 0..<Value.laneCount { sum += Double(a.lane(i)) * Double(b.lane(i)) }
-        return sum
-    func mean(_ values: [Value], _ range: Range<Int>) -> Value {
-        var sum = Value.zero
-        for i in range { sum = sum + values[i] }
-        return (1 / Value.Scalar(range.count)) * sum
-    var best: (shift: Int, correlation: Double)? = nil
-    var evaluated = 0
-    for shift in 0...maximumShift {
-        var cross = 0.0, inputEnergy = 0.0, outputEnergy = 0.0
-        var count = 0
-        for segment in usable {
-            let inputRange = segment.lowerBound..<(segment.upperBound - shift)
-            let outputRange = (segment.lowerBound + shift)..<segment.upperBound
-            let inputMean = mean(input, inputRange), outputMean = mean(output, outputRange)
-            for i in inputRange {
-                let x = input[i] - inputMean, y = output[i + shift] - outputMean
-                cross += dot(x, y)
-                inputEnergy += dot(x, x)
-                outputEnergy += dot(y, y)
-            count += inputRange.count
-        guard inputEnergy > 0, outputEnergy > 0 else { continue }
-        let correlation = cross / (inputEnergy * outputEnergy).squareRoot()
-        if best == nil || correlation > best!.correlation {
-            best = (shift, correlation)
-            evaluated = count
-    guard let best else { return nil }
-    return LagResult(samples: best.shift, milliseconds: Double(best.shift) / sampleRate * 1000,
-                     correlation: best.correlation, evaluatedSamples: evaluated)
-/// The index ranges between still segments (the moving parts of a recording of `count`
-/// samples), keeping those of at least `minimumCount` samples.
-public func movingSegments(count: Int, still: [Range<Int>], minimumCount: Int = 2) -> [Range<Int>] {
-    for segment in still.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-        if segment.lowerBound - start >= minimumCount { result.append(start..<segment.lowerBound) }
-    if count - start >= minimumCount { result.append(start..<count) }
     return result
 }
