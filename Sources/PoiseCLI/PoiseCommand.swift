@@ -8,6 +8,11 @@ public struct PoiseCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StepCommand.self, JitterCommand.self,
+            ReplayCommand.self,
+            RemapCommand.self,
+            TiltCommand.self,
+            BenchCommand.self,
+            EvaluateCommand.self,
             SpectrumCommand.self, ResponseCommand.self,
         ]
     )
