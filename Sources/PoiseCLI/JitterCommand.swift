@@ -57,7 +57,7 @@ public struct JitterCommand: ParsableCommand {
             "filter \(spec)  rate \(String(format: "%.2f", sampleRate)) Hz  file \(file)",
             String(format: "still: %d segments, %.2f s, %d samples evaluated", result.segmentCount, result.stillSeconds, result.evaluatedSamples),
             String(format: "jitter %.3e g   raw %.3e g   attenuation %@", result.jitter, result.rawJitter, attenuation),
-            metrics.lag.map { String(format: "lag on moving segments %.1f ms (%d samples, correlation %.3f)", $0.milliseconds, $0.samples, $0.correlation) }
+            metrics.lag.map { String(format: "lag on moving segments %.1f ms (%.2f samples, %d segments)", $0.milliseconds, $0.samples, $0.segmentCount) }
                 ?? "lag: no moving segment longer than 0.5 s",
         ].joined(separator: "\n")
     }

@@ -3,6 +3,7 @@ import Foundation
 // Suites register here: name → function that fills a report.
 let suites: [(String, (Report) -> Void)] = [
     ("filters", filterSuite),
+    ("spectral", spectralSuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
