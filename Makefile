@@ -7,7 +7,7 @@ export POISE_TARGET_CPU ?= native
 SWIFT ?= swift
 DEMO_FILE ?= data/tilt-steps.csv
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench clean data
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -30,3 +30,8 @@ clean:
 # `make bench SUITES="filters ingest"` runs only those suites.
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release PoiseBenchmarks $(SUITES)
+
+# Regenerate the simulated recordings in data/ (deterministic; see data/README.md).
+data: deps
+	$(SWIFT) build --product poise
+	POISE=.build/debug/poise sh scripts/make_data.sh
