@@ -45,6 +45,10 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Flag(name: .customLong("normal-priority"),
+          help: "Pace at normal priority (default: real-time priority, SCHED_FIFO, when permitted).")
+    var normalPriority = false
+
     @Flag(name: .customLong("apple-accelerometer-sign"),
           help: "The file uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
@@ -77,7 +81,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
-                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign),
+                                    realTimePriority: !normalPriority)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()
