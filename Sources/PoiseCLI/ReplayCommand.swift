@@ -14,6 +14,8 @@ struct ReplayCommand: ParsableCommand {
         Samples are delivered at their recorded times (or resampled to --rate, with an anti-alias \
         filter when decimating), at most 100 Hz in real time. Ctrl-C stops cleanly and still \
         prints the report. A status line is shown only when standard error is a terminal.
+
+        Stages: \(StageCatalog.standard.entries.map(\.usage).joined(separator: ", ")).
         """)
 
     /// The recording replayed when no file is given.
@@ -21,10 +23,10 @@ struct ReplayCommand: ParsableCommand {
     /// The pipeline used when none is given.
     static let defaultPipeline = "lowpass:cutoff=5"
 
-    @Argument(help: "Recording CSV (default: \(defaultRecording)).")
+    @Argument(help: "Recording CSV.")
     var file: String = defaultRecording
 
-    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | gravity'; 'none' for none.",
+    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2'; 'none' for none.",
                                valueName: "spec"))
     var pipeline: String = defaultPipeline
 
