@@ -9,6 +9,11 @@ public struct PoiseCommand: ParsableCommand {
         subcommands: [
             StepCommand.self, JitterCommand.self,
             ReplayCommand.self,
+            RemapCommand.self,
+            TiltCommand.self,
+            BenchCommand.self,
+            EvaluateCommand.self,
+            SpectrumCommand.self, ResponseCommand.self,
         ]
     )
 

@@ -4,13 +4,13 @@
 /// Input in Interactive Systems", CHI 2012. Per lane, with `τ(f) = 1/(2π·f)` and
 /// `α(f) = 1 / (1 + τ(f)/dt)`:
 /// ```
-/// dx  = (x − x_previous) / dt                   (0 for the first sample)
+/// dx  = (x − y_previous) / dt                   (0 for the first sample)
 /// ėx ← α(dcutoff)·dx + (1 − α(dcutoff))·ėx      (starts at the first dx, i.e. 0)
 /// fc  = mincutoff + beta·|ėx|
 /// y  ← α(fc)·x + (1 − α(fc))·y                  (starts at the first x)
 /// ```
-/// as in the authors' reference implementation (`OneEuroFilter` 0.2.1, which differentiates the
-/// raw input). Units: `mincutoff` and `dcutoff` in Hz; `beta` in 1/(input unit) — for
+/// as in the paper and the authors' reference implementation (`OneEuroFilter` 0.2.1 on PyPI,
+/// which differentiates against the previous *filtered* value; tested against it). Units: `mincutoff` and `dcutoff` in Hz; `beta` in 1/(input unit) — for
 /// accelerometer data in g, `beta` is per g/s of speed. Vector values are filtered lane by lane
 /// (each axis has its own cutoff). `dt` from `process(_:dt:)` is used directly.
 ///
@@ -27,7 +27,6 @@ public struct OneEuroFilter<Value: SignalValue>: TimeAwareFilter {
     public let derivativeCutoff: Scalar
     public var samplePeriod: SamplePeriod<Scalar>
     @usableFromInline var output: Value = .zero
-    @usableFromInline var previousInput: Value = .zero
     @usableFromInline var speed: Value = .zero
     @usableFromInline var started = false
 
@@ -55,14 +54,13 @@ public struct OneEuroFilter<Value: SignalValue>: TimeAwareFilter {
         if _slowPath(!started) {
             started = true
             output = input
-            previousInput = input
             speed = .zero
             return input
         }
         let twoPiDt = 2 * Scalar.pi * dt
         // α(f) = 1/(1 + τ/dt) = 2π·f·dt / (2π·f·dt + 1)
         let derivativeAlpha = twoPiDt * derivativeCutoff / (twoPiDt * derivativeCutoff + 1)
-        let rawSpeed = (1 / dt) * (input - previousInput)
+        let rawSpeed = (1 / dt) * (input - output)
         let nextSpeed = derivativeAlpha * rawSpeed + (1 - derivativeAlpha) * speed
         let cutoff = Value(repeating: minimumCutoff) + beta * nextSpeed.laneMagnitudes
         let scaled = twoPiDt * cutoff
@@ -71,14 +69,12 @@ public struct OneEuroFilter<Value: SignalValue>: TimeAwareFilter {
         guard next.isFinite, nextSpeed.isFinite else { return restart(input) }
         output = next
         speed = nextSpeed
-        previousInput = input
         return next
     }
 
     @inline(never) @usableFromInline
     mutating func restart(_ input: Value) -> Value {
         output = input
-        previousInput = input
         speed = .zero
         return input
     }
@@ -88,7 +84,6 @@ public struct OneEuroFilter<Value: SignalValue>: TimeAwareFilter {
 
     public mutating func reset() {
         output = .zero
-        previousInput = .zero
         speed = .zero
         started = false
         samplePeriod.reset()

@@ -5,7 +5,8 @@
 /// - **By cutoff** (`init(cutoffFrequency:sampleRate:)`): the discretised RC low-pass with
 ///   `RC = 1 / (2π·fc)` and `α = dt / (dt + RC)`. `α` is recomputed from the real period when
 ///   `process(_:dt:)` is used, so irregular timestamps are handled. DC gain is exactly 1; the
-///   gain at `fc` approaches −3 dB as `fc / sampleRate → 0` (−3.0 dB ± 0.1 dB for `fc ≤ rate/50`).
+///   gain at `fc` approaches −3 dB as `fc / sampleRate → 0` (−3.14 dB at `fc = rate/100`,
+///   −3.04 dB at `fc = rate/500`; use ``ButterworthFilter`` of order 1 for an exact −3 dB).
 /// - **Fixed factor** (`init(factor:)`): the classic `y ← k·x + (1 − k)·y` of older code
 ///   (`kFilteringFactor`), the same `k` every sample whatever the period (`dt` is ignored).
 ///   At 60 Hz, `k = 0.1` takes 22 samples to reach 90 % of a step.
@@ -93,6 +94,40 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
         if _fastPath(dt == samplePeriod.nominal) { return step(input, alpha: alpha, oneMinusAlpha: oneMinusAlpha) }
         let a = coefficient(dt)
         return step(input, alpha: a, oneMinusAlpha: 1 - a)
+    }
+
+    /// Batch form with the state in a register: same results as the per-sample loop, bit for bit.
+    ///
+    /// Works in blocks of 256 samples with no branch per sample: once `y` is non-finite it stays
+    /// so (`fma(1−α, ±∞ or NaN, ·)` is never finite, and a non-finite input makes `y`
+    /// non-finite since α > 0), so checking the block's last output is enough. A block that
+    /// fails is redone with the per-sample loop from its starting state, so the recovery policy
+    /// is unchanged.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        let count = input.count
+        var index = 0
+        while index < count {
+            guard started && samplePeriod.carried == 0 else {
+                output[index] = process(input[index])
+                index += 1
+                continue
+            }
+            let end = Swift.min(index + 256, count)
+            let a = alpha, b = oneMinusAlpha
+            var y = state
+            for i in index..<end {
+                y = (a * input[i]).addingProduct(b, y)
+                output[i] = y
+            }
+            if y.isFinite {
+                state = y
+            } else {
+                for i in index..<end { output[i] = process(input[i]) }
+            }
+            index = end
+        }
     }
 
     @inlinable

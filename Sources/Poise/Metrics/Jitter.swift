@@ -35,7 +35,9 @@ public struct JitterResult: Sendable, Equatable, Codable {
 public func jitter<Value: SignalValue>(output: [Value], input: [Value], times: [Double], segments: [Range<Int>],
                                        window: Double = 1) -> JitterResult {
     precondition(output.count == input.count && input.count == times.count, "one output and one time per input")
+    // A hair of slack so that a sample exactly window/2 away counts on both sides despite rounding.
     let half = window / 2
+    let reach = half * (1 + 1e-9)
     var sumOutput = 0.0, sumInput = 0.0
     var evaluated = 0
     var stillSeconds = 0.0
@@ -48,12 +50,12 @@ public func jitter<Value: SignalValue>(output: [Value], input: [Value], times: [
         for i in segment {
             let t = times[i]
             guard t - first >= half, last - t >= half else { continue }
-            while high <= i || (high < segment.upperBound && times[high] <= t + half) {
+            while high <= i || (high < segment.upperBound && times[high] <= t + reach) {
                 windowOutput = windowOutput + output[high]
                 windowInput = windowInput + input[high]
                 high += 1
             }
-            while times[low] < t - half {
+            while times[low] < t - reach {
                 windowOutput = windowOutput - output[low]
                 windowInput = windowInput - input[low]
                 low += 1
