@@ -3,6 +3,7 @@ import Foundation
 // Suites register here: name → function that fills a report.
 let suites: [(String, (Report) -> Void)] = [
     ("spectral", spectralSuite),
+    ("orientation", orientationSuite),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -58,6 +58,9 @@ public struct TiltController: Sendable {
     /// The current gravity estimate, g, device axes (nil before the first raw sample).
     public private(set) var gravity: SIMD3<Double>?
     @usableFromInline var lastTime = 0.0
+    // The low-pass gain of the last time step, reused while the step repeats (regular rates).
+    @usableFromInline var lastStep = -1.0
+    @usableFromInline var lastGain = 0.0
 
     /// - Throws: `OrientationSettingsError` naming the bad setting.
     public init(settings: TiltSettings = TiltSettings()) throws {
@@ -70,7 +73,7 @@ public struct TiltController: Sendable {
     public mutating func requestRecalibration() { home.requestRecalibration() }
 
     /// Forgets home and gravity, as a fresh controller.
-    public mutating func reset() { home.reset(); gravity = nil; lastTime = 0 }
+    public mutating func reset() { home.reset(); gravity = nil; lastTime = 0; lastStep = -1; lastGain = 0 }
 
     /// Processes a raw sample: gravity from the low-passed accelerometer; the sample's rotation
     /// rate serves the stillness test of dynamic recalibration.
@@ -78,8 +81,8 @@ public struct TiltController: Sendable {
         let g: SIMD3<Double>
         if let previous = gravity, settings.gravityTimeConstant > 0 {
             let dt = Swift.max(0, sample.time - lastTime)  // repeated or backwards time: no update
-            let gain = 1 - Double.exp(-dt / settings.gravityTimeConstant)
-            g = previous + gain * (sample.acceleration - previous)
+            if dt != lastStep { lastStep = dt; lastGain = 1 - Double.exp(-dt / settings.gravityTimeConstant) }
+            g = previous + lastGain * (sample.acceleration - previous)
         } else {
             g = sample.acceleration
         }
@@ -93,7 +96,7 @@ public struct TiltController: Sendable {
     /// - Parameter rotationRate: rad/s for the stillness test, or nil.
     public mutating func process(time: Double, attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?) -> TiltOutput {
         let (relative, event) = home.process(attitude: attitude, rotationRate: rotationRate, time: time)
-        let angles = TiltAngles(relative)
+        let angles = TiltAngles(unit: relative)  // a product of unit quaternions
         return TiltOutput(time: time, stick: Self.stick(angles, settings.stick), angles: angles, event: event)
     }
 
