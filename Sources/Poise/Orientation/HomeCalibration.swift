@@ -106,8 +106,12 @@ public struct HomeCalibration: Sendable {
     ///   - time: seconds, non-decreasing.
     /// - Returns: the relative attitude `h⁻¹ ⊗ q` (the identity when home was just set) and the
     ///   event if home changed at this sample.
+    ///
+    /// A non-finite or zero attitude is replaced by the home attitude (relative identity, no
+    /// event) rather than spreading NaN; callers validate their inputs upstream.
     public mutating func process(attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?, time: Double)
         -> (relative: Quaternion<Double>, event: HomeEvent?) {
+        guard attitude.isFinite, attitude.lengthSquared > 0 else { return (.identity, nil) }
         let q = attitude.normalized
         guard let h = home else {
             calibrate(to: q, time: time)
