@@ -74,12 +74,12 @@ public struct TiltAngles: Sendable, Hashable {
         self.init(unit: attitude.normalized)
     }
 
-    /// The angles of a quaternion already of unit length (no normalisation).
+    /// The angles of a quaternion already of unit length (no normalisation): the pitch and
+    /// roll of `DeviceMotion.coreMotionAngles`.
     @inlinable
     init(unit q: Quaternion<Double>) {
-        let s = 2 * (q.w * q.x + q.y * q.z)
-        pitch = Double.asin(Swift.max(-1, Swift.min(1, s)))
-        roll = Double.atan2(y: -2 * (q.x * q.z - q.w * q.y), x: 1 - 2 * (q.x * q.x + q.y * q.y))
+        let angles = DeviceMotion.coreMotionAngles(q)
+        self.init(pitch: angles.pitch, roll: angles.roll)
     }
 }
 
