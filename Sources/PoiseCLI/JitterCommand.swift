@@ -7,7 +7,7 @@ import PoiseRecording
 public struct JitterCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "jitter",
-        abstract: "Jitter (RMS of |y − centred 1 s mean|, g) of a filter on a recording's still segments, with the raw jitter and the attenuation.",
+        abstract: "Jitter (RMS of |y − centred 1 s mean|, g) of a filter on a recording's still segments, with the raw jitter, the attenuation, and the lag on the moving segments.",
         discussion: "Still segments come from the rest detector (gyro |ω| < 0.035 rad/s and accelerometer RMS over 0.5 s < 0.01 g, at least 1 s). The filter runs on the acceleration with the real per-sample periods."
     )
 
@@ -36,17 +36,18 @@ public struct JitterCommand: ParsableCommand {
         let spec = try FilterSpec(parsing: filter)
         let recording = try Recording.load(path: file)
         guard let sampleRate = rate ?? nominalSampleRate(of: recording.samples) else {
-            throw ValidationError("\(file): fewer than two distinct timestamps; give --rate")
+            throw CommandFailure("\(file): fewer than two distinct timestamps; give --rate")
         }
         var detector = RestDetector()
         detector.useGyroscope = recording.schema.hasGyroscope
         var instance: AnyFilter<SIMD3<Double>> = try spec.makeFilter(sampleRate: sampleRate)
-        let result = accelerationJitter(&instance, samples: recording.samples, detector: detector)
+        let metrics = accelerationMetrics(&instance, samples: recording.samples, sampleRate: sampleRate, detector: detector)
+        let result = metrics.jitter
         guard result.evaluatedSamples > 0 else {
-            throw ValidationError("\(file): no still segment of at least \(detector.minimumDuration) s found")
+            throw CommandFailure("\(file): no still segment of at least \(detector.minimumDuration) s found")
         }
         if json {
-            let report = JitterReport(filter: spec.description, file: file, rate: sampleRate, result: result)
+            let report = JitterReport(filter: spec.description, file: file, rate: sampleRate, result: result, lag: metrics.lag)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -56,17 +57,14 @@ public struct JitterCommand: ParsableCommand {
             "filter \(spec)  rate \(String(format: "%.2f", sampleRate)) Hz  file \(file)",
             String(format: "still: %d segments, %.2f s, %d samples evaluated", result.segmentCount, result.stillSeconds, result.evaluatedSamples),
             String(format: "jitter %.3e g   raw %.3e g   attenuation %@", result.jitter, result.rawJitter, attenuation),
+            metrics.lag.map { String(format: "lag on moving segments %.1f ms (%.2f samples, %d segments)", $0.milliseconds, $0.samples, $0.segmentCount) }
+                ?? "lag: no moving segment longer than 0.5 s",
         ].joined(separator: "\n")
     }
 
     public func run() throws {
-        do {
-            print(try output())
-        } catch let error as FilterSpecError {
-            throw ValidationError(error.description)
-        } catch let error as RecordingError {
-            throw ValidationError(error.description)
-        }
+        // Spec and recording errors print as `Error: <what and where>` (exit code 1).
+        print(try output())
     }
 }
 
@@ -76,9 +74,10 @@ struct JitterReport: Encodable {
     var file: String
     var rate: Double
     var result: JitterResult
+    var lag: LagResult?
 
     enum CodingKeys: String, CodingKey {
-        case filter, file, rate_hz, jitter, raw_jitter, attenuation, still_seconds, segments, evaluated_samples
+        case filter, file, rate_hz, jitter, raw_jitter, attenuation, still_seconds, segments, evaluated_samples, lag_ms
     }
 
     func encode(to encoder: Encoder) throws {
@@ -92,5 +91,13 @@ struct JitterReport: Encodable {
         try c.encode(result.stillSeconds, forKey: .still_seconds)
         try c.encode(result.segmentCount, forKey: .segments)
         try c.encode(result.evaluatedSamples, forKey: .evaluated_samples)
+        try c.encode(lag?.milliseconds, forKey: .lag_ms)
     }
+}
+
+/// A command that cannot do its job, with the reason (printed as `Error: …`, exit code 1;
+/// unlike `ValidationError` it does not print the usage, since the arguments were fine).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

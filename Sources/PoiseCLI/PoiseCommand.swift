@@ -8,11 +8,12 @@ public struct PoiseCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StepCommand.self, JitterCommand.self,
-            SpectrumCommand.self,
             ReplayCommand.self,
             RemapCommand.self,
             TiltCommand.self,
             BenchCommand.self,
+            EvaluateCommand.self,
+            SpectrumCommand.self, ResponseCommand.self,
         ]
     )
 

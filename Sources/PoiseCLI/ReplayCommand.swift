@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
     /// The recording replayed when no file is given.
     static let defaultRecording = "data/phone-tilt-steer-100hz.csv"
     /// The pipeline used when none is given.
-    static let defaultPipeline = "none"
+    static let defaultPipeline = "lowpass:cutoff=5"
 
     @Argument(help: "Recording CSV (default: \(defaultRecording)).")
     var file: String = defaultRecording

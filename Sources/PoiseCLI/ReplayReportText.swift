@@ -73,6 +73,16 @@ enum ReplayReportText {
             if let lateness = frames.latenessMicroseconds {
                 line("  frame lateness  median \(number(lateness.p50)) µs  p99 \(number(lateness.p99)) µs")
             }
+            var rows = [["smoothing", "tilt 90 % ms", "jitter g", "input g", "attenuation"]]
+            for (name, variant) in [("in the sensor callback", frames.comparison.callback),
+                                    ("at frame time", frames.comparison.frameTime)] {
+                rows.append([name,
+                             variant.latency90Milliseconds.map { number($0) } ?? "never",
+                             variant.jitter.map { String(format: "%.5f", $0.output) } ?? "-",
+                             variant.jitter.map { String(format: "%.5f", $0.input) } ?? "-",
+                             variant.jitter.map { number($0.attenuation) + "×" } ?? "-"])
+            }
+            out += table(rows)
         }
         return out
     }

@@ -5,7 +5,7 @@ import PoiseSpectral
 
 /// `poise spectrum FILE`: Welch power spectral density per column, peaks, band powers and noise
 /// density. Parses and prints only; the analysis is `SpectrumReport` in PoiseSpectral.
-public struct SpectrumCommand: ParsableCommand {
+public struct SpectrumCommand: RenderingCommand {
     public static let configuration = CommandConfiguration(
         commandName: "spectrum",
         abstract: "Power spectral density (Welch) of a recording's columns: peaks, band powers, noise density.",
@@ -13,7 +13,9 @@ public struct SpectrumCommand: ParsableCommand {
         Columns: acc_x acc_y acc_z acc_norm (g), gyr_x gyr_y gyr_z gyr_norm (rad/s), \
         mag_x mag_y mag_z mag_norm (µT). Default: the six inertial axes. PSD is one-sided, \
         unit²/Hz, matching scipy.signal.welch with the same settings. The sample rate comes from \
-        the median timestamp period unless --rate is given; irregular timing is reported.
+        the median timestamp period unless --rate is given; irregular timing is reported. \
+        --json: frequencies_hz and per column psd, peaks, band_power, noise_density, rms. \
+        --csv: frequency_hz and one PSD column per analysed column.
         """)
 
     @Argument(help: "Recording CSV (Poise/BROAD column names or the x-io Fusion format).")
@@ -52,21 +54,12 @@ public struct SpectrumCommand: ParsableCommand {
     @Option(help: "Comma-separated bands LOW-HIGH in Hz (LOW- for up to Nyquist). Default: 0-1,1-5,5-20,20-.")
     public var bands: String?
 
-    @Flag(help: "Print JSON (frequencies_hz and per-column psd, peaks, band powers).")
-    public var json = false
-
-    @Flag(help: "Print CSV: frequency_hz and one PSD column per analysed column.")
-    public var csv = false
+    @OptionGroup public var output: OutputFormatOptions
 
     public init() {}
 
-    public func run() throws {
-        print(try render(), terminator: "")
-    }
-
     /// The command's whole output.
     public func render() throws -> String {
-        if json && csv { throw ValidationError("choose one of --json and --csv") }
         let channels = try parseColumns()
         guard let windowValue = Window(name: window) else {
             throw ValidationError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
@@ -102,8 +95,8 @@ public struct SpectrumCommand: ParsableCommand {
         } catch let error as SpectralError {
             throw ValidationError("\(file): \(error)")
         }
-        if json { return try renderJSON(report) }
-        if csv { return renderCSV(report) }
+        if output.json { return try renderJSON(report) }
+        if output.csv { return renderCSV(report) }
         return renderText(report)
     }
 
@@ -173,13 +166,9 @@ public struct SpectrumCommand: ParsableCommand {
     }
 
     private func renderJSON(_ r: SpectrumReport) throws -> String {
-        let document = SpectrumJSON(report: r, file: file)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        try output.encode(SpectrumJSON(report: r, file: file))
     }
 
-    private func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
     private func sci(_ x: Double) -> String { String(format: "%.3g", x) }
     private func percent(_ x: Double) -> String { String(format: "%.0f %%", 100 * x) }
 }

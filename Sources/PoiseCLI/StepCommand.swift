@@ -39,7 +39,7 @@ public struct StepCommand: ParsableCommand {
             var detector = RestDetector()
             detector.useGyroscope = recording.schema.hasGyroscope
             guard let segment = detector.stillSegments(in: recording.samples).first else {
-                throw ValidationError("\(noise): no still segment of at least \(detector.minimumDuration) s found for --noise")
+                throw CommandFailure("\(noise): no still segment of at least \(detector.minimumDuration) s found for --noise")
             }
             let values = recording.samples[segment].map(\.acceleration)
             let mean = values.reduce(SIMD3<Double>.zero, +) / Double(values.count)
@@ -74,11 +74,8 @@ public struct StepCommand: ParsableCommand {
     }
 
     public func run() throws {
-        do {
-            print(try output())
-        } catch let error as FilterSpecError {
-            throw ValidationError(error.description)
-        }
+        // Spec and recording errors print as `Error: <what and where>` (exit code 1).
+        print(try output())
     }
 }
 

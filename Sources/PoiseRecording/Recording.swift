@@ -14,8 +14,14 @@ public struct ReadOptions: Sendable {
     /// `ReadSummary` and passed to `onIssue`). Default 1000.
     public var maximumStoredIssues: Int
 
+    /// Reads regular files through a read-only memory mapping instead of read(2) (default true;
+    /// saves a copy of every byte). Consumed pages are released as the read advances, so resident
+    /// memory stays bounded. Pipes and empty files always use read(2).
+    public var memoryMap: Bool
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
-                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000) {
+                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = true) {
+        self.memoryMap = memoryMap
         self.appleAccelerometerSign = appleAccelerometerSign
         self.strict = strict
         self.bufferSize = bufferSize

@@ -74,12 +74,15 @@ public struct FrameReport: Sendable, Codable, Equatable {
     public var maximumStackedSamples: Int
     /// Frame lateness, µs (`nil` at `--speed max`).
     public var latenessMicroseconds: DistributionSummary?
+    /// Smoothing in the sensor callback against smoothing at frame time.
+    public var comparison: FrameComparison
 
     enum CodingKeys: String, CodingKey {
         case frames
         case frameRate = "frame_rate_hz"
         case meanStackedSamples = "mean_stacked"
         case maximumStackedSamples = "max_stacked"
+        case comparison
         case latenessMicroseconds = "lateness_us"
     }
 }
@@ -136,10 +139,15 @@ public struct ReplayReport: Sendable, Codable, Equatable {
                                    hasGyroscope: session.recording.schema.hasGyroscope)
         var speed: Double?
         if case .realTime(let factor) = session.request.speed { speed = factor }
-        let frames = session.request.frameRate.map {
-            FrameReport(frameRate: $0, frames: result.frames, meanStackedSamples: result.meanStackedSamples,
-                        maximumStackedSamples: result.maximumStackedSamples,
-                        latenessMicroseconds: result.frameLatenessMicroseconds)
+        let signal = session.pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
+        var frames: FrameReport?
+        if let frameRate = session.request.frameRate, let framePipeline = session.framePipeline {
+            let comparison = FrameComparison(pipeline: session.pipeline, framePipeline: framePipeline, signal: signal,
+                                             samples: delivered, sampleRate: session.plan.sampleRate,
+                                             frameRate: frameRate, stillSegments: metrics.stillSegments)
+            frames = FrameReport(frameRate: frameRate, frames: result.frames, meanStackedSamples: result.meanStackedSamples,
+                                 maximumStackedSamples: result.maximumStackedSamples,
+                                 latenessMicroseconds: result.frameLatenessMicroseconds, comparison: comparison)
         }
         self.init(file: session.request.path, pipeline: session.pipeline.description,
                   sampleRate: session.plan.sampleRate, recordedRate: session.plan.recordedRate,

@@ -113,7 +113,8 @@ public struct Replayer<Clock: PacingClock> {
     ///   - shouldStop: polled before each sample and during long waits; `true` ends the replay
     ///     (the statistics cover what was delivered).
     ///   - onSample: called with each processed record and its delivery timing.
-    ///   - onFrame: called with each frame.
+    ///   - onFrame: called with each frame (pass `{ _ in }` without frames; no default, because a
+    ///     defaulted closure would make every call count as throwing).
     public mutating func run<Samples: Sequence>(
         _ samples: Samples,
         through pipeline: inout Pipeline,
@@ -121,7 +122,7 @@ public struct Replayer<Clock: PacingClock> {
         expectedCount: Int = 0,
         shouldStop: () -> Bool = { false },
         onSample: (ProcessedSample, SampleDelivery) throws -> Void,
-        onFrame: (FrameDelivery) throws -> Void = { _ in }
+        onFrame: (FrameDelivery) throws -> Void
     ) rethrows -> ReplayResult where Samples.Element == MotionSample {
         let paced: Bool
         let speed: Double

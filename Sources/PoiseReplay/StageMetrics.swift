@@ -105,11 +105,13 @@ public struct StageMetrics: Sendable {
                                                           stillSeconds: result.stillSeconds, segments: result.segmentCount)
                 }
             }
-            let lag = Self.lag(output: output, input: input, moving: Self.complement(of: still, count: samples.count),
-                               maximumLag: Int(Self.maximumLag * sampleRate))
+            let maximumShift = max(1, Int(Self.maximumLag * sampleRate))
+            let moving = movingSegments(complementing: still, count: samples.count, minimumLength: maximumShift + 1)
+            let lagResult = Poise.lag(output: output, input: input, segments: moving, sampleRate: sampleRate,
+                                      maximumShift: maximumShift)
             return StageReport(stage: name, signal: signal, latency90Samples: steps([]),
                                latency90NoisySamples: noise.isEmpty ? nil : steps(noise),
-                               jitter: jitterMeasurement, lagMilliseconds: lag.map { Double($0) / sampleRate * 1000 })
+                               jitter: jitterMeasurement, lagMilliseconds: lagResult?.milliseconds)
         }
         var stages: [StageReport] = []
         var lastMeasured: (Int, StageSignal)?
@@ -125,45 +127,5 @@ public struct StageMetrics: Sendable {
         } else {
             whole = measure(Pipeline(), signal: .acceleration, name: "none (raw acceleration)")
         }
-    }
-
-    /// Index ranges of `0..<count` not covered by `segments` (sorted, disjoint).
-    static func complement(of segments: [Range<Int>], count: Int) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for segment in segments {
-            if segment.lowerBound > start { result.append(start ..< segment.lowerBound) }
-            start = max(start, segment.upperBound)
-        }
-        if start < count { result.append(start ..< count) }
-        return result
-    }
-
-    /// The shift L ≥ 0 (samples) maximising the correlation coefficient between y_i and x_{i−L}
-    /// over the pairs that lie inside one moving segment (Pearson: means and norms over those
-    /// pairs, all three axes pooled); `nil` without moving samples or when no shift correlates
-    /// positively.
-    static func lag(output: [SIMD3<Double>], input: [SIMD3<Double>], moving: [Range<Int>], maximumLag: Int) -> Int? {
-        var best: (Int, Double)?
-        for shift in 0 ... max(0, maximumLag) {
-            var pairs = 0
-            var sumY = SIMD3<Double>.zero, sumX = SIMD3<Double>.zero
-            var sumYY = SIMD3<Double>.zero, sumXX = SIMD3<Double>.zero, sumXY = SIMD3<Double>.zero
-            for segment in moving where segment.count > shift {
-                for i in (segment.lowerBound + shift) ..< segment.upperBound {
-                    let y = output[i], x = input[i - shift]
-                    sumY += y; sumX += x; sumYY += y * y; sumXX += x * x; sumXY += x * y
-                    pairs += 1
-                }
-            }
-            guard pairs > 1 else { break }
-            let n = Double(pairs)
-            let covariance = (sumXY - sumX * sumY / n).sum()
-            let varianceY = (sumYY - sumY * sumY / n).sum(), varianceX = (sumXX - sumX * sumX / n).sum()
-            guard varianceX > 0, varianceY > 0 else { continue }
-            let correlation = covariance / (varianceX * varianceY).squareRoot()
-            if correlation > 0, best.map({ correlation > $0.1 }) ?? true { best = (shift, correlation) }
-        }
-        return best?.0
     }
 }

@@ -143,10 +143,14 @@ public struct FrequencyResponse: Sendable, Hashable, Codable {
         }
     }
 
-    /// The lowest frequency (Hz) at which the gain has fallen `drop` dB (default 3) below the gain
-    /// at the first grid frequency (0 Hz on the default grids), interpolated linearly in dB
-    /// between grid points; `nil` if it never falls that far. For a low-pass this is its cutoff.
-    public func frequency(atDrop drop: Double = 3) -> Double? {
+    /// The half-power drop, 10·log₁₀2 ≈ 3.0103 dB: what "the −3 dB point" means.
+    public static let halfPowerDrop = 10 * log10(2.0)
+
+    /// The lowest frequency (Hz) at which the gain has fallen `drop` dB (default: half power,
+    /// 3.0103 dB) below the gain at the first grid frequency (0 Hz on the default grids),
+    /// interpolated linearly in dB between grid points; `nil` if it never falls that far. For a
+    /// low-pass this is its cutoff (a Butterworth's design cutoff exactly).
+    public func frequency(atDrop drop: Double = halfPowerDrop) -> Double? {
         let decibels = magnitudeDecibels
         guard let reference = decibels.first else { return nil }
         let level = reference - drop

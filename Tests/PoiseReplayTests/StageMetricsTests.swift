@@ -69,7 +69,7 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
         let metrics = StageMetrics(pipeline: pipeline, samples: simulatedRecording(), sampleRate: 100)
         let stage = metrics.stages[0]
         #expect(stage.latency90Samples == StepLatencySamples(tilt: 8, shake: 8))
-        #expect(stage.lagMilliseconds == 70)
+        #expect(abs((stage.lagMilliseconds ?? .nan) - 70) < 1)   // within a tenth of a sample (parabolic peak)
         let jitter = try #require(stage.jitter)
         #expect(abs(jitter.attenuation - 1) < 0.02)
     }
@@ -78,7 +78,8 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
         let pipeline = Pipeline([DelayStage(delay: 3), DelayStage(delay: 4)])
         let metrics = StageMetrics(pipeline: pipeline, samples: simulatedRecording(), sampleRate: 100)
         #expect(metrics.stages.map(\.latency90Samples.tilt) == [4, 8])
-        #expect(metrics.stages.map(\.lagMilliseconds) == [30, 70])
+        #expect(metrics.stages.count == 2)
+        #expect(zip(metrics.stages.map { $0.lagMilliseconds ?? .nan }, [30.0, 70.0]).allSatisfy { abs($0 - $1) < 1 })
         #expect(metrics.whole.latency90Samples.tilt == 8)
         #expect(metrics.whole.stage == "delay:3 | delay:4")
     }
@@ -100,6 +101,6 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
         #expect(metrics.noiseSegment == nil)
         #expect(metrics.stages[0].jitter == nil)
         #expect(metrics.stages[0].latency90NoisySamples == nil)
-        #expect(metrics.stages[0].lagMilliseconds == 20)
+        #expect(abs((metrics.stages[0].lagMilliseconds ?? .nan) - 20) < 1)
     }
 }

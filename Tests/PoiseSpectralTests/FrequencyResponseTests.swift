@@ -68,7 +68,7 @@ import Testing
         expectClose(pass.map { measured.groupDelay[$0] }, pass.map { exact.groupDelay[$0] }, relative: 1e-6, floor: 1e-9, "group delay")
         #expect(try #require(measured.linearityError) < 1e-12)
         #expect(try #require(measured.tailEnergyFraction) < 1e-20)
-        #expect(abs(try #require(measured.frequency()) - 5) < 0.05)
+        #expect(abs(try #require(measured.frequency()) - 5) < 0.002)
         #expect(abs(measured.lowFrequencyDelay - exact.lowFrequencyDelay) < 1e-9)
     }
 

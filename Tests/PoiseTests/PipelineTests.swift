@@ -147,3 +147,48 @@ private func samples(_ n: Int) -> [MotionSample] {
         #expect(pipeline.description == "none")
     }
 }
+
+@Suite struct FilterStageTests {
+    @Test func everyFilterKindGivesExactlyTheFilterCoresOutput() throws {
+        let specs = ["lowpass:cutoff=5", "highpass:cutoff=0.5", "factor:k=0.1", "butter:lowpass,order=4,cutoff=5",
+                     "accelgraph:cutoff=5,adaptive", "oneeuro:mincutoff=0.1,beta=2", "adaptive"]
+        // Irregular timestamps (x-io style), so time-aware filters see real periods.
+        var time = 0.0
+        var samples: [MotionSample] = []
+        for i in 0 ..< 400 {
+            samples.append(MotionSample(time: time, acceleration: SIMD3(0.01 * Double(i % 9), i < 200 ? 0 : 1, i < 200 ? 1 : 0)))
+            time += i % 7 == 0 ? 0.00756 : 0.01008
+        }
+        for text in specs {
+            let spec = try FilterSpec(parsing: text)
+            var stage = try FilterStage(spec: spec, sampleRate: 99.2)
+            var reference = try spec.makeFilter(SIMD3<Double>.self, sampleRate: 99.2)
+            for (i, sample) in samples.enumerated() {
+                var record = ProcessedSample(sample)
+                stage.process(&record)
+                let expected = i == 0 ? reference.process(sample.acceleration)
+                                      : reference.process(sample.acceleration, dt: sample.time - samples[i - 1].time)
+                #expect(record.acceleration == expected, "\(text) at sample \(i)")
+                if record.acceleration != expected { break }
+            }
+            // reset() equals a fresh stage.
+            stage.reset()
+            var fresh = try FilterStage(spec: spec, sampleRate: 99.2)
+            var a = ProcessedSample(samples[5]), b = a
+            stage.process(&a); fresh.process(&b)
+            #expect(a == b, "\(text) after reset")
+        }
+    }
+
+    @Test func filterSpecErrorsPointAtTheStageAndToken() {
+        do {
+            _ = try StageCatalog.standard.pipeline("lowpass:cutoff=5 | butter:lowpass,order=9,cutoff=5",
+                                                   context: StageContext(sampleRate: 100))
+            Issue.record("expected an error")
+        } catch let error as PipelineError {
+            #expect(error.stage == 2)
+            #expect(error.column == 35)
+            #expect(error.message.contains("order=9"))
+        } catch { Issue.record("wrong error \(error)") }
+    }
+}

@@ -27,15 +27,15 @@ func spectralSuite(_ r: Report) {
     }
     let items = samples * 3
     var poise: [PowerSpectrum] = []
-    let poiseTime = measure("welch 1M×3 nperseg 1024 (Poise, estimate plan)", items: items) {
+    let poiseTime = measure("welch 1M×3 L=1024: Poise (estimate plan)", items: items) {
         poise = try! estimator.estimate(channels: channels)
     }
     r.add(poiseTime)
-    r.add(measure("welch 1M×3 nperseg 1024 (Poise, measure plan)", items: items) {
+    r.add(measure("welch 1M×3 L=1024: Poise (measure plan)", items: items) {
         blackHole(try! measured.estimate(channels: channels))
     })
     var cPSD = [Double](repeating: 0, count: segment / 2 + 1)
-    let cTime = measure("welch 1M×3 nperseg 1024 (plain C on FFTW)", items: items) {
+    let cTime = measure("welch 1M×3 L=1024: plain C on FFTW", items: items) {
         for channel in channels {
             channel.withUnsafeBufferPointer { x in
                 cPSD.withUnsafeMutableBufferPointer { p in
@@ -47,7 +47,7 @@ func spectralSuite(_ r: Report) {
     r.add(cTime)
     r.check("welch: Poise / plain C on FFTW", poiseTime.medianNanoseconds / cTime.medianNanoseconds, atMost: 1.25)
     var spectrum: [Complex] = []
-    let rfftTime = measure("rfft 2^20 (Poise RealFFT, estimate plan)", items: samples) {
+    let rfftTime = measure("rfft 2^20: Poise RealFFT (estimate plan)", items: samples) {
         try! fft.forward(channels[0], into: &spectrum)
     }
     r.add(rfftTime)

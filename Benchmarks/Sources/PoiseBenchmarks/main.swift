@@ -5,6 +5,9 @@ let suites: [(String, (Report) -> Void)] = [
     ("sweep", sweepSuite),
     ("peers", peersSuite),
     ("spectral", spectralSuite),
+    ("filters", filterSuite),
+    ("ingest", ingestSuite),
+    ("replay", replaySuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

@@ -22,6 +22,8 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     @usableFromInline let coefficients: [Scalar]
     /// Transposed direct form II state: two values per section.
     @usableFromInline var state: [Value]
+    /// Copy of `state` taken by the batch form (so it can fall back to the per-sample loop).
+    @usableFromInline var snapshot: [Value]
     @usableFromInline var output: Value = .zero
     @usableFromInline var started = false
 
@@ -43,6 +45,7 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
         self.start = start
         coefficients = sections.flatMap { [Scalar($0.b0), Scalar($0.b1), Scalar($0.b2), Scalar($0.a1), Scalar($0.a2)] }
         state = Array(repeating: .zero, count: 2 * sections.count)
+        snapshot = state
     }
 
     @inlinable
@@ -56,14 +59,14 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
         var x = input
         let finite: Bool = coefficients.withUnsafeBufferPointer { c in
             state.withUnsafeMutableBufferPointer { s in
-                // Any NaN or infinity in the state makes this sum non-finite.
+                // Any NaN or infinity in the state makes this sum NaN (∞·0 = NaN, finite·0 = 0).
                 var probe = Value.zero
                 for k in 0..<count {
                     let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
                     let y = s[2 * k].addingProduct(b0, x)
                     s[2 * k] = (b1 * x - a1 * y) + s[2 * k + 1]
                     s[2 * k + 1] = b2 * x - a2 * y
-                    probe = probe + s[2 * k] + s[2 * k + 1]
+                    probe = probe + (0 * s[2 * k] + 0 * s[2 * k + 1])
                     x = y
                 }
                 return (probe + x).isFinite
@@ -72,6 +75,55 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
         guard finite else { return restart(input) }
         output = x
         return x
+    }
+
+    /// Batch form, section by section over the whole buffer (like `sosfilt`) with each section's
+    /// state in registers. Same arithmetic per sample as `process(_:)`, so bit-identical output;
+    /// when the buffer holds a non-finite input or the state overflows, it redoes the buffer
+    /// with the per-sample loop, so the recovery policy is the same too.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        let n = input.count
+        guard n > 0 else { return }
+        var first = 0
+        if !started {
+            output[0] = process(input[0])
+            first = 1
+        }
+        var finite = started
+        for i in first..<n where !input[i].isFinite { finite = false; break }
+        if finite {
+            for i in state.indices { snapshot[i] = state[i] }
+            let count = coefficients.count / 5
+            for i in first..<n { output[i] = input[i] }
+            finite = coefficients.withUnsafeBufferPointer { c in
+                state.withUnsafeMutableBufferPointer { s in
+                    var probe = Value.zero
+                    for k in 0..<count {
+                        let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
+                        var s0 = s[2 * k], s1 = s[2 * k + 1]
+                        for i in first..<n {
+                            let x = output[i]
+                            let y = s0.addingProduct(b0, x)
+                            s0 = (b1 * x - a1 * y) + s1
+                            s1 = b2 * x - a2 * y
+                            output[i] = y
+                        }
+                        s[2 * k] = s0
+                        s[2 * k + 1] = s1
+                        probe = probe + (0 * s0 + 0 * s1)
+                    }
+                    return (probe + 0 * output[n - 1]).isFinite
+                }
+            }
+            if finite {
+                self.output = output[n - 1]
+                return
+            }
+            for i in state.indices { state[i] = snapshot[i] }
+        }
+        for i in first..<n { output[i] = process(input[i]) }
     }
 
     /// Ignores `dt` (fixed-rate design); equals `process(input)`.
@@ -105,7 +157,7 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     }
 
     public mutating func reset() {
-        for i in state.indices { state[i] = .zero }
+        for i in state.indices { state[i] = .zero; snapshot[i] = .zero }
         output = .zero
         started = false
     }

@@ -31,6 +31,14 @@ public protocol Filter<Value>: Sendable {
 
     /// Returns the filter to the state of a freshly made one.
     mutating func reset()
+
+    /// Filters a buffer, one nominal period per sample: `output[i]` is exactly what
+    /// `process(input[i])` would return in a loop (a default implementation is that loop;
+    /// filters may provide a faster one with identical results).
+    ///
+    /// - Precondition: `output.count >= input.count`.
+    /// - Complexity: O(n), no allocation.
+    mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>)
 }
 
 /// How a filter's memory is initialised before the first input.
@@ -53,10 +61,7 @@ public enum FilterPass: String, Sendable, Codable, CaseIterable {
 }
 
 extension Filter {
-    /// Filters a buffer: `output[i]` is exactly what `process(input[i])` would return in a loop.
-    ///
-    /// - Precondition: `output.count >= input.count`.
-    /// - Complexity: O(n), no allocation.
+    /// The per-sample loop (default for ``Filter/process(_:into:)``).
     @inlinable
     public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
         precondition(output.count >= input.count, "output buffer shorter than input")

@@ -100,29 +100,38 @@ extension FilterSpec {
     ///
     /// - Throws: `FilterSpecError` when a parameter does not suit the rate (for example a
     ///   Butterworth cutoff at or above the Nyquist frequency).
+    @inlinable
     public func makeFilter<Value: SignalValue>(_ type: Value.Type = Value.self, sampleRate: Double) throws(FilterSpecError) -> AnyFilter<Value> {
         do {
             return try build(sampleRate: sampleRate)
         } catch {
-            let spec = description
-            let prefix = error.parameter + "="
-            var column = 0
-            var token = ""
-            var index = 1
-            for piece in spec.split(separator: ",", omittingEmptySubsequences: false) {
-                let item = piece.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-                if item.hasPrefix(prefix) {
-                    token = item
-                    column = index + piece.count - item.count
-                    break
-                }
-                index += piece.count + 1
-            }
-            throw FilterSpecError(spec: spec, token: token, column: column,
-                                  message: "\(error.message) (sample rate \(sampleRate) Hz)")
+            throw specError(error, sampleRate: sampleRate)
         }
     }
 
+    /// Maps a parameter error to the token of the canonical spec string.
+    @usableFromInline
+    func specError(_ error: FilterParameterError, sampleRate: Double) -> FilterSpecError {
+        let spec = description
+        let prefix = error.parameter + "="
+        var column = 0
+        var token = ""
+        var index = 1
+        for piece in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = piece.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+            if item.hasPrefix(prefix) {
+                token = item
+                column = index + piece.count - item.count
+                break
+            }
+            index += piece.count + 1
+        }
+        return FilterSpecError(spec: spec, token: token, column: column,
+                               message: "\(error.message) (sample rate \(sampleRate) Hz)")
+    }
+
+    /// Builds in the caller's module (inlinable) so the filter code is specialised for `Value`.
+    @inlinable
     func build<Value: SignalValue>(sampleRate: Double) throws(FilterParameterError) -> AnyFilter<Value> {
         switch self {
         case let .onePole(pass, cutoff, start):
@@ -130,7 +139,9 @@ extension FilterSpec {
                 ? AnyFilter(try OnePoleLowPass<Value>(cutoffFrequency: cutoff, sampleRate: sampleRate, start: start))
                 : AnyFilter(try OnePoleHighPass<Value>(cutoffFrequency: cutoff, sampleRate: sampleRate, start: start))
         case let .factor(pass, k, start):
-            try requirePositive(sampleRate, "rate")
+            guard sampleRate > 0, sampleRate.isFinite else {
+                throw FilterParameterError(parameter: "rate", message: "must be a positive finite number, got \(sampleRate)")
+            }
             return pass == .lowPass
                 ? AnyFilter(try OnePoleLowPass<Value>(factor: k, start: start))
                 : AnyFilter(try OnePoleHighPass<Value>(factor: k, start: start))
@@ -273,7 +284,7 @@ struct SpecParser {
             }
             let orderValue = numbers["order"]?.0 ?? 2
             guard orderValue == orderValue.rounded(), (1...8).contains(orderValue) else {
-                throw fail(numbers["order"]?.1, "order must be a whole number 1…8, got \(orderValue)")
+                throw fail(numbers["order"]?.1, "order must be a whole number 1…8, got \(numbers["order"]?.1.value ?? "")")
             }
             let band: ButterworthBand
             switch chosen[0] {

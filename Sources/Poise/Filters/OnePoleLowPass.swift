@@ -96,6 +96,40 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
         return step(input, alpha: a, oneMinusAlpha: 1 - a)
     }
 
+    /// Batch form with the state in a register: same results as the per-sample loop, bit for bit.
+    ///
+    /// Works in blocks of 256 samples with no branch per sample: once `y` is non-finite it stays
+    /// so (`fma(1−α, ±∞ or NaN, ·)` is never finite, and a non-finite input makes `y`
+    /// non-finite since α > 0), so checking the block's last output is enough. A block that
+    /// fails is redone with the per-sample loop from its starting state, so the recovery policy
+    /// is unchanged.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        let count = input.count
+        var index = 0
+        while index < count {
+            guard started && samplePeriod.carried == 0 else {
+                output[index] = process(input[index])
+                index += 1
+                continue
+            }
+            let end = Swift.min(index + 256, count)
+            let a = alpha, b = oneMinusAlpha
+            var y = state
+            for i in index..<end {
+                y = (a * input[i]).addingProduct(b, y)
+                output[i] = y
+            }
+            if y.isFinite {
+                state = y
+            } else {
+                for i in index..<end { output[i] = process(input[i]) }
+            }
+            index = end
+        }
+    }
+
     @inlinable
     public mutating func reset() {
         state = .zero

@@ -61,8 +61,10 @@ extension SIMD where Scalar: PoiseReal {
         for i in indices { m = Swift.max(m, self[i].magnitude) }
         return m
     }
-    @inlinable public var isFinite: Bool {
+    @inlinable @inline(__always) public var isFinite: Bool {
         // A lane is non-finite exactly when x - x is not 0 (NaN - NaN and Inf - Inf are NaN).
+        // Forced inline: for SIMD8/SIMD16 the compiler otherwise calls it out of line, which
+        // spills the vectors of a filter loop to memory.
         let d = self - self
         return d == Self.zero
     }

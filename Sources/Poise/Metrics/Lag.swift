@@ -15,10 +15,10 @@ public struct LagResult: Sendable, Equatable, Codable {
 /// Measures the lag of `output` behind `input` over `segments` (conventions.md: the time shift
 /// that maximises the cross-correlation between output and input over moving segments).
 ///
-/// Within each segment both signals have their per-lane mean removed. For every shift
-/// `s = 0 … maximumShift` the correlation is `c(s) = Σ (x_i − x̄)·(y_{i+s} − ȳ) / pairs(s)`,
-/// summed over lanes and over the pairs `(i, i+s)` that lie inside one segment (the division by
-/// the number of pairs keeps long shifts from being penalised). The shift with the largest
+/// For every shift `s = 0 … maximumShift` the correlation `c(s)` is the Pearson coefficient of
+/// the pairs `(x_i, y_{i+s})` that lie inside one segment, all lanes pooled (means and variances
+/// over exactly those pairs, so neither the overlap length nor a trend biases the peak). The shift
+/// with the largest
 /// `c(s)` is refined by a parabola through it and its neighbours. Samples are taken as one
 /// nominal period apart (`1 / sampleRate`).
 ///
@@ -36,7 +36,9 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
                                     maximumShift: Int) -> LagResult? {
     precondition(output.count == input.count, "one output per input")
     let shifts = max(1, maximumShift)
-    var sums = [Double](repeating: 0, count: shifts + 1)
+    // Per shift: sums over the pairs (x_i, y_{i+s}) inside one segment, all lanes pooled.
+    var sumX = [Double](repeating: 0, count: shifts + 1), sumY = sumX
+    var sumXX = sumX, sumYY = sumX, sumXY = sumX
     var pairs = [Int](repeating: 0, count: shifts + 1)
     var evaluated = 0, used = 0
     var x: [Double] = [], y: [Double] = []
@@ -47,30 +49,37 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
         for lane in 0..<Value.laneCount {
             x.removeAll(keepingCapacity: true)
             y.removeAll(keepingCapacity: true)
-            var meanX = 0.0, meanY = 0.0
             for i in segment {
-                let a = Double(input[i].lane(lane)), b = Double(output[i].lane(lane))
-                x.append(a); y.append(b)
-                meanX += a; meanY += b
+                x.append(Double(input[i].lane(lane)))
+                y.append(Double(output[i].lane(lane)))
             }
-            meanX /= Double(segment.count)
-            meanY /= Double(segment.count)
-            for i in x.indices { x[i] -= meanX; y[i] -= meanY }
             let n = x.count
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
                     for s in 0...shifts {
-                        var sum = 0.0
-                        for i in 0..<(n - s) { sum += x[i] * y[i + s] }
-                        sums[s] += sum
+                        var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+                        for i in 0..<(n - s) {
+                            let a = x[i], b = y[i + s]
+                            sx += a; sy += b; sxx += a * a; syy += b * b; sxy += a * b
+                        }
+                        sumX[s] += sx; sumY[s] += sy; sumXX[s] += sxx; sumYY[s] += syy; sumXY[s] += sxy
+                        pairs[s] += n - s
                     }
                 }
             }
         }
-        for s in 0...shifts { pairs[s] += segment.count - s }
     }
     guard used > 0 else { return nil }
-    let correlation = (0...shifts).map { pairs[$0] > 0 ? sums[$0] / Double(pairs[$0]) : -Double.infinity }
+    // Pearson correlation coefficient of the pairs at each shift.
+    let correlation: [Double] = (0...shifts).map { s in
+        let n = Double(pairs[s])
+        guard n > 1 else { return -Double.infinity }
+        let covariance = sumXY[s] - sumX[s] * sumY[s] / n
+        let varianceX = sumXX[s] - sumX[s] * sumX[s] / n
+        let varianceY = sumYY[s] - sumY[s] * sumY[s] / n
+        guard varianceX > 0, varianceY > 0 else { return -Double.infinity }
+        return covariance / (varianceX * varianceY).squareRoot()
+    }
     var best = 0
     for s in 1...shifts where correlation[s] > correlation[best] { best = s }
     guard correlation[best] > 0 else { return nil }

@@ -10,6 +10,7 @@ public struct FilterStage: PipelineStage {
     public let spec: FilterSpec
     /// The nominal sample rate the filter was designed for, Hz.
     public let sampleRate: Double
+    /// The filter; `AnyFilter` dispatches to code specialised for the wrapped filter type.
     @usableFromInline var filter: AnyFilter<SIMD3<Double>>
     @usableFromInline var previousTime: Double?
 

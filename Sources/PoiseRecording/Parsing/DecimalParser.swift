@@ -19,6 +19,8 @@ import Darwin
 final class DecimalTables: @unchecked Sendable {
     /// 10^0 ... 10^22, all exact Doubles.
     let powersOfTen: UnsafeMutablePointer<Double>
+    /// 10^0 ... 10^19 as integers.
+    let integerPowersOfTen: UnsafeMutablePointer<UInt64>
     /// `powersOfFive128` as a raw pointer (no bounds checks or lazy-global checks in the hot loop).
     let powersOfFive: UnsafeMutablePointer<UInt64>
 
@@ -28,6 +30,9 @@ final class DecimalTables: @unchecked Sendable {
         powersOfTen = .allocate(capacity: 23)
         var p = 1.0
         for i in 0...22 { powersOfTen[i] = p; p *= 10 }
+        integerPowersOfTen = .allocate(capacity: 20)
+        var q: UInt64 = 1
+        for i in 0...19 { integerPowersOfTen[i] = q; if i < 19 { q *= 10 } }
         powersOfFive = .allocate(capacity: powersOfFive128.count)
         for (i, v) in powersOfFive128.enumerated() { powersOfFive[i] = v }
     }
@@ -37,6 +42,7 @@ final class DecimalTables: @unchecked Sendable {
 @usableFromInline
 struct DecimalParser {
     let powersOfTen: UnsafeMutablePointer<Double>
+    let integerPowersOfTen: UnsafeMutablePointer<UInt64>
     let powersOfFive: UnsafeMutablePointer<UInt64>
     /// Scratch space for the `strtod` fallback (NUL-terminated copy of a long token).
     let scratch: UnsafeMutablePointer<CChar>
@@ -45,6 +51,7 @@ struct DecimalParser {
     init() {
         let tables = DecimalTables.shared
         powersOfTen = tables.powersOfTen
+        integerPowersOfTen = tables.integerPowersOfTen
         powersOfFive = tables.powersOfFive
         scratch = .allocate(capacity: DecimalParser.scratchCapacity)
     }
@@ -59,29 +66,35 @@ struct DecimalParser {
     @inline(__always)
     func parse(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, _ value: inout Double) -> UnsafePointer<UInt8>? {
         var p = start
-        var negative = false
-        if p < end, p.pointee == UInt8(ascii: "-") || p.pointee == UInt8(ascii: "+") {
-            negative = p.pointee == UInt8(ascii: "-")
-            p += 1
-        }
+        guard p < end else { return nil }
+        // Branch-free sign (signs are unpredictable in sensor data).
+        let first = p.pointee
+        let negative = first == UInt8(ascii: "-")
+        p += (negative || first == UInt8(ascii: "+")) ? 1 : 0
+        let signBit: UInt64 = negative ? 1 << 63 : 0
         let digitsStart = p
         var mantissa: UInt64 = 0
-        while p < end {
-            let d = p.pointee &- 48
-            if d >= 10 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            p += 1
+        // Integer digits: eight at a time without a branch per digit (SWAR), then byte by byte.
+        if end - p >= 8 {
+            let (n, v) = DecimalParser.eightDigits(p)
+            mantissa = v
+            p += n
+            if n == 8 { p = DecimalParser.accumulateDigits(p, end, &mantissa) }
+        } else {
+            p = DecimalParser.accumulateDigits(p, end, &mantissa)
         }
         var digitCount = p - digitsStart
         var exponent = 0
         if p < end, p.pointee == UInt8(ascii: ".") {
             p += 1
             let fractionStart = p
-            while p < end {
-                let d = p.pointee &- 48
-                if d >= 10 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                p += 1
+            if end - p >= 8 {
+                let (n, v) = DecimalParser.eightDigits(p)
+                mantissa = mantissa &* integerPowersOfTen[n] &+ v
+                p += n
+                if n == 8 { p = DecimalParser.accumulateDigits(p, end, &mantissa) }
+            } else {
+                p = DecimalParser.accumulateDigits(p, end, &mantissa)
             }
             let fractionDigits = p - fractionStart
             exponent = -fractionDigits
@@ -131,13 +144,43 @@ struct DecimalParser {
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             var d = Double(mantissa)
             d = exponent < 0 ? d / powersOfTen[-exponent] : d * powersOfTen[exponent]
-            value = negative ? -d : d
+            value = Double(bitPattern: d.bitPattern | signBit)
             return p
         }
         // Tier 2: Eisel–Lemire.
-        let bits = eiselLemire(mantissa: mantissa, exponent: exponent)
-        let d = Double(bitPattern: bits)
-        value = negative ? -d : d
+        value = Double(bitPattern: eiselLemire(mantissa: mantissa, exponent: exponent) | signBit)
+        return p
+    }
+
+    /// Counts the decimal digits among the 8 bytes at `p` (stopping at the first non-digit) and
+    /// returns their value, without a branch per digit. `p` must have 8 readable bytes.
+    /// (The SWAR digit test and the three-multiply conversion are fast_float's.)
+    @inline(__always)
+    static func eightDigits(_ p: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        // A byte is a digit when its high nibble is 3 and its low nibble is at most 9.
+        let highNibbleWrong = (chunk & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030
+        let lowNibbleTooLarge = ((chunk & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let count = (highNibbleWrong | lowNibbleTooLarge).trailingZeroBitCount >> 3
+        if count == 0 { return (0, 0) }
+        // Keep the first `count` digit bytes as the most significant ones (zeros in front).
+        var v = (chunk &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)
+        v = (v &* 10) &+ (v >> 8)
+        v = (((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
+             &+ (((v >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
+        return (count, v)
+    }
+
+    /// Appends digits byte by byte (wrapping; callers count digits and fall back when > 19).
+    @inline(__always)
+    static func accumulateDigits(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, _ mantissa: inout UInt64) -> UnsafePointer<UInt8> {
+        var p = start
+        while p < end {
+            let d = p.pointee &- 48
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            p += 1
+        }
         return p
     }
 

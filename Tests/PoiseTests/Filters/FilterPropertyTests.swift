@@ -44,6 +44,25 @@ import Testing
     }
 
     @Test(arguments: specs)
+    func batchEqualsThePerSampleLoopThroughBadInputAndOverflow(spec: String) throws {
+        var g = SplitMix(seed: 8)
+        var x = (0..<1500).map { n in SIMD4<Float>(Float(g.gaussian()), Float(n % 300 < 150 ? 1 : -1), 1, 0) }
+        for i in [0, 1, 300, 301, 700, 1499] { x[i] = SIMD4(.nan, 0, 1, 0) }
+        for i in [900, 1000, 1001] { x[i] = SIMD4(.infinity, 3e38, -3e38, 0) }
+        for i in 1100..<1110 { x[i] = SIMD4(3.4e38, -3.4e38, 3.4e38, 0) }
+        var batch = try Self.make(spec, SIMD4<Float>.self)
+        var single = try Self.make(spec, SIMD4<Float>.self)
+        let expected = x.map { single.process($0) }
+        let actual = batch.process(x)
+        #expect(actual.count == expected.count)
+        for i in x.indices where actual[i] != expected[i] {
+            Issue.record("\(spec): sample \(i) batch \(actual[i]) vs per-sample \(expected[i])")
+            break
+        }
+        #expect(actual.allSatisfy { $0.isFinite })
+    }
+
+    @Test(arguments: specs)
     func resetEqualsAFreshFilterAndCopiesFork(spec: String) throws {
         let (x, dt) = Self.signal(300, seed: 2)
         let (x2, _) = Self.signal(300, seed: 3)

@@ -152,8 +152,8 @@ import Testing
     @Test func framesAreWindowMeansOnAnExactClockWithHoldAcrossGaps() throws {
         var sampler = try FrameSampler<Double>(settings: FrameSamplerSettings(frameRate: 60))
         // 100 Hz from t₀ = 2, with a gap from 2.2 to 2.3; the value is the sample time.
-        let grid: [Double] = (0..<50).map { (i: Int) -> Double in 2 + Double(i) / 100 }
-        let times: [Double] = grid.filter { (t: Double) -> Bool in t < 2.2 || t >= 2.3 }
+        let all: [Double] = (0..<50).map { (k: Int) -> Double in 2 + Double(k) / 100 }
+        let times: [Double] = all.filter { (t: Double) -> Bool in t < 2.2 || t >= 2.3 }
         var frames: [Frame<Double>] = []
         for t in times { sampler.process(time: t, value: t) { frames.append($0) } }
         sampler.finish { frames.append($0) }
@@ -161,10 +161,9 @@ import Testing
         var held = 0.0
         for f in frames {
             #expect(f.time == 2 + Double(f.index) / 60)
-            let previousFrameTime: Double = 2 + Double(f.index - 1) / 60
+            let windowStart: Double = f.index == 0 ? 2 : 2 + Double(f.index - 1) / 60
             let members: [Double] = times.filter { (t: Double) -> Bool in
-                if f.index == 0 { return t == 2 }
-                return t > previousFrameTime && t <= f.time
+                f.index == 0 ? t == 2 : (t > windowStart && t <= f.time)
             }
             #expect(f.sampleCount == members.count)
             if !members.isEmpty { held = members.reduce(0, +) / Double(members.count) }
