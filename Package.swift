@@ -49,7 +49,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
-        .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
+        .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
     ]

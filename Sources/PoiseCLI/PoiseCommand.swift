@@ -7,6 +7,7 @@ public struct PoiseCommand: ParsableCommand {
         abstract: "Smooth, separate and fuse motion-sensor signals; measure filter latency and jitter; replay recordings in real time.",
         version: "0.1.0",
         subcommands: [
+            FuseCommand.self,
             EvaluateCommand.self,
         ]
     )
