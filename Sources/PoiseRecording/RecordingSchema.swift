@@ -7,6 +7,20 @@ public enum ColumnMeaning: Sendable, Equatable, Hashable {
     case truth(component: Int)               // 0 = w, 1 = x, 2 = y, 3 = z
     case movement
     case ignored(reason: String)
+
+    /// The sample field this column fills, ignoring the unit: two columns with the same slot are
+    /// duplicates (`acc_x_g` and `acc_x_mps2`). `nil` for ignored columns.
+    public var slot: String? {
+        switch self {
+        case .time: "time"
+        case .acceleration(let axis, _): "acceleration[\(axis)]"
+        case .rotationRate(let axis, _): "rotationRate[\(axis)]"
+        case .magneticField(let axis, _): "magneticField[\(axis)]"
+        case .truth(let component): "truth[\(component)]"
+        case .movement: "movement"
+        case .ignored: nil
+        }
+    }
 }
 
 /// A column of a recording: its header name and what it maps to.
@@ -25,6 +39,10 @@ public enum RecordingFormat: String, Sendable, Codable {
     case poise
     /// The x-io Fusion example format: `Time (s),Gyroscope X (deg/s),…`.
     case xioFusion
+    /// phyphox CSV export: `Time (s),Acceleration x (m/s^2),Gyroscope x (rad/s),…`.
+    case phyphox
+    /// EuRoC MAV / ASL `imu0/data.csv`: `#timestamp [ns],w_RS_S_x [rad s^-1],…,a_RS_S_x [m s^-2],…`.
+    case euroc
 }
 
 /// The column layout of a recording, derived from its header.

@@ -1,0 +1,245 @@
+import Testing
+import Poise
+@testable import PoiseRecording
+
+@Suite struct RecordingReaderTests {
+    static let broadHeader = "t_s,acc_x_mps2,acc_y_mps2,acc_z_mps2,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT,gt_qw,gt_qx,gt_qy,gt_qz,gt_pos_x_m,gt_pos_y_m,gt_pos_z_m,movement"
+
+    func read(_ text: String, strict: Bool = true, apple: Bool = false, bufferSize: Int = 1 << 20) throws -> Recording {
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        return try Recording.load(path: file.path, options: ReadOptions(appleAccelerometerSign: apple, strict: strict, bufferSize: bufferSize))
+    }
+
+    func error(_ text: String, strict: Bool = true, bufferSize: Int = 1 << 20) -> RecordingError? {
+        #expect(throws: RecordingError.self) { _ = try read(text, strict: strict, bufferSize: bufferSize) }
+    }
+
+    @Test func broadRowsConvertUnitsAndMissingTruthBecomesNil() throws {
+        let text = Self.broadHeader + "\n"
+            + "0.000000,0.1154663,-0.001842788,9.860071,0.003195698,0.002131047,-0.004260349,-0.4840829,14.64445,-41.20704,nan,nan,nan,nan,0.09,-0.56,1.22,0\n"
+            + "0.003500,0,0,9.80665,1,2,3,4,5,6,0.5,0.5,0.5,0.5,nan,nan,nan,1\n"
+        let r = try read(text)
+        #expect(r.samples.count == 2)
+        #expect(r.schema.format == .poise)
+        #expect(r.samples[0].truth == nil)
+        #expect(r.samples[0].movement == false)
+        #expect(r.samples[0].acceleration.x == 0.1154663 / 9.80665)
+        #expect(r.samples[1].acceleration == SIMD3(0, 0, 9.80665 / 9.80665))
+        #expect(r.samples[1].rotationRate == SIMD3(1, 2, 3))
+        #expect(r.samples[1].magneticField == SIMD3(4, 5, 6))
+        #expect(r.samples[1].truth == Quaternion(w: 0.5, x: 0.5, y: 0.5, z: 0.5))
+        #expect(r.samples[1].movement == true)
+        #expect(r.summary.rowsWithoutTruth == 1)
+        #expect(r.issues.isEmpty)
+    }
+
+    @Test func unitsOfEveryRecognisedLayout() throws {
+        let xio = try read("Time (s),Gyroscope X (deg/s),Gyroscope Y (deg/s),Gyroscope Z (deg/s),Accelerometer X (g),Accelerometer Y (g),Accelerometer Z (g),Magnetometer X (uT),Magnetometer Y (uT),Magnetometer Z (uT)\n0.5,180,0,-90,0,0,1,15,0.4,-41\n")
+        #expect(xio.schema.format == .xioFusion)
+        #expect(xio.samples[0].rotationRate == SIMD3(180 * (Double.pi / 180), 0, -90 * (Double.pi / 180)))
+        #expect(xio.samples[0].acceleration == SIMD3(0, 0, 1))
+        let phyphox = try read("Time (s),Acceleration x (m/s^2),Acceleration y (m/s^2),Acceleration z (m/s^2)\n1,0,0,9.80665\n")
+        #expect(phyphox.schema.format == .phyphox)
+        #expect(phyphox.samples[0].acceleration.z == 1)
+        #expect(phyphox.samples[0].magneticField == nil)
+        let euroc = try read("#timestamp [ns],w_RS_S_x [rad s^-1],w_RS_S_y [rad s^-1],w_RS_S_z [rad s^-1],a_RS_S_x [m s^-2],a_RS_S_y [m s^-2],a_RS_S_z [m s^-2]\n1403636579758555392,-0.099134701513277898,0.14032447186034408,0.02299070358956609,8.1476917083333333,-0.37592158333333331,-2.4026292499999999\n")
+        #expect(euroc.schema.format == .euroc)
+        #expect(euroc.samples[0].time == 1403636579758555392 * 1e-9)
+        #expect(euroc.samples[0].rotationRate.x == -0.099134701513277898)
+        let nanoseconds = try read("t_ns,gyr_x_dps,gyr_y_dps,gyr_z_dps,mag_x_nT,mag_y_nT,mag_z_nT\n2000000000,90,0,0,1000,0,-2000\n")
+        #expect(nanoseconds.samples[0].time == 2)
+        #expect(nanoseconds.samples[0].rotationRate.x == 90 * (Double.pi / 180))
+        #expect(nanoseconds.samples[0].magneticField == SIMD3(1, 0, -2))
+    }
+
+    @Test func appleSignOnlyWhenAsked() throws {
+        let text = "t_s,acc_x_g,acc_y_g,acc_z_g\n0,0.1,0,-1\n"
+        #expect(try read(text).samples[0].acceleration == SIMD3(0.1, 0, -1))
+        #expect(try read(text, apple: true).samples[0].acceleration == SIMD3(-0.1, 0, 1))
+    }
+
+    @Test func spacesCarriageReturnsAndMissingFinalLineBreakAreFine() throws {
+        let r = try read("t_s, acc_x_g ,acc_y_g,acc_z_g\r\n 0 , 1,2,3\r\n0.01,4,5,6")
+        #expect(r.samples.map(\.acceleration) == [SIMD3(1, 2, 3), SIMD3(4, 5, 6)])
+        #expect(r.issues.isEmpty)
+    }
+
+    // MARK: bad input, one test each
+
+    @Test func emptyFile() {
+        let e = error("")
+        #expect(e?.line == 0 && e?.message.contains("empty file") == true)
+    }
+
+    @Test func headerWithoutRowsIsAWarning() throws {
+        let r = try read("t_s,acc_x_g,acc_y_g,acc_z_g\n")
+        #expect(r.samples.isEmpty)
+        #expect(r.summary.issueCounts[.noData] == 1)
+    }
+
+    @Test func unknownColumnStrictAndLenient() throws {
+        let text = "t_s,acc_x_g,acc_y_g,acc_z_g,speed_kmh\n0,0,0,1,12\n"
+        let e = error(text)
+        #expect(e?.line == 1 && e?.column == 5 && e?.message.contains("speed_kmh") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.count == 1 && r.samples[0].acceleration.z == 1)
+        #expect(r.issues.first?.kind == .unknownColumn && r.issues.first?.location.column == 5)
+    }
+
+    @Test func missingAndIncompleteAndDuplicateColumns() {
+        #expect(error("acc_x_g,acc_y_g,acc_z_g\n0,0,1\n")?.message.contains("missing time column") == true)
+        let incomplete = error("t_s,acc_x_g,acc_y_g\n0,0,1\n")
+        #expect(incomplete?.message.contains("missing z") == true)
+        let duplicate = error("t_s,acc_x_g,acc_y_g,acc_z_g,acc_x_mps2\n0,0,0,1,0\n")
+        #expect(duplicate?.column == 5 && duplicate?.message.contains("duplicate") == true)
+        #expect(error("t_s;acc_x_g;acc_y_g;acc_z_g\n")?.message.contains("commas") == true)
+        #expect(error("t_s,gt_qw,gt_qx,gt_qy,gt_qz\n0,1,0,0,0\n")?.message.contains("no sensor columns") == true)
+    }
+
+    static let small = "t_s,acc_x_g,acc_y_g,acc_z_g\n"
+
+    @Test func wrongFieldCount() throws {
+        let text = Self.small + "0,0,0,1\n0.01,0,0\n0.02,0,0,1,5\n0.03,0,0,1\n"
+        let e = error(text)
+        #expect(e?.line == 3 && e?.column == 4 && e?.message.contains("expected 4 fields, found 3") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.map(\.time) == [0, 0.03])
+        #expect(r.summary.rowsDropped == 2 && r.summary.issueCounts[.wrongFieldCount] == 2)
+        #expect(r.issues.map(\.location.line) == [3, 4] && r.issues.allSatisfy { $0.action == .dropped })
+    }
+
+    @Test func nonNumericAndEmptyFields() throws {
+        let text = Self.small + "0,0,0,1\n0.01,0,abc,1\n0.02,0,,1\n0.03,0,0,1\n"
+        let e = error(text)
+        #expect(e?.line == 3 && e?.column == 3 && e?.message.contains("'abc' is not a number (column acc_y_g)") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.count == 2 && r.summary.rowsDropped == 2)
+        #expect(r.issues[1].location.line == 4 && r.issues[1].location.column == 3 && r.issues[1].location.message.contains("empty field"))
+    }
+
+    @Test func nonFiniteValuesAreErrorsOrHeldInLenientMode() throws {
+        let text = Self.small + "0,0,0,1\n0.01,0,inf,1\n0.02,nan,0,1\nnan,0,0,1\n0.03,0,0,1\n"
+        let e = error(text)
+        #expect(e?.line == 3 && e?.column == 3 && e?.message.contains("non-finite") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.map(\.time) == [0, 0.01, 0.02, 0.03])
+        #expect(r.samples[1].acceleration == SIMD3(0, 0, 1))  // held from line 2
+        #expect(r.summary.rowsRepaired == 2 && r.summary.rowsDropped == 1)
+        #expect(r.issues.map(\.action) == [.repaired, .repaired, .dropped])
+        #expect(r.issues[2].location.line == 5 && r.issues[2].location.column == 1)
+        #expect(!r.samples.contains { !($0.acceleration.sum().isFinite) })
+    }
+
+    @Test func timeGoingBackwardsAndRepeatedTimes() throws {
+        let text = Self.small + "0,0,0,1\n0.01,0,0,1\n0.01,0,0,1\n0.005,0,0,1\n0.02,0,0,1\n"
+        let e = error(text)
+        #expect(e?.line == 5 && e?.column == 1 && e?.message.contains("earlier") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.map(\.time) == [0, 0.01, 0.01, 0.02])
+        #expect(r.summary.issueCounts[.duplicateTime] == 1 && r.summary.issueCounts[.timeBackwards] == 1)
+        #expect(r.issues.first { $0.kind == .duplicateTime }?.action == .kept)
+    }
+
+    @Test func gapsAreWarningsWithTheirLine() throws {
+        var text = Self.small
+        var t = 0
+        for i in 0..<100 {
+            t += (i == 10 || i == 60) ? 30 : 10   // milliseconds; two gaps of 3 intervals
+            text += "\(Double(t) / 1000),0,0,1\n"
+        }
+        let r = try read(text)  // strict: gaps never stop the read
+        #expect(r.samples.count == 100)
+        let gaps = r.issues.filter { $0.kind == .gap }
+        #expect(gaps.map(\.location.line) == [12, 62])
+        #expect(gaps.first?.location.message.contains("gap of 30.000 ms") == true)
+        #expect(gaps.first?.location.message.contains("about 2 sample(s) missing") == true)
+    }
+
+    @Test func truncatedLastLine() throws {
+        let text = Self.small + "0,0,0,1\n0.01,0,0,1\n0.02,0,0"
+        let e = error(text)
+        #expect(e?.line == 4 && e?.message.contains("truncated last line") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.count == 2 && r.summary.issueCounts[.truncatedLastLine] == 1)
+        let cut = try read(Self.small + "0,0,0,1\n0.01,0,0,1e", strict: false)
+        #expect(cut.issues.first?.kind == .truncatedLastLine && cut.issues.first?.location.column == 4)
+    }
+
+    @Test func binaryFiles() {
+        let file = TemporaryFile(bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        defer { file.remove() }
+        let e = #expect(throws: RecordingError.self) { _ = try Recording.load(path: file.path) }
+        #expect(e?.message.contains("binary") == true)
+        let later = TemporaryFile(bytes: Array((Self.small + "0,0,0,1\n0.01,0").utf8) + [0, 1, 2])
+        defer { later.remove() }
+        let e2 = #expect(throws: RecordingError.self) { _ = try Recording.load(path: later.path, options: ReadOptions(strict: false)) }
+        #expect(e2?.line == 3)
+        let noBreaks = String(repeating: "x", count: 300)
+        #expect(error(noBreaks, bufferSize: 128)?.message.contains("longer than 128 bytes") == true)
+        let invalidUTF8 = TemporaryFile(bytes: [0xFF, 0xFE, 0x41, 10])
+        defer { invalidUTF8.remove() }
+        #expect(throws: RecordingError.self) { _ = try Recording.load(path: invalidUTF8.path) }
+    }
+
+    @Test func missingFileNamesTheFile() {
+        let e = #expect(throws: RecordingError.self) { _ = try Recording.load(path: "/nonexistent/x.csv") }
+        #expect(e?.file == "/nonexistent/x.csv" && e?.message.contains("cannot open") == true)
+    }
+
+    /// Lines straddle buffer refills; a tiny buffer must give exactly the same samples.
+    @Test func tinyBufferGivesTheSameSamplesAsALargeOne() throws {
+        var text = Self.broadHeader + "\n"
+        for i in 0..<500 {
+            text += "\(Double(i) * 0.0035),\(Double(i).squareRoot()),-0.5,9.8,0.1,0.2,0.3,\(i),1,2,0.5,0.5,0.5,0.5,1,2,3,\(i % 2)\n"
+        }
+        let large = try read(text)
+        let tiny = try read(text, bufferSize: 200)
+        #expect(large.samples.count == 500)
+        #expect(large.samples == tiny.samples)
+    }
+
+    /// The streaming API equals the whole-file load, and memory stays at the one buffer: a file
+    /// 100× the buffer size streams through it.
+    @Test func streamingEqualsLoadInConstantMemory() throws {
+        var text = Self.small
+        text.reserveCapacity(2_000_000)
+        for i in 0..<60_000 { text += "\(Double(i) / 100),\(Double(i % 7) / 3),0.25,1\n" }
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        let options = ReadOptions(bufferSize: 16 * 1024)
+        let reader = try RecordingReader(path: file.path, options: options)
+        var chunk: [MotionSample] = []
+        chunk.reserveCapacity(256)
+        var count = 0
+        var sum = 0.0
+        while true {
+            chunk.removeAll(keepingCapacity: true)
+            guard try reader.read(into: &chunk, maximumCount: 256) > 0 else { break }
+            count += chunk.count
+            sum += chunk.reduce(0) { $0 + $1.acceleration.x }
+            #expect(chunk.capacity < 1024)
+        }
+        let loaded = try Recording.load(path: file.path, options: options)
+        #expect(count == 60_000 && loaded.samples.count == 60_000)
+        #expect(sum == loaded.samples.reduce(0) { $0 + $1.acceleration.x })
+        let single = try RecordingReader(path: file.path, options: options)
+        var index = 0
+        var same = true
+        while let s = try single.next() { same = same && s == loaded.samples[index]; index += 1 }
+        #expect(same && index == 60_000)
+    }
+
+    @Test func issueStorageIsCappedButCountsAreComplete() throws {
+        var text = Self.small
+        for i in 0..<50 { text += "\(i),x,0,1\n" }
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        let reader = try RecordingReader(path: file.path, options: ReadOptions(strict: false, maximumStoredIssues: 5))
+        var seen = 0
+        reader.onIssue = { _ in seen += 1 }
+        while try reader.next() != nil {}
+        #expect(reader.issues.count == 5 && reader.summary.rowsDropped == 50 && seen == 50)
+        #expect(reader.summary.issueCounts[.notANumber] == 50)
+    }
+}
