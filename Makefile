@@ -7,7 +7,7 @@ export POISE_TARGET_CPU ?= native
 SWIFT ?= swift
 DEMO_FILE ?= data/tilt-steps.csv
 
-.PHONY: deps build demo test bench bench-baseline clean
+.PHONY: deps build demo test bench bench-baseline clean data
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -35,3 +35,8 @@ bench: deps
 # `make bench` then fails a measurement that got slower than its tolerance allows.
 bench-baseline: deps
 	cd Benchmarks && $(SWIFT) run -c release PoiseBenchmarks --record-baselines $(SUITES)
+
+# Regenerate the simulated recordings in data/ (deterministic; see data/README.md).
+data: deps
+	$(SWIFT) build --product poise
+	POISE=.build/debug/poise sh scripts/make_data.sh

@@ -2,15 +2,15 @@ import CReference
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseSpectral
 
 /// `peers`: Poise on the same input as the Python/C peers of `Benchmarks/peers/run.sh`.
 ///
 /// Input: the CSV named by the environment variable `POISE_PEERS_INPUT` (run.sh writes a
 /// deterministic 9-axis stream; without the variable the suite only leaves a note). The
 /// measurement names below are what `Benchmarks/peers/peers.py` looks for; a part whose
-/// measurement is missing prints "not available yet" there. To plug in fusion or Welch, add a
-/// measurement named `fusion 9D update` (items = updates) or `Welch 3 axes nperseg 1024`
-/// (items = samples) here, on the same input.
+/// measurement is missing prints "not available yet" there. To plug in fusion, add a measurement
+/// named `fusion 9D update` (items = updates) here, on the same input.
 func peersSuite(_ r: Report) {
     guard let path = ProcessInfo.processInfo.environment["POISE_PEERS_INPUT"], !path.isEmpty else {
         r.notes.append("set POISE_PEERS_INPUT to a recording CSV (Benchmarks/peers/run.sh does) to measure Poise against the peers")
@@ -63,6 +63,13 @@ func peersSuite(_ r: Report) {
             oneEuro.reset()
             double4.withUnsafeBufferPointer { input in outputDouble.withUnsafeMutableBufferPointer { oneEuro.process(input, into: $0) } }
             blackHole(outputDouble)
+        })
+    }
+    if let welch = try? WelchEstimator(configuration: SpectralConfiguration(sampleRate: 100, segmentLength: 1024)) {
+        // scipy.signal.welch defaults: Hann, half overlap, constant detrend, density.
+        let channels = (0..<3).map { axis in acceleration.map { $0[axis] } }
+        r.add(measure("Welch 3 axes nperseg 1024", items: rows, runs: 5) {
+            blackHole(try? welch.estimate(channels: channels))
         })
     }
 }
