@@ -118,6 +118,25 @@ import Poise
         #expect(r.issues[1].location.line == 4 && r.issues[1].location.column == 3 && r.issues[1].location.message.contains("empty field"))
     }
 
+    /// The same bad fields deep inside a long file (where the batch fast path runs) are caught too.
+    @Test func badFieldsInTheMiddleOfALongFile() throws {
+        var rows = (0..<400).map { "\(Double($0) / 100),0.5,-0.25,1" }
+        rows[200] = "2,0.5,,1"
+        rows[250] = "2.5,0.5,-,1"
+        rows[300] = "3,0.5,abc,1"
+        rows[350] = "3.5,0.5,0.25"
+        let text = Self.small + rows.joined(separator: "\n") + "\n"
+        let e = error(text)
+        #expect(e?.line == 202 && e?.column == 3 && e?.message.contains("empty field") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.count == 396 && r.summary.rowsDropped == 4)
+        let dropped = r.issues.filter { $0.action == .dropped }
+        #expect(dropped.map(\.location.line) == [202, 252, 302, 352])
+        #expect(dropped.map(\.kind) == [.notANumber, .notANumber, .notANumber, .wrongFieldCount])
+        // Each dropped row leaves a gap of two intervals before the next row, reported as a warning.
+        #expect(r.issues.filter { $0.kind == .gap }.map(\.location.line) == [203, 253, 303, 353])
+    }
+
     @Test func nonFiniteValuesAreErrorsOrHeldInLenientMode() throws {
         let text = Self.small + "0,0,0,1\n0.01,0,inf,1\n0.02,nan,0,1\nnan,0,0,1\n0.03,0,0,1\n"
         let e = error(text)

@@ -162,7 +162,7 @@ struct DecimalParser {
         let negative = start.pointee == UInt8(ascii: "-")
         var p = start + (negative ? 1 : 0)
         let (integerDigits, integerPart) = DecimalParser.eightDigits(p)
-        guard integerDigits &- 1 < 7 else { return nil }  // 1...7 digits
+        guard UInt(bitPattern: integerDigits &- 1) < 7 else { return nil }  // 1...7 digits
         p += integerDigits
         var mantissa = integerPart
         var fractionDigits = 0
