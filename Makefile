@@ -7,7 +7,7 @@ export POISE_TARGET_CPU ?= native
 SWIFT ?= swift
 DEMO_FILE ?= data/tilt-steps.csv
 
-.PHONY: deps build demo test bench clean data
+.PHONY: deps build demo test bench bench-baseline clean data
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -30,6 +30,11 @@ clean:
 # `make bench SUITES="filters ingest"` runs only those suites.
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release PoiseBenchmarks $(SUITES)
+
+# Record the suites' current ns/item as the committed baselines (Benchmarks/baselines.json);
+# `make bench` then fails a measurement that got slower than its tolerance allows.
+bench-baseline: deps
+	cd Benchmarks && $(SWIFT) run -c release PoiseBenchmarks --record-baselines $(SUITES)
 
 # Regenerate the simulated recordings in data/ (deterministic; see data/README.md).
 data: deps

@@ -49,8 +49,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
-        .testTarget(name: "PoiseTests", dependencies: ["Poise"], swiftSettings: coreSettings),
-        .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral"]),
+        .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
+        .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
+        .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
+        .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
     ]
 )

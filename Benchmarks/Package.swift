@@ -20,7 +20,8 @@ let package = Package(
         // Plain-C reference kernels, compiled like hand-written C (-O3 -march=native).
         .target(
             name: "CReference",
-            cSettings: [.unsafeFlags(["-O3", "-march=native"])]
+            cSettings: [.unsafeFlags(["-O3", "-march=native"])],
+            linkerSettings: [.linkedLibrary("fftw3")]   // the plain-C Welch reference (welch.c)
         ),
         .executableTarget(
             name: "PoiseBenchmarks",

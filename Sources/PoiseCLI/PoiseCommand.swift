@@ -7,8 +7,12 @@ public struct PoiseCommand: ParsableCommand {
         abstract: "Smooth, separate and fuse motion-sensor signals; measure filter latency and jitter; replay recordings in real time.",
         version: "0.1.0",
         subcommands: [
-            SimulateCommand.self,
-            InfoCommand.self,
+            ReplayCommand.self,
+            InfoCommand.self, SimulateCommand.self,
+            StepCommand.self, JitterCommand.self, BenchCommand.self,
+            SpectrumCommand.self, ResponseCommand.self,
+            EvaluateCommand.self,
+            RemapCommand.self, TiltCommand.self,
         ]
     )
 

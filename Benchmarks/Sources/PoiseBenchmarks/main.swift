@@ -2,15 +2,31 @@ import Foundation
 
 // Suites register here: name → function that fills a report.
 let suites: [(String, (Report) -> Void)] = [
+    ("sweep", sweepSuite),
+    ("peers", peersSuite),
+    ("spectral", spectralSuite),
+    ("orientation", orientationSuite),
+    ("filters", filterSuite),
     ("ingest", ingestSuite),
+    ("replay", replaySuite),
 ]
 
-let requested = Set(CommandLine.arguments.dropFirst())
+// Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in
+// Benchmarks/baselines.json instead of checking against them).
+let arguments = CommandLine.arguments.dropFirst()
+let recordBaselines = arguments.contains("--record-baselines")
+let requested = Set(arguments.filter { !$0.hasPrefix("--") })
+var baselines: Baselines
+do { baselines = try Baselines.load() } catch { print("error: \(error)"); exit(1) }
 var failed = false
 for (name, run) in suites where requested.isEmpty || requested.contains(name) {
     let report = Report()
     run(report)
+    if recordBaselines { baselines.record(report, suite: name) } else { baselines.check(report, suite: name) }
     report.print(suite: name)
     if report.checks.contains(where: { !$0.passed }) { failed = true }
+}
+if recordBaselines {
+    do { try baselines.save(); print("recorded baselines in \(Baselines.url.path)") } catch { print("error: \(error)"); exit(1) }
 }
 exit(failed ? 1 : 0)

@@ -26,6 +26,12 @@ public protocol SignalValue: Sendable, Equatable {
     static var laneCount: Int { get }
     /// Lane `i`, `0 ..< laneCount`.
     func lane(_ i: Int) -> Scalar
+    /// Lane-by-lane product.
+    static func * (lhs: Self, rhs: Self) -> Self
+    /// Lane-by-lane quotient.
+    static func / (lhs: Self, rhs: Self) -> Self
+    /// The absolute value of every lane.
+    var laneMagnitudes: Self { get }
 }
 
 extension Float: SignalValue {
@@ -35,6 +41,7 @@ extension Float: SignalValue {
     @inlinable public var maxMagnitude: Float { magnitude }
     @inlinable public static var laneCount: Int { 1 }
     @inlinable public func lane(_ i: Int) -> Float { self }
+    @inlinable public var laneMagnitudes: Float { magnitude }
 }
 
 extension Double: SignalValue {
@@ -44,6 +51,7 @@ extension Double: SignalValue {
     @inlinable public var maxMagnitude: Double { magnitude }
     @inlinable public static var laneCount: Int { 1 }
     @inlinable public func lane(_ i: Int) -> Double { self }
+    @inlinable public var laneMagnitudes: Double { magnitude }
 }
 
 extension SIMD where Scalar: PoiseReal {
@@ -53,13 +61,16 @@ extension SIMD where Scalar: PoiseReal {
         for i in indices { m = Swift.max(m, self[i].magnitude) }
         return m
     }
-    @inlinable public var isFinite: Bool {
+    @inlinable @inline(__always) public var isFinite: Bool {
         // A lane is non-finite exactly when x - x is not 0 (NaN - NaN and Inf - Inf are NaN).
+        // Forced inline: for SIMD8/SIMD16 the compiler otherwise calls it out of line, which
+        // spills the vectors of a filter loop to memory.
         let d = self - self
         return d == Self.zero
     }
     @inlinable public static var laneCount: Int { Self.scalarCount }
     @inlinable public func lane(_ i: Int) -> Scalar { self[i] }
+    @inlinable public var laneMagnitudes: Self { replacing(with: Self.zero - self, where: self .< Self.zero) }
     @inlinable public func addingProduct(_ a: Scalar, _ b: Self) -> Self {
         addingProduct(Self(repeating: a), b)
     }

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Poise side by side with its peers, on the same inputs in the same run.
+
+Run through Benchmarks/peers/run.sh (it installs the peers, builds x-io Fusion's C sources from
+the imufusion sdist and a release Poise, then calls this script). Each comparison is one
+function in PARTS returning table rows; a part whose Poise side has not landed prints
+"not available yet" instead of a number. Ratios are "peer ÷ Poise": above 1 Poise is faster
+(time) or more accurate (error).
+
+Poise numbers come from `make bench SUITES=peers` (Benchmarks/Sources/PoiseBenchmarks/
+PeersSuite.swift) run on the very file the peers read, so the ratios compare like with like.
+To plug in a new Poise measurement, add it to PeersSuite.swift under the name the part looks
+for (see POISE_NAMES).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+# Measurement names in the `peers` suite, by part.
+POISE_NAMES = {
+    "ingest": "ingest Recording.load",
+    "onepole": "one-pole 3-axis Float",
+    "onepole_c": "one-pole 3-axis plain C",
+    "butter": "Butterworth order 4 3-axis Double",
+    "oneeuro": "One Euro 3-axis Double",
+    "fusion": "fusion 9D update",
+    "welch": "Welch 3 axes nperseg 1024",
+}
+NOT_YET = "not available yet"
+BROAD_TRIALS = ["05_undisturbed_slow_rotation_with_breaks_B", "09_undisturbed_fast_rotation_with_breaks_B",
+                "16_undisturbed_fast_translation_B", "24_disturbed_tapping_A", "27_disturbed_phone_vibration_B"]
+
+
+class Context:
+    def __init__(self, args):
+        self.root = os.path.abspath(args.root)
+        self.work = os.path.abspath(args.work)
+        self.samples = args.samples
+        self.rate = 100.0
+        self.fusion_bench = args.fusion_bench
+        self.input = os.path.join(self.work, f"stream-{self.samples}.csv")
+        self.raw = os.path.join(self.work, f"stream-{self.samples}.f32")
+        self.shared = os.path.join(self.root, "..", "shared", "data")
+        self.poise = {}        # measurement name -> ns/item
+        self.poise_notes = []
+        self.data = None       # (n, 10) float64: t, gyr °/s, acc g, mag µT
+
+
+def timed(body, runs=5, warmup=1):
+    """Median wall time of body() in seconds."""
+    for _ in range(warmup):
+        body()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        body()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def make_input(ctx):
+    """A deterministic 9-axis stream at 100 Hz (gyro °/s, acc g, mag µT), as CSV and raw float32."""
+    n = ctx.samples
+    rng = np.random.default_rng(20261121)
+    t = np.arange(n) / ctx.rate
+    gyr = np.cumsum(rng.normal(0, 2.0, (n, 3)), axis=0)
+    gyr -= np.linspace(0, 1, n)[:, None] * gyr[-1]            # wander without drifting away
+    gyr = 60 * np.tanh(gyr / 60) + rng.normal(0, 0.3, (n, 3))
+    acc = np.column_stack([0.3 * np.sin(0.5 * t), 0.3 * np.cos(0.31 * t), np.ones(n)])
+    acc += rng.normal(0, 0.01, (n, 3))
+    mag = np.column_stack([20 + 5 * np.sin(0.2 * t), 5 * np.cos(0.2 * t), -40 + np.zeros(n)]) + rng.normal(0, 0.5, (n, 3))
+    ctx.data = np.column_stack([t, gyr, acc, mag])
+    if not (os.path.exists(ctx.input) and os.path.exists(ctx.raw)):
+        import pandas as pd
+        columns = ["t_s", "gyr_x_dps", "gyr_y_dps", "gyr_z_dps", "acc_x_g", "acc_y_g", "acc_z_g", "mag_x_uT", "mag_y_uT", "mag_z_uT"]
+        tmp = ctx.input + ".tmp"
+        pd.DataFrame(ctx.data, columns=columns).to_csv(tmp, index=False, float_format="%.6f")
+        os.replace(tmp, ctx.input)
+        ctx.data[:, 1:].astype("<f4").tofile(ctx.raw + ".tmp")
+        os.replace(ctx.raw + ".tmp", ctx.raw)
+
+
+def run_poise(ctx):
+    """Runs the `peers` benchmark suite on the input and collects its ns/item lines."""
+    env = dict(os.environ, POISE_PEERS_INPUT=ctx.input)
+    result = subprocess.run(["make", "-s", "bench", "SUITES=peers"], cwd=ctx.root, env=env,
+                            capture_output=True, text=True)
+    for line in result.stdout.splitlines():
+        match = re.match(r"^  (?P<name>\S.*?)\s+(?P<ns>[0-9.]+) ns/item", line)
+        if match:
+            ctx.poise[match["name"]] = float(match["ns"])
+        elif line.startswith("  note:"):
+            ctx.poise_notes.append(line.strip())
+    if result.returncode != 0 and not ctx.poise:
+        sys.stderr.write(result.stdout[-2000:] + result.stderr[-2000:])
+        ctx.poise_notes.append("make bench SUITES=peers failed; Poise column left empty")
+
+
+def row(job, poise_ns, peer, peer_ns, unit="ns/sample"):
+    """A timing row; the ratio is peer time ÷ Poise time (above 1: Poise is faster)."""
+    if poise_ns is None:
+        return [job, NOT_YET, peer, f"{peer_ns:.3f} {unit}", "—"]
+    return [job, f"{poise_ns:.3f} {unit}", peer, f"{peer_ns:.3f} {unit}", f"{peer_ns / poise_ns:.2f}"]
+
+
+def part_ingest(ctx):
+    import pandas as pd
+    size = os.path.getsize(ctx.input)
+    rows = []
+    poise = ctx.poise.get(POISE_NAMES["ingest"])
+    peers = [("pandas.read_csv (C engine)", lambda: pd.read_csv(ctx.input))]
+    try:
+        import pyarrow  # noqa: F401
+        peers.append(("pandas.read_csv (pyarrow)", lambda: pd.read_csv(ctx.input, engine="pyarrow")))
+    except ImportError:
+        pass
+    try:
+        import polars as pl
+        peers.append(("polars.read_csv", lambda: pl.read_csv(ctx.input)))
+    except ImportError:
+        pass
+    for name, body in peers:
+        seconds = timed(body, runs=3)
+        peer_ns = seconds * 1e9 / ctx.samples
+        label = f"{name}, {size / seconds / 1e6:.0f} MB/s"
+        rows.append(row(f"CSV ingest, {size / 1e6:.0f} MB, 10 columns", poise, label, peer_ns, "ns/row"))
+    if poise is not None:
+        rows[0][1] += f" ({size / (poise * ctx.samples) * 1e3:.0f} MB/s)"
+    return rows
+
+
+def part_filters(ctx):
+    from scipy import signal
+    acc = np.ascontiguousarray(ctx.data[:, 4:7])
+    n = len(acc)
+    a = 0.1
+    lfilter = timed(lambda: signal.lfilter([a], [1, -(1 - a)], acc, axis=0)) * 1e9 / n
+    sos = signal.butter(4, 5, fs=ctx.rate, output="sos")
+    sosfilt = timed(lambda: signal.sosfilt(sos, acc, axis=0)) * 1e9 / n
+    rows = [
+        row("one-pole low-pass, 3-axis", ctx.poise.get(POISE_NAMES["onepole"]), "scipy.signal.lfilter (float64)", lfilter),
+        row("one-pole low-pass, 3-axis", ctx.poise.get(POISE_NAMES["onepole"]), "plain C fmaf loop (-O3 -march=native)",
+            ctx.poise.get(POISE_NAMES["onepole_c"]) or float("nan")),
+        row("Butterworth order 4, 3-axis", ctx.poise.get(POISE_NAMES["butter"]), "scipy.signal.sosfilt", sosfilt),
+    ]
+    try:
+        from OneEuroFilter import OneEuroFilter
+        m = min(n, 20000)
+        def one_euro():
+            filters = [OneEuroFilter(ctx.rate, mincutoff=1.0, beta=0.1, dcutoff=1.0) for _ in range(3)]
+            times = ctx.data[:m, 0]
+            for i in range(m):
+                for axis in range(3):
+                    filters[axis](acc[i, axis], times[i])
+        peer = timed(one_euro, runs=3) * 1e9 / m
+        rows.append(row("One Euro, 3-axis", ctx.poise.get(POISE_NAMES["oneeuro"]), "OneEuroFilter (pure Python)", peer))
+    except ImportError:
+        rows.append(["One Euro, 3-axis", "", "OneEuroFilter", "not installed", "—"])
+    return rows
+
+
+def part_welch(ctx):
+    from scipy import signal
+    acc = np.ascontiguousarray(ctx.data[:, 4:7].T)
+    seconds = timed(lambda: signal.welch(acc, fs=ctx.rate, nperseg=1024, axis=-1), runs=5)
+    return [row("Welch PSD, 3 axes, nperseg 1024", ctx.poise.get(POISE_NAMES["welch"]), "scipy.signal.welch",
+                seconds * 1e9 / ctx.samples)]
+
+
+def part_fusion(ctx):
+    rows = []
+    poise = ctx.poise.get(POISE_NAMES["fusion"])
+    if ctx.fusion_bench and os.path.exists(ctx.fusion_bench):
+        out = subprocess.run([ctx.fusion_bench, ctx.raw, str(ctx.rate)], capture_output=True, text=True).stdout
+        match = re.search(r"ns_per_update ([0-9.]+)", out)
+        if match:
+            rows.append(row("9D fusion update", poise, "x-io Fusion C FusionAhrsUpdate (float)", float(match[1]), "ns/update"))
+    else:
+        rows.append(["9D fusion update", poise and f"{poise:.3f} ns/update" or NOT_YET, "x-io Fusion C", "not built", "—"])
+    try:
+        import vqf
+        gyr = np.ascontiguousarray(np.radians(ctx.data[:, 1:4]))
+        acc = np.ascontiguousarray(ctx.data[:, 4:7] * 9.80665)
+        mag = np.ascontiguousarray(ctx.data[:, 7:10])
+        seconds = timed(lambda: vqf.VQF(1 / ctx.rate).updateBatch(gyr, acc, mag), runs=3)
+        rows.append(row("9D fusion update", poise, "VQF updateBatch (C++, double)", seconds * 1e9 / ctx.samples, "ns/update"))
+    except ImportError:
+        rows.append(["9D fusion update", "", "VQF", "not installed", "—"])
+    return rows
+
+
+# ---- Orientation accuracy on BROAD (conventions.md metric) ----
+
+def quaternion_multiply(p, q):
+    w1, x1, y1, z1 = p.T
+    w2, x2, y2, z2 = q.T
+    return np.column_stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+                            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
+
+
+def broad_errors(estimate, truth, mask, align_heading):
+    """Total RMSE in degrees: q_e = q_est ⊗ q_true⁻¹; for 6D the estimate is first turned about
+    the vertical by the constant angle minimising the heading RMSE over the scored samples."""
+    est = estimate[mask] / np.linalg.norm(estimate[mask], axis=1, keepdims=True)
+    tru = truth[mask] / np.linalg.norm(truth[mask], axis=1, keepdims=True)
+    error = quaternion_multiply(est, tru * np.array([1, -1, -1, -1]))
+    if align_heading:
+        def heading_rmse(delta):
+            turn = np.array([np.cos(delta / 2), 0, 0, np.sin(delta / 2)])
+            e = quaternion_multiply(np.broadcast_to(turn, error.shape), error)
+            return np.sqrt(np.mean((2 * np.arctan(np.abs(e[:, 3] / e[:, 0]))) ** 2)), e
+        coarse = min(np.radians(np.arange(-180, 180, 1.0)), key=lambda d: heading_rmse(d)[0])
+        fine = min(coarse + np.radians(np.arange(-1, 1, 0.01)), key=lambda d: heading_rmse(d)[0])
+        error = heading_rmse(fine)[1]
+    total = 2 * np.arccos(np.clip(np.abs(error[:, 0]), 0, 1))
+    return np.degrees(np.sqrt(np.mean(total ** 2)))
+
+
+def part_accuracy(ctx):
+    folder = os.path.join(ctx.shared, "broad")
+    if not os.path.isdir(folder):
+        return [["orientation accuracy (BROAD)", "", "", "../shared/data/broad absent", "—"]]
+    import pandas as pd
+    methods = {}
+    try:
+        import vqf
+        methods["VQF 9D"] = lambda gyr, acc, mag, rate: vqf.VQF(1 / rate).updateBatch(gyr, acc, mag)["quat9D"]
+        methods["VQF 6D"] = lambda gyr, acc, mag, rate: vqf.VQF(1 / rate).updateBatch(gyr, acc, mag)["quat6D"]
+    except ImportError:
+        pass
+    try:
+        import imufusion
+
+        def xio(gyr, acc, mag, rate):
+            # x-io's recommended settings (README: gain 0.5, 2000 °/s, rejections 10°, 5 s timeout)
+            # with its gyroscope bias estimation in front.
+            settings = imufusion.AhrsSettings(sample_rate=rate, gain=0.5, gyroscope_range=2000,
+                                              acceleration_rejection=10, magnetic_rejection=10, rejection_timeout=5)
+            settings.convention = imufusion.CONVENTION_ENU   # imufusion 1.3.3 ignores convention= in the constructor
+            ahrs = imufusion.Ahrs().set_settings(settings)
+            bias = imufusion.Bias().set_settings(imufusion.BiasSettings(sample_rate=rate))
+            out = np.empty((len(gyr), 4))
+            g, a, m = np.degrees(gyr), acc / 9.80665, mag
+            for i in range(len(gyr)):
+                ahrs.update(bias.update(g[i]), a[i], m[i])
+                out[i] = ahrs.get_quaternion()
+            return out
+        methods["x-io Fusion 9D (Python binding)"] = xio
+    except (ImportError, AttributeError):
+        pass
+    try:
+        from ahrs.filters import Madgwick
+
+        def madgwick(gyr, acc, mag, rate):
+            # ahrs' Madgwick MARG estimates in an NWU earth frame (x toward magnetic north, z up);
+            # turning it by +90° about the vertical gives ENU like the ground truth.
+            q = Madgwick(gyr=gyr, acc=acc, mag=mag, frequency=rate).Q
+            turn = np.array([np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)])
+            return quaternion_multiply(np.broadcast_to(turn, q.shape), q)
+        methods["Madgwick MARG (ahrs, pure Python)"] = madgwick
+    except ImportError:
+        pass
+    results = {name: [] for name in methods}
+    for trial in BROAD_TRIALS:
+        path = os.path.join(folder, trial + ".csv")
+        frame = pd.read_csv(path)
+        rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
+        gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
+        acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
+        mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
+        truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
+        mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+        for name, method in methods.items():
+            try:
+                results[name].append(broad_errors(method(gyr, acc, mag, rate), truth, mask, "6D" in name))
+            except Exception as error:  # a peer's failure is reported, not hidden
+                results[name].append(float("nan"))
+                sys.stderr.write(f"{name} on {trial}: {error}\n")
+    ctx.accuracy = results
+    rows = []
+    for name, errors in results.items():
+        mean = float(np.nanmean(errors)) if errors else float("nan")
+        rows.append(["orientation total RMSE, BROAD mean of 5 trials", NOT_YET, name, f"{mean:.2f}°", "—"])
+    return rows
+
+
+PARTS = [part_ingest, part_filters, part_welch, part_fusion, part_accuracy]
+
+
+def machine():
+    model = "unknown CPU"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        model = re.search(r"Model name:\s*(.+)", out)[1].strip()
+    except Exception:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def render(ctx, rows):
+    header = ["job", "Poise", "peer", "peer value", "peer ÷ Poise"]
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    def line(r):
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    lines = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
+    if getattr(ctx, "accuracy", None):
+        lines += ["", "Orientation total RMSE (°) per BROAD trial (6D rows with constant heading alignment):", ""]
+        names = [t[:2] for t in BROAD_TRIALS]
+        lines.append("| method | " + " | ".join(names) + " | mean |")
+        lines.append("|---|" + "---|" * (len(names) + 1))
+        for name, errors in ctx.accuracy.items():
+            lines.append(f"| {name} | " + " | ".join(f"{e:.2f}" for e in errors) + f" | {np.nanmean(errors):.2f} |")
+        lines.append(f"| Poise | " + " | ".join(NOT_YET for _ in names) + " | — |")
+    return "\n".join(lines)
+
+
+def write_markdown(ctx, table, path):
+    from importlib import metadata
+    versions = []
+    for package in ["numpy", "scipy", "pandas", "polars", "pyarrow", "vqf", "imufusion", "OneEuroFilter", "ahrs"]:
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            pass
+    text = f"""# Benchmarks: Poise side by side with its peers
+
+Regenerate with one command: `Benchmarks/peers/run.sh` (installs the peers from PyPI, builds x-io
+Fusion's C sources from the imufusion sdist at run time, runs Poise's `peers` benchmark suite and
+the peers on the same {ctx.samples:,}-sample 9-axis 100 Hz stream in the same run).
+"peer ÷ Poise" above 1 means Poise is faster (time) or more accurate (error); "{NOT_YET}" marks
+parts whose Poise side has not landed.
+
+Machine: {machine()}. Run: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.
+Peers: {", ".join(versions)}; x-io Fusion C from the imufusion sdist, cc -O3 -march=native. The machine is a shared VM: quote ratios from one run, not absolute times.
+
+{table}
+
+Poise suite notes: {"; ".join(n.removeprefix("note: ") for n in ctx.poise_notes) or "none"}
+"""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--samples", type=int, default=1_000_000)
+    parser.add_argument("--fusion-bench", help="the x-io Fusion C timing program built by run.sh")
+    parser.add_argument("--write", help="also write the table to this Markdown file")
+    args = parser.parse_args()
+    ctx = Context(args)
+    os.makedirs(ctx.work, exist_ok=True)
+    print(f"input: {ctx.samples:,} samples at 100 Hz -> {ctx.input}", file=sys.stderr)
+    make_input(ctx)
+    print("Poise: make bench SUITES=peers …", file=sys.stderr)
+    run_poise(ctx)
+    rows = []
+    for part in PARTS:
+        print(f"{part.__name__} …", file=sys.stderr)
+        rows += part(ctx)
+    table = render(ctx, rows)
+    print(f"Machine: {machine()}\n")
+    print(table)
+    for note in ctx.poise_notes:
+        print(note)
+    if args.write:
+        write_markdown(ctx, table, args.write)
+        print(f"\nwrote {args.write}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+/// Butterworth low-pass, high-pass or band-pass of order 1…8, run as a cascade of biquads in
+/// transposed direct form II — the same computation as `scipy.signal.sosfilt` on the sections of
+/// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``).
+///
+/// Fixed-rate design: `dt` is ignored (resample irregular data first). Low-pass DC gain is 1,
+/// the gain at each band edge is exactly −3.01 dB (1/√2).
+///
+/// `start: .zero` gives scipy's default zero initial state; `.firstInput` gives the steady state
+/// for the first input held forever (scipy: `sosfilt_zi(sos) * x[0]`). Recovery policy for
+/// non-finite input: see ``Filter``.
+///
+/// Storage: the coefficients and state live in arrays made at initialisation; `process`
+/// allocates nothing (the first `process` after copying a filter copies its state once).
+public struct ButterworthFilter<Value: SignalValue>: Filter {
+    public typealias Scalar = Value.Scalar
+
+    /// The design in Double precision.
+    public let sections: [Biquad]
+    /// How the state is initialised.
+    public let start: FilterStart
+    /// Coefficients per section: b0, b1, b2, a1, a2.
+    @usableFromInline let coefficients: [Scalar]
+    /// Transposed direct form II state: two values per section.
+    @usableFromInline var state: [Value]
+    /// Copy of `state` taken by the batch form (so it can fall back to the per-sample loop).
+    @usableFromInline var snapshot: [Value]
+    @usableFromInline var output: Value = .zero
+    @usableFromInline var started = false
+
+    /// Designs and makes the filter.
+    ///
+    /// - Parameters:
+    ///   - band: pass band with edges in Hz.
+    ///   - order: 1…8.
+    ///   - sampleRate: Hz.
+    ///   - start: state initialisation (default: steady state at the first input).
+    /// - Throws: `FilterParameterError` naming the bad parameter.
+    public init(band: ButterworthBand, order: Int, sampleRate: Double, start: FilterStart = .firstInput) throws(FilterParameterError) {
+        try self.init(sections: ButterworthDesign.sections(band: band, order: order, sampleRate: sampleRate), start: start)
+    }
+
+    /// Runs given second-order sections (for example from scipy) as a cascade.
+    public init(sections: [Biquad], start: FilterStart = .zero) {
+        self.sections = sections
+        self.start = start
+        coefficients = sections.flatMap { [Scalar($0.b0), Scalar($0.b1), Scalar($0.b2), Scalar($0.a1), Scalar($0.a2)] }
+        state = Array(repeating: .zero, count: 2 * sections.count)
+        snapshot = state
+    }
+
+    @inlinable
+    public mutating func process(_ input: Value) -> Value {
+        guard input.isFinite else { return output }
+        if _slowPath(!started) {
+            started = true
+            if start == .firstInput { return settle(at: input) }
+        }
+        let count = coefficients.count / 5
+        var x = input
+        let finite: Bool = coefficients.withUnsafeBufferPointer { c in
+            state.withUnsafeMutableBufferPointer { s in
+                // Any NaN or infinity in the state makes this sum NaN (∞·0 = NaN, finite·0 = 0).
+                var probe = Value.zero
+                for k in 0..<count {
+                    let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
+                    let y = s[2 * k].addingProduct(b0, x)
+                    s[2 * k] = (b1 * x - a1 * y) + s[2 * k + 1]
+                    s[2 * k + 1] = b2 * x - a2 * y
+                    probe = probe + (0 * s[2 * k] + 0 * s[2 * k + 1])
+                    x = y
+                }
+                return (probe + x).isFinite
+            }
+        }
+        guard finite else { return restart(input) }
+        output = x
+        return x
+    }
+
+    /// Batch form, section by section over the whole buffer (like `sosfilt`) with each section's
+    /// state in registers. Same arithmetic per sample as `process(_:)`, so bit-identical output;
+    /// when the buffer holds a non-finite input or the state overflows, it redoes the buffer
+    /// with the per-sample loop, so the recovery policy is the same too.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        let n = input.count
+        guard n > 0 else { return }
+        var first = 0
+        if !started {
+            output[0] = process(input[0])
+            first = 1
+        }
+        var finite = started
+        for i in first..<n where !input[i].isFinite { finite = false; break }
+        if finite {
+            for i in state.indices { snapshot[i] = state[i] }
+            let count = coefficients.count / 5
+            for i in first..<n { output[i] = input[i] }
+            finite = coefficients.withUnsafeBufferPointer { c in
+                state.withUnsafeMutableBufferPointer { s in
+                    var probe = Value.zero
+                    for k in 0..<count {
+                        let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
+                        var s0 = s[2 * k], s1 = s[2 * k + 1]
+                        for i in first..<n {
+                            let x = output[i]
+                            let y = s0.addingProduct(b0, x)
+                            s0 = (b1 * x - a1 * y) + s1
+                            s1 = b2 * x - a2 * y
+                            output[i] = y
+                        }
+                        s[2 * k] = s0
+                        s[2 * k + 1] = s1
+                        probe = probe + (0 * s0 + 0 * s1)
+                    }
+                    return (probe + 0 * output[n - 1]).isFinite
+                }
+            }
+            if finite {
+                self.output = output[n - 1]
+                return
+            }
+            for i in state.indices { state[i] = snapshot[i] }
+        }
+        for i in first..<n { output[i] = process(input[i]) }
+    }
+
+    /// Ignores `dt` (fixed-rate design); equals `process(input)`.
+    @inlinable
+    public mutating func process(_ input: Value, dt: Double) -> Value { process(input) }
+
+    /// Sets every section to the steady state for `input` held constant; returns the output.
+    @usableFromInline
+    mutating func settle(at input: Value) -> Value {
+        var x = input
+        for k in 0..<(coefficients.count / 5) {
+            let b0 = coefficients[5 * k], b1 = coefficients[5 * k + 1], b2 = coefficients[5 * k + 2]
+            let a1 = coefficients[5 * k + 3], a2 = coefficients[5 * k + 4]
+            let gain = (b0 + b1 + b2) / (1 + a1 + a2)
+            let y = gain * x
+            state[2 * k + 1] = b2 * x - a2 * y
+            state[2 * k] = (b1 * x - a1 * y) + state[2 * k + 1]
+            x = y
+        }
+        output = x
+        return x
+    }
+
+    @inline(never) @usableFromInline
+    mutating func restart(_ input: Value) -> Value {
+        let y = settle(at: input)
+        if y.isFinite && state.allSatisfy(\.isFinite) { return y }
+        for i in state.indices { state[i] = .zero }
+        output = .zero
+        return output
+    }
+
+    public mutating func reset() {
+        for i in state.indices { state[i] = .zero; snapshot[i] = .zero }
+        output = .zero
+        started = false
+    }
+}

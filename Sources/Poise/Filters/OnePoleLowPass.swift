@@ -1,0 +1,139 @@
+/// One-pole (exponential) low-pass: `y ← α·x + (1 − α)·y`, computed as one fused multiply-add
+/// `y = fma(1 − α, y, α·x)` per lane.
+///
+/// Two designs:
+/// - **By cutoff** (`init(cutoffFrequency:sampleRate:)`): the discretised RC low-pass with
+///   `RC = 1 / (2π·fc)` and `α = dt / (dt + RC)`. `α` is recomputed from the real period when
+///   `process(_:dt:)` is used, so irregular timestamps are handled. DC gain is exactly 1; the
+///   gain at `fc` approaches −3 dB as `fc / sampleRate → 0` (−3.14 dB at `fc = rate/100`,
+///   −3.04 dB at `fc = rate/500`; use ``ButterworthFilter`` of order 1 for an exact −3 dB).
+/// - **Fixed factor** (`init(factor:)`): the classic `y ← k·x + (1 − k)·y` of older code
+///   (`kFilteringFactor`), the same `k` every sample whatever the period (`dt` is ignored).
+///   At 60 Hz, `k = 0.1` takes 22 samples to reach 90 % of a step.
+///
+/// Units: the output has the input's unit. Recovery policy for non-finite input: see ``Filter``.
+@frozen
+public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
+    public typealias Scalar = Value.Scalar
+
+    /// RC time constant in seconds (`1 / (2π·fc)`); zero for the fixed-factor form.
+    public let timeConstant: Scalar
+    /// The smoothing factor α used for one nominal period (the fixed `k` for the factor form).
+    public let alpha: Scalar
+    /// How the state is initialised.
+    public let start: FilterStart
+    @usableFromInline let oneMinusAlpha: Scalar
+    public var samplePeriod: SamplePeriod<Scalar>
+    @usableFromInline var state: Value = .zero
+    @usableFromInline var started = false
+
+    /// One-pole RC low-pass by cutoff frequency.
+    ///
+    /// - Parameters:
+    ///   - cutoffFrequency: cutoff `fc` in Hz (> 0).
+    ///   - sampleRate: nominal sample rate in Hz (> 0).
+    ///   - start: state initialisation (default: steady state at the first input).
+    /// - Throws: `FilterParameterError` for a non-positive or non-finite parameter.
+    public init(cutoffFrequency: Double, sampleRate: Double, start: FilterStart = .firstInput) throws(FilterParameterError) {
+        try requirePositive(cutoffFrequency, "cutoff")
+        try requirePositive(sampleRate, "rate")
+        let rc = 1 / (2 * Double.pi * cutoffFrequency)
+        let dt = 1 / sampleRate
+        timeConstant = Scalar(rc)
+        alpha = Scalar(dt / (dt + rc))
+        oneMinusAlpha = 1 - alpha
+        samplePeriod = SamplePeriod(sampleRate: sampleRate)
+        self.start = start
+    }
+
+    /// Fixed-factor low-pass `y ← k·x + (1 − k)·y` (independent of time).
+    ///
+    /// - Parameters:
+    ///   - factor: `k` in (0, 1]; 1 passes the input through.
+    ///   - start: state initialisation (default: steady state at the first input).
+    /// - Throws: `FilterParameterError` when `k` is outside (0, 1].
+    public init(factor: Double, start: FilterStart = .firstInput) throws(FilterParameterError) {
+        guard factor > 0, factor <= 1 else {
+            throw FilterParameterError(parameter: "k", message: "must be in (0, 1], got \(factor)")
+        }
+        timeConstant = 0
+        alpha = Scalar(factor)
+        oneMinusAlpha = 1 - alpha
+        samplePeriod = SamplePeriod(sampleRate: 1)
+        self.start = start
+    }
+
+    @inlinable @inline(__always)
+    mutating func step(_ input: Value, alpha a: Scalar, oneMinusAlpha b: Scalar) -> Value {
+        if _slowPath(!started) {
+            started = true
+            if start == .firstInput { state = input; return input }
+        }
+        let output = (a * input).addingProduct(b, state)
+        guard output.isFinite else { return restart(input) }
+        state = output
+        return output
+    }
+
+    @inline(never) @usableFromInline
+    mutating func restart(_ input: Value) -> Value {
+        state = input.isFinite ? input : .zero
+        return state
+    }
+
+    @inlinable @inline(__always)
+    func coefficient(_ dt: Scalar) -> Scalar {
+        timeConstant == 0 ? alpha : dt / (dt + timeConstant)
+    }
+
+    @inlinable
+    public var lastOutput: Value { state }
+
+    @inlinable
+    public mutating func advance(_ input: Value, dt: Scalar) -> Value {
+        if _fastPath(dt == samplePeriod.nominal) { return step(input, alpha: alpha, oneMinusAlpha: oneMinusAlpha) }
+        let a = coefficient(dt)
+        return step(input, alpha: a, oneMinusAlpha: 1 - a)
+    }
+
+    /// Batch form with the state in a register: same results as the per-sample loop, bit for bit.
+    ///
+    /// Works in blocks of 256 samples with no branch per sample: once `y` is non-finite it stays
+    /// so (`fma(1−α, ±∞ or NaN, ·)` is never finite, and a non-finite input makes `y`
+    /// non-finite since α > 0), so checking the block's last output is enough. A block that
+    /// fails is redone with the per-sample loop from its starting state, so the recovery policy
+    /// is unchanged.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        let count = input.count
+        var index = 0
+        while index < count {
+            guard started && samplePeriod.carried == 0 else {
+                output[index] = process(input[index])
+                index += 1
+                continue
+            }
+            let end = Swift.min(index + 256, count)
+            let a = alpha, b = oneMinusAlpha
+            var y = state
+            for i in index..<end {
+                y = (a * input[i]).addingProduct(b, y)
+                output[i] = y
+            }
+            if y.isFinite {
+                state = y
+            } else {
+                for i in index..<end { output[i] = process(input[i]) }
+            }
+            index = end
+        }
+    }
+
+    @inlinable
+    public mutating func reset() {
+        state = .zero
+        started = false
+        samplePeriod.reset()
+    }
+}

@@ -1,0 +1,178 @@
+/// Roll, pitch and yaw in radians. Which rotation each angle is about, their order and their
+/// ranges depend on the convention that produced them (see `DeviceMotion.coreMotionAngles`
+/// and `DeviceMotion.aerospaceAngles`).
+public struct EulerAngles: Sendable, Equatable, Codable {
+    /// Roll, rad.
+    public var roll: Double
+    /// Pitch, rad.
+    public var pitch: Double
+    /// Yaw, rad.
+    public var yaw: Double
+
+    public init(roll: Double, pitch: Double, yaw: Double) { self.roll = roll; self.pitch = pitch; self.yaw = yaw }
+}
+
+/// The motion of the device after one sample, like CoreMotion's `CMDeviceMotion`.
+///
+/// Frames: vectors named "device" are in the device frame (+x right, +y top edge, +z out of the
+/// screen); the attitude rotates device vectors into the configured earth frame
+/// (`earthFrame`, ENU by default). Accelerations are in g in Poise's specific-force
+/// convention, so at rest `gravity` is +1 g along the axis pointing up and
+/// `userAcceleration` is 0. (Apple's `CMDeviceMotion` reports both with the opposite sign.)
+public struct DeviceMotion: Sendable, Equatable {
+    /// Timestamp of the sample, s.
+    public var time: Double
+    /// Attitude: rotates device-frame vectors into the earth frame (w, x, y, z).
+    public var attitude: Quaternion<Double>
+    /// The earth frame of `attitude`.
+    public var earthFrame: EarthFrame
+    /// Direction of up in the device frame, unit length; equivalently the gravity reaction in g
+    /// (standard gravity, magnitude exactly 1 g).
+    public var gravity: SIMD3<Double>
+    /// Acceleration of the device without gravity, g, device frame (measured specific force
+    /// minus `gravity`; positive in the direction the device accelerates).
+    public var userAcceleration: SIMD3<Double>
+    /// Measured rotation rate minus the estimated bias, rad/s, device frame.
+    public var rotationRate: SIMD3<Double>
+    /// Estimated gyroscope bias, rad/s, device frame.
+    public var bias: SIMD3<Double>
+    /// Compass heading of the device's +y axis projected onto the horizontal plane, degrees in
+    /// [0, 360), clockwise from the reference's north (magnetic or true); `nil` for the 6D
+    /// reference. Undefined (but finite) when +y points straight up or down.
+    public var heading: Double?
+    /// Why the estimator did what it did for this sample.
+    public var flags: Flags
+
+    public init(time: Double, attitude: Quaternion<Double>, earthFrame: EarthFrame, gravity: SIMD3<Double>,
+                userAcceleration: SIMD3<Double>, rotationRate: SIMD3<Double>, bias: SIMD3<Double>,
+                heading: Double?, flags: Flags) {
+        self.time = time; self.attitude = attitude; self.earthFrame = earthFrame; self.gravity = gravity
+        self.userAcceleration = userAcceleration; self.rotationRate = rotationRate; self.bias = bias
+        self.heading = heading; self.flags = flags
+    }
+
+    /// Per-sample diagnostics.
+    public struct Flags: OptionSet, Sendable, Hashable, Codable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The device is at rest (the gyroscope bias is being learned from the rotation rate).
+        public static let atRest = Flags(rawValue: 1 << 0)
+        /// The magnetic field differs from the learned reference (heading correction paused).
+        public static let magneticDisturbance = Flags(rawValue: 1 << 1)
+        /// The accelerometer sample was too far from 1 g to correct the inclination.
+        public static let accelerationRejected = Flags(rawValue: 1 << 2)
+        /// The time since the previous sample exceeded `maximumTimeStep`.
+        public static let timeGap = Flags(rawValue: 1 << 3)
+        /// An input was not finite and was ignored.
+        public static let invalidInput = Flags(rawValue: 1 << 4)
+    }
+
+    /// The attitude as a rotation matrix (device → earth; columns are the device axes in earth
+    /// coordinates).
+    public var rotationMatrix: RotationMatrix<Double> { attitude.rotationMatrix }
+
+    /// User acceleration in the earth frame, g.
+    public var userAccelerationEarth: SIMD3<Double> { attitude.act(userAcceleration) }
+
+    /// CoreMotion-compatible angles (`CMAttitude.pitch/roll/yaw`) of `attitude`:
+    /// pitch about device x in [−π/2, π/2] (top edge up is positive), roll about device y in
+    /// (−π, π] (right edge down is positive), yaw about earth z in (−π, π]
+    /// (counter-clockwise positive seen from above). For q = (w, x, y, z):
+    /// pitch = asin(2(wx + yz)), roll = atan2(−2(xz − wy), 1 − 2(x² + y²)),
+    /// yaw = atan2(−2(xy − wz), 1 − 2(x² + z²)). These match CoreMotion when the earth frame has
+    /// z up (ENU or NWU; NWU gives CoreMotion's x-north axes).
+    public var coreMotionAngles: EulerAngles { Self.coreMotionAngles(attitude) }
+
+    /// Aerospace (intrinsic z-y′-x″, "yaw-pitch-roll") angles of `attitude`: the attitude is
+    /// Rz(yaw)·Ry(pitch)·Rx(roll). Yaw and roll in (−π, π], pitch in [−π/2, π/2]:
+    /// yaw = atan2(2(wz + xy), 1 − 2(y² + z²)), pitch = asin(2(wy − xz)),
+    /// roll = atan2(2(wx + yz), 1 − 2(x² + y²)). With a NED earth frame and a
+    /// forward-right-down body these are the usual heading, elevation and bank.
+    public var aerospaceAngles: EulerAngles { Self.aerospaceAngles(attitude) }
+
+    /// CoreMotion-compatible angles of any attitude quaternion (see `coreMotionAngles`).
+    public static func coreMotionAngles(_ q: Quaternion<Double>) -> EulerAngles {
+        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+        return EulerAngles(
+            roll: Double.atan2(y: -2 * (x * z - w * y), x: 1 - 2 * (x * x + y * y)),
+            pitch: Double.asin(Swift.max(-1, Swift.min(1, 2 * (w * x + y * z)))),
+            yaw: Double.atan2(y: -2 * (x * y - w * z), x: 1 - 2 * (x * x + z * z)))
+    }
+
+    /// Aerospace z-y′-x″ angles of any attitude quaternion (see `aerospaceAngles`).
+    public static func aerospaceAngles(_ q: Quaternion<Double>) -> EulerAngles {
+        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+        return EulerAngles(
+            roll: Double.atan2(y: 2 * (w * x + y * z), x: 1 - 2 * (x * x + y * y)),
+            pitch: Double.asin(Swift.max(-1, Swift.min(1, 2 * (w * y - x * z)))),
+            yaw: Double.atan2(y: 2 * (w * z + x * y), x: 1 - 2 * (y * y + z * z)))
+    }
+}
+
+extension EarthFrame {
+    /// The rotation from ENU to this frame: `v_frame = q.act(v_enu)`.
+    public var fromEastNorthUp: Quaternion<Double> {
+        let h = 0.5.squareRoot()
+        switch self {
+        case .eastNorthUp: return .identity
+        case .northEastDown: return Quaternion(w: 0, x: h, y: h, z: 0)
+        case .northWestUp: return Quaternion(w: h, x: 0, y: 0, z: -h)
+        }
+    }
+}
+
+extension DeviceMotionEstimator {
+    /// The 6D attitude (device → ENU with arbitrary heading), whatever the reference.
+    @inlinable public var attitude6D: Quaternion<Double> { state.inclinationCorrection * state.gyroscopeAttitude }
+
+    /// The attitude in ENU (device → east-north-up) for the configured reference, before the
+    /// earth-frame convention is applied.
+    @inlinable public var attitudeEastNorthUp: Quaternion<Double> {
+        let q6 = attitude6D
+        guard coefficients.usesMagnetometer else { return q6 }
+        var yaw = state.headingCorrection
+        switch configuration.reference {
+        case .arbitraryZVertical, .magneticNorthZVertical: break
+        case .trueNorthZVertical: yaw -= coefficients.declination
+        case .arbitraryCorrectedZVertical: yaw -= state.arbitraryHeadingOffset ?? state.headingCorrection
+        }
+        let c = Double.cos(yaw / 2), s = Double.sin(yaw / 2)
+        // Rz(yaw) ⊗ q6
+        return Quaternion(w: c * q6.w - s * q6.z, x: c * q6.x - s * q6.y,
+                          y: c * q6.y + s * q6.x, z: c * q6.z + s * q6.w)
+    }
+
+    /// The attitude (device → configured earth frame).
+    @inlinable public var attitude: Quaternion<Double> {
+        let q = attitudeEastNorthUp
+        return configuration.earthFrame == .eastNorthUp ? q : configuration.earthFrame.fromEastNorthUp * q
+    }
+
+    /// The full device motion after the last sample.
+    public var deviceMotion: DeviceMotion {
+        let q6 = attitude6D
+        let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
+        // Up in device coordinates: the third row of the device → earth matrix.
+        let up = SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+        let enu = attitudeEastNorthUp
+        var heading: Double?
+        if coefficients.usesMagnetometer {
+            let r = enu.rotationMatrix
+            var h = Double.atan2(y: r[0, 1], x: r[1, 1]) * (180 / Double.pi)
+            if h < 0 { h += 360 }
+            if h >= 360 { h -= 360 }
+            heading = h
+        }
+        let frame = configuration.earthFrame
+        return DeviceMotion(
+            time: state.lastTime ?? 0,
+            attitude: frame == .eastNorthUp ? enu : frame.fromEastNorthUp * enu,
+            earthFrame: frame,
+            gravity: up,
+            userAcceleration: state.lastAcceleration == .zero ? .zero : state.lastAcceleration - up,
+            rotationRate: state.lastRotationRate.isFinite ? state.lastRotationRate - state.bias : .zero,
+            bias: state.bias,
+            heading: heading,
+            flags: state.flags)
+    }
+}

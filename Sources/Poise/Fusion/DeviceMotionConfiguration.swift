@@ -1,0 +1,127 @@
+/// The earth frame the attitude is expressed in. All three have one axis vertical.
+public enum EarthFrame: String, Sendable, Codable, CaseIterable {
+    /// x east, y north, z up (the default; BROAD's ground truth uses it).
+    case eastNorthUp = "enu"
+    /// x north, y east, z down (aerospace).
+    case northEastDown = "ned"
+    /// x north, y west, z up (CoreMotion's `xMagneticNorthZVertical` / `xTrueNorthZVertical` axes).
+    case northWestUp = "nwu"
+}
+
+/// What the horizontal axes of the earth frame are tied to, like CoreMotion's
+/// `CMAttitudeReferenceFrame`.
+public enum AttitudeReference: String, Sendable, Codable, CaseIterable {
+    /// 6D (accelerometer + gyroscope): z vertical, heading arbitrary (starts at 0 and drifts
+    /// slowly with the residual gyro bias). The magnetometer is ignored.
+    case arbitraryZVertical = "arbitrary"
+    /// 9D: heading held drift-free by the magnetometer, but offset so the first output's yaw
+    /// is 0 (CoreMotion's `xArbitraryCorrectedZVertical`).
+    case arbitraryCorrectedZVertical = "arbitrary-corrected"
+    /// 9D: the horizontal axes point to magnetic north (and east/west).
+    case magneticNorthZVertical = "magnetic-north"
+    /// 9D: as magnetic north, rotated by the configured declination to true north.
+    case trueNorthZVertical = "true-north"
+
+    /// True when the reference uses the magnetometer.
+    public var usesMagnetometer: Bool { self != .arbitraryZVertical }
+}
+
+/// Settings of `DeviceMotionEstimator`, in user units, with documented defaults.
+///
+/// The algorithm is VQF (D. Laidig, T. Seel, "VQF: Highly accurate IMU orientation estimation
+/// with bias estimation and magnetic disturbance rejection", Information Fusion 91, 2023,
+/// doi:10.1016/j.inffus.2022.10.014); the defaults are VQF's, converted to Poise's units
+/// (acceleration in g). Everything derived from these (filter coefficients, gains) is computed
+/// once when the estimator is created. The settings do not depend on the sample rate except
+/// `sampleRate` itself.
+public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
+    /// Nominal sample rate in Hz (> 0). Filter coefficients are designed for it; the gyroscope
+    /// is integrated with the real per-sample time step. Default 100.
+    public var sampleRate: Double = 100
+    /// Earth frame of the outputs. Default `.eastNorthUp`.
+    public var earthFrame: EarthFrame = .eastNorthUp
+    /// Heading reference (and with it 6D or 9D). Default `.magneticNorthZVertical` (9D).
+    public var reference: AttitudeReference = .magneticNorthZVertical
+    /// Magnetic declination in degrees, east positive; used by `.trueNorthZVertical`. Default 0.
+    public var declination: Double = 0
+
+    /// Time constant of the accelerometer (inclination) correction in seconds. Default 3.
+    public var accelerometerTimeConstant: Double = 3
+    /// Time constant of the magnetometer (heading) correction in seconds. Default 9.
+    public var magnetometerTimeConstant: Double = 9
+
+    /// Estimate the gyroscope bias while the device moves. Default true.
+    public var motionBiasEstimation: Bool = true
+    /// Estimate the gyroscope bias while the device rests. Default true.
+    public var restBiasEstimation: Bool = true
+    /// Detect and reject magnetic disturbances. Default true.
+    public var magneticDisturbanceRejection: Bool = true
+
+    /// Initial standard deviation of the bias estimate, °/s. Default 0.5.
+    public var biasSigmaInitial: Double = 0.5
+    /// Time in seconds after which the bias uncertainty grows by 0.1 °/s without updates. Default 100.
+    public var biasForgettingTime: Double = 100
+    /// Largest bias magnitude per axis, °/s (estimates are clipped to it). Default 2.
+    public var biasClip: Double = 2
+    /// Standard deviation of the in-motion bias measurement, °/s. Default 0.1.
+    public var biasSigmaMotion: Double = 0.1
+    /// Forgetting factor of the vertical bias component in motion (unobservable without a
+    /// magnetometer): the vertical measurement is this many times less trusted, inverted. Default 1e-4.
+    public var biasVerticalForgettingFactor: Double = 0.0001
+    /// Standard deviation of the at-rest bias measurement, °/s. Default 0.03.
+    public var biasSigmaRest: Double = 0.03
+
+    /// Time the device must be still before rest is declared, s. Default 1.5.
+    public var restMinimumTime: Double = 1.5
+    /// Time constant of the rest-detection low-pass filters, s. Default 0.5.
+    public var restFilterTimeConstant: Double = 0.5
+    /// Rest threshold on the gyroscope deviation from its low-passed value, °/s. Default 2.
+    public var restGyroscopeThreshold: Double = 2
+    /// Rest threshold on the accelerometer deviation from its low-passed value, g.
+    /// Default 0.5 m/s² = 0.0509858 g.
+    public var restAccelerometerThreshold: Double = 0.5 / 9.80665
+
+    /// Time constant of the current field norm/dip low-pass, s. Default 0.05.
+    public var magneticCurrentTimeConstant: Double = 0.05
+    /// Time constant of the reference field norm/dip adaptation, s. Default 20.
+    public var magneticReferenceTimeConstant: Double = 20
+    /// Relative field-norm threshold for a disturbance (0.1 = 10 %). Default 0.1.
+    public var magneticNormThreshold: Double = 0.1
+    /// Dip-angle threshold for a disturbance, degrees. Default 10.
+    public var magneticDipThreshold: Double = 10
+    /// Time a new, steady field must be seen (while turning) before it is accepted, s. Default 20.
+    public var magneticNewFieldTime: Double = 20
+    /// Same for the very first field, s. Default 5.
+    public var magneticNewFirstFieldTime: Double = 5
+    /// Minimum rotation rate for that new-field time to count, °/s. Default 20.
+    public var magneticNewFieldMinimumRate: Double = 20
+    /// Undisturbed time before the field counts as undisturbed again, s. Default 0.5.
+    public var magneticMinimumUndisturbedTime: Double = 0.5
+    /// Longest time the magnetometer is ignored during a disturbance, s. Default 60.
+    public var magneticMaximumRejectionTime: Double = 60
+    /// Gain reduction once the rejection time is used up (and its recovery speed). Default 2.
+    public var magneticRejectionFactor: Double = 2
+
+    /// A magnetometer sample exactly equal to the previous one is a held value (the
+    /// magnetometer is slower than the other sensors) and is not applied again. Default false:
+    /// on the BROAD trials re-applying held samples is slightly more accurate (docs/fusion.md).
+    public var skipHeldMagnetometerSamples: Bool = false
+
+    /// Accelerometer samples whose magnitude differs from 1 g by more than this (g) are
+    /// flagged `accelerationRejected` and left out of the inclination correction; 0 disables
+    /// the test. Default 0 (off): the earth-frame low-pass already averages accelerations out,
+    /// and skipping only the large ones biases that average (docs/fusion.md).
+    public var accelerationRejectionThreshold: Double = 0
+    /// Longest time step integrated, s: a larger gap between timestamps is integrated as this
+    /// step (the rotation during a gap is unknown) and flagged `timeGap`. Default 0.1.
+    public var maximumTimeStep: Double = 0.1
+
+    /// The defaults (9D, magnetic north, ENU, 100 Hz).
+    public init() {}
+
+    /// The defaults at `sampleRate` Hz with the given reference and earth frame.
+    public init(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,
+                earthFrame: EarthFrame = .eastNorthUp) {
+        self.sampleRate = sampleRate; self.reference = reference; self.earthFrame = earthFrame
+    }
+}

@@ -1,0 +1,149 @@
+extension DeviceMotionEstimator {
+    /// Everything the estimator remembers between samples. `Codable`: save it with the
+    /// configuration and assign it to `state` of an estimator with the same configuration to
+    /// resume exactly where the run stopped. Angles in radians, rates in rad/s.
+    public struct State: Sendable, Codable, Equatable {
+        /// Gyroscope strapdown integration (device → gyroscope earth frame).
+        public var gyroscopeAttitude = Quaternion<Double>.identity
+        /// Inclination correction from the gyroscope earth frame to the 6D earth frame.
+        public var inclinationCorrection = Quaternion<Double>.identity
+        /// Heading correction (rotation about vertical) from the 6D to the 9D earth frame, rad.
+        public var headingCorrection: Double = 0
+        /// Estimated gyroscope bias, rad/s, device frame.
+        public var bias = SIMD3<Double>.zero
+        /// Bias covariance, (0.01 °/s)².
+        @usableFromInline var biasP: Matrix3
+        /// Rest detected (the bias is then updated from the mean rotation rate).
+        public var restDetected = false
+        /// Magnetic disturbance detected (heading correction paused or slowed).
+        public var magneticDisturbanceDetected = true
+        /// Flags of the last sample.
+        public var flags: DeviceMotion.Flags = []
+        /// Timestamp of the last sample, s.
+        public var lastTime: Double?
+        /// Last magnetometer sample applied, and its time.
+        public var lastMagneticField: SIMD3<Double>?
+        public var lastMagneticTime: Double?
+        /// Last inputs (for the outputs: user acceleration and corrected rotation rate).
+        public var lastAcceleration = SIMD3<Double>.zero
+        public var lastRotationRate = SIMD3<Double>.zero
+        /// Yaw offset of the arbitrary-corrected reference, rad (set at the first sample).
+        public var arbitraryHeadingOffset: Double?
+
+        @usableFromInline var accelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
+        /// Low-passed specific force in the gyroscope earth frame, g.
+        @usableFromInline var accelerometerMean = SIMD3<Double>.zero
+        @usableFromInline var motionBiasLowPass = CriticalLowPassState<SIMD16<Double>>()
+
+        @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
+        @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
+        @usableFromInline var restGyroscopeMean = SIMD3<Double>.zero
+        @usableFromInline var restGyroscopeDeviation: Double = 0
+        @usableFromInline var restAccelerometerDeviation: Double = 0
+        @usableFromInline var restTime: Double = 0
+
+        @usableFromInline var magneticInitialGain: Double = 1
+        @usableFromInline var magneticNormDipLowPass = CriticalLowPassState<SIMD2<Double>>()
+        @usableFromInline var magneticNormDip = SIMD2<Double>.zero
+        @usableFromInline var magneticReferenceNorm: Double = 0
+        @usableFromInline var magneticReferenceDip: Double = 0
+        @usableFromInline var magneticUndisturbedTime: Double = 0
+        @usableFromInline var magneticRejectionTime: Double
+        @usableFromInline var magneticCandidateNorm: Double = -1
+        @usableFromInline var magneticCandidateDip: Double = 0
+        @usableFromInline var magneticCandidateTime: Double = 0
+
+        @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
+            biasP = .scaledIdentity(coefficients.biasP0)
+            magneticRejectionTime = configuration.magneticMaximumRejectionTime
+        }
+    }
+
+    /// Values derived once from the configuration.
+    @usableFromInline
+    struct Coefficients: Sendable {
+        @usableFromInline var period: Double
+        @usableFromInline var maximumTimeStep: Double
+        @usableFromInline var usesMagnetometer: Bool
+        @usableFromInline var skipHeldMagnetometerSamples: Bool
+        @usableFromInline var accelerometerLowPass: CriticalLowPassCoefficients
+        @usableFromInline var restGyroscopeLowPass: CriticalLowPassCoefficients
+        @usableFromInline var restAccelerometerLowPass: CriticalLowPassCoefficients
+        @usableFromInline var magneticCurrentLowPass: CriticalLowPassCoefficients
+        @usableFromInline var magneticCurrentLowPassEnabled: Bool
+        @usableFromInline var accelerationAcceptedMaximumSquared: Double
+        @usableFromInline var accelerationAcceptedMinimumSquared: Double
+        @usableFromInline var restDetectionEnabled: Bool
+        @usableFromInline var restBiasEstimation: Bool
+        @usableFromInline var motionBiasEstimation: Bool
+        @usableFromInline var magneticDisturbanceRejection: Bool
+        @usableFromInline var restGyroscopeThresholdSquared: Double
+        @usableFromInline var restAccelerometerThresholdSquared: Double
+        @usableFromInline var restMinimumTime: Double
+        @usableFromInline var biasClip: Double
+        @usableFromInline var biasP0: Double
+        @usableFromInline var biasV: Double
+        @usableFromInline var biasMotionW: Double
+        @usableFromInline var biasVerticalW: Double
+        @usableFromInline var biasRestW: Double
+        @usableFromInline var magnetometerTau: Double
+        @usableFromInline var inverseMagnetometerTau: Double
+        @usableFromInline var inverseMagneticReferenceTau: Double
+        @usableFromInline var magneticNormThreshold: Double
+        @usableFromInline var magneticDipThreshold: Double
+        @usableFromInline var magneticNewFieldTime: Double
+        @usableFromInline var magneticNewFirstFieldTime: Double
+        @usableFromInline var magneticNewFieldMinimumRateSquared: Double
+        @usableFromInline var magneticMinimumUndisturbedTime: Double
+        @usableFromInline var magneticMaximumRejectionTime: Double
+        @usableFromInline var magneticRejectionFactor: Double
+        @usableFromInline var declination: Double
+
+        init(_ p: DeviceMotionConfiguration) {
+            let degree = Double.pi / 180
+            let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
+            period = 1 / rate
+            maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
+            usesMagnetometer = p.reference.usesMagnetometer
+            skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
+            func positive(_ tau: Double) -> Double { tau.isFinite && tau > 0 ? tau : 0 }
+            accelerometerLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: period)
+            restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: period)
+            restAccelerometerLowPass = restGyroscopeLowPass
+            magneticCurrentLowPassEnabled = p.magneticCurrentTimeConstant > 0
+            magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: period)
+            let th = p.accelerationRejectionThreshold > 0 ? p.accelerationRejectionThreshold : .infinity
+            accelerationAcceptedMaximumSquared = (1 + th) * (1 + th)
+            accelerationAcceptedMinimumSquared = th < 1 ? (1 - th) * (1 - th) : 0
+            restBiasEstimation = p.restBiasEstimation
+            motionBiasEstimation = p.motionBiasEstimation
+            magneticDisturbanceRejection = p.magneticDisturbanceRejection
+            restDetectionEnabled = p.restBiasEstimation || p.magneticDisturbanceRejection
+            restGyroscopeThresholdSquared = (p.restGyroscopeThreshold * degree) * (p.restGyroscopeThreshold * degree)
+            restAccelerometerThresholdSquared = p.restAccelerometerThreshold * p.restAccelerometerThreshold
+            restMinimumTime = p.restMinimumTime
+            biasClip = p.biasClip * degree
+            // Bias variances are in (0.01 °/s)², as in VQF.
+            biasP0 = (p.biasSigmaInitial * 100) * (p.biasSigmaInitial * 100)
+            biasV = (0.1 * 100) * (0.1 * 100) * period / p.biasForgettingTime
+            let pMotion = (p.biasSigmaMotion * 100) * (p.biasSigmaMotion * 100)
+            biasMotionW = pMotion * pMotion / biasV + pMotion
+            biasVerticalW = biasMotionW / Swift.max(p.biasVerticalForgettingFactor, 1e-10)
+            let pRest = (p.biasSigmaRest * 100) * (p.biasSigmaRest * 100)
+            biasRestW = pRest * pRest / biasV + pRest
+            magnetometerTau = p.magnetometerTimeConstant
+            func inverse(_ tau: Double) -> Double { tau < 0 ? 0 : (tau == 0 ? .infinity : 1 / tau) }
+            inverseMagnetometerTau = inverse(p.magnetometerTimeConstant)
+            inverseMagneticReferenceTau = inverse(p.magneticReferenceTimeConstant)
+            magneticNormThreshold = p.magneticNormThreshold
+            magneticDipThreshold = p.magneticDipThreshold * degree
+            magneticNewFieldTime = p.magneticNewFieldTime
+            magneticNewFirstFieldTime = p.magneticNewFirstFieldTime
+            magneticNewFieldMinimumRateSquared = (p.magneticNewFieldMinimumRate * degree) * (p.magneticNewFieldMinimumRate * degree)
+            magneticMinimumUndisturbedTime = p.magneticMinimumUndisturbedTime
+            magneticMaximumRejectionTime = p.magneticMaximumRejectionTime
+            magneticRejectionFactor = p.magneticRejectionFactor
+            declination = p.declination * degree
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// A pipeline stage that runs a filter from the filter core (`FilterSpec`) on the acceleration
+/// signal, three axes at once, with the real time between samples.
+///
+/// Reads and writes `ProcessedSample.acceleration` (g); its measured signal is the acceleration.
+/// The time step passed to the filter is the difference of consecutive timestamps (the first
+/// sample counts as one nominal period), so time-aware filters follow irregular recordings;
+/// fixed-rate designs (Butterworth, `factor`) ignore it, as `Filter` documents.
+public struct FilterStage: PipelineStage {
+    /// The filter's spec (canonical form).
+    public let spec: FilterSpec
+    /// The nominal sample rate the filter was designed for, Hz.
+    public let sampleRate: Double
+    /// The filter; `AnyFilter` dispatches to code specialised for the wrapped filter type.
+    @usableFromInline var filter: AnyFilter<SIMD3<Double>>
+    @usableFromInline var previousTime: Double?
+
+    /// Makes the stage for `sampleRate` Hz.
+    ///
+    /// - Throws: `FilterSpecError` when the spec does not suit the rate.
+    public init(spec: FilterSpec, sampleRate: Double) throws(FilterSpecError) {
+        self.spec = spec
+        self.sampleRate = sampleRate
+        filter = try spec.makeFilter(SIMD3<Double>.self, sampleRate: sampleRate)
+    }
+
+    public var description: String { spec.description }
+    public var outputs: StageOutputs { .acceleration }
+    public var measuredSignal: StageSignal? { .acceleration }
+
+    @inlinable
+    public mutating func process(_ sample: inout ProcessedSample) {
+        let time = sample.input.time
+        if let previousTime {
+            sample.acceleration = filter.process(sample.acceleration, dt: time - previousTime)
+        } else {
+            sample.acceleration = filter.process(sample.acceleration)
+        }
+        previousTime = time
+    }
+
+    public mutating func reset() {
+        filter.reset()
+        previousTime = nil
+    }
+}
+
+extension StageCatalog {
+    /// Catalog entries for every filter of `FilterSpec` (`lowpass`, `butter`, `oneeuro`…), each
+    /// a `FilterStage` on the acceleration.
+    public static var filterEntries: [Entry] {
+        let usages: [(String, String, String)] = [
+            ("lowpass", "lowpass:cutoff=HZ", "one-pole low-pass"),
+            ("highpass", "highpass:cutoff=HZ", "one-pole high-pass"),
+            ("factor", "factor:k=K", "fixed-factor low-pass y ← k·x + (1−k)·y"),
+            ("butter", "butter:lowpass,order=N,cutoff=HZ", "Butterworth low/high/band-pass"),
+            ("accelgraph", "accelgraph:cutoff=HZ[,adaptive]", "Apple AccelerometerGraph filter"),
+            ("oneeuro", "oneeuro:mincutoff=HZ,beta=B", "One Euro filter"),
+            ("adaptive", "adaptive[:cutoff=HZ,threshold=G]", "Poise adaptive low-pass"),
+        ]
+        return FilterSpec.names.map { name in
+            let usage = usages.first { $0.0 == name } ?? (name, name, "filter")
+            return Entry(name: name, usage: usage.1, summary: usage.2) { stage, context in
+                do {
+                    return try FilterStage(spec: FilterSpec(parsing: stage.text), sampleRate: context.sampleRate)
+                } catch let error as FilterSpecError {
+                    let column = error.column > 0 ? stage.column + error.column - 1 : stage.column
+                    let token = error.token.isEmpty ? "" : "'\(error.token)': "
+                    throw PipelineError(pipeline: stage.pipeline, stage: stage.position, column: column,
+                                        message: token + error.message)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Poise
+
+/// Options choosing the frame that samples are remapped into (shared by `remap` and `tilt`).
+struct FrameOptions: ParsableArguments {
+    @Option(help: "Interface orientation (UIKit semantics): portrait, portraitUpsideDown, landscapeLeft (home button left), landscapeRight.")
+    var orientation: InterfaceOrientation?
+
+    @Option(parsing: .unconditional,
+            help: "Axis alignment: the device axis that becomes each new axis, e.g. +Y-X+Z (new x = +device y, new y = −device x).")
+    var axes: String?
+
+    @Option(parsing: .unconditional,
+            help: "Mounting rotation as roll,pitch,yaw in degrees (intrinsic Z-Y'-X'': R = Rz(yaw)·Ry(pitch)·Rx(roll), sensor → body).")
+    var mount: String?
+
+    @Flag(help: "Accept a reflection (left-handed) axis alignment; vectors only, not with ground-truth attitudes.")
+    var allowReflection = false
+
+    enum Choice {
+        case rotation(FrameRemap<Double>, String)
+        case reflection(AxisAlignment)
+    }
+
+    /// The chosen frame, or nil when none was given.
+    func choice() throws -> Choice? {
+        let given = [orientation != nil, axes != nil, mount != nil].filter { $0 }.count
+        guard given <= 1 else { throw ValidationError("give only one of --orientation, --axes and --mount") }
+        if let orientation {
+            return .rotation(FrameRemap(orientation: orientation), "\(orientation.rawValue) (\(orientation.alignment))")
+        }
+        if let axes {
+            let alignment: AxisAlignment
+            do { alignment = try AxisAlignment(axes, allowingReflection: allowReflection) } catch let e as AxisAlignmentError {
+                throw ValidationError("--axes: \(e)")
+            }
+            return alignment.isProper ? .rotation(try FrameRemap(alignment: alignment), alignment.description) : .reflection(alignment)
+        }
+        if let mount {
+            let parts = mount.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters()) }
+            guard parts.count == 3, let roll = parts[0], let pitch = parts[1], let yaw = parts[2],
+                  roll.isFinite, pitch.isFinite, yaw.isFinite else {
+                throw ValidationError("--mount: expected three finite numbers roll,pitch,yaw in degrees, got '\(mount)'")
+            }
+            let r = Units.radiansPerDegree
+            return .rotation(FrameRemap(roll: roll * r, pitch: pitch * r, yaw: yaw * r), "mount roll \(roll)° pitch \(pitch)° yaw \(yaw)°")
+        }
+        return nil
+    }
+}
+
+extension InterfaceOrientation: ExpressibleByArgument {}
+
+extension Substring {
+    func trimmingCharacters() -> Substring {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+/// A problem with the input data (not the arguments): printed as `Error: …` without the usage.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import Poise
+import PoiseRecording
+import PoiseReplay
+
+/// `poise replay`: paces a recording through a pipeline in real time and reports latency, jitter
+/// and delivery timing.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a recording through a processing pipeline in real time and report latency, jitter and timing.",
+        discussion: """
+        Samples are delivered at their recorded times (or resampled to --rate, with an anti-alias \
+        filter when decimating), at most 100 Hz in real time. Ctrl-C stops cleanly and still \
+        prints the report. A status line is shown only when standard error is a terminal.
+
+        Stages: \(StageCatalog.standard.entries.map(\.usage).joined(separator: ", ")).
+        """)
+
+    /// The recording replayed when no file is given.
+    static let defaultRecording = "data/phone-tilt-steer-100hz.csv"
+    /// The pipeline used when none is given.
+    static let defaultPipeline = "lowpass:cutoff=5"
+
+    @Argument(help: "Recording CSV.")
+    var file: String = defaultRecording
+
+    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2'; 'none' for none.",
+                               valueName: "spec"))
+    var pipeline: String = defaultPipeline
+
+    @Option(help: ArgumentHelp("Delivery rate: 'native' (the recording's timestamps) or a rate in Hz (resampled).",
+                               valueName: "HZ|native"))
+    var rate: String = "native"
+
+    @Option(help: ArgumentHelp("Speed factor ('2' = twice as fast) or 'max' (no pacing).", valueName: "X|max"))
+    var speed: String = "1"
+
+    @Option(name: .customLong("frame-rate"),
+            help: ArgumentHelp("Simulate a game loop at this rate (Hz) that consumes the latest state.", valueName: "HZ"))
+    var frameRate: Double?
+
+    @Option(help: ArgumentHelp("Write the output stream to this CSV file while replaying.", valueName: "file"))
+    var out: String?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(name: .customLong("normal-priority"),
+          help: "Pace at normal priority (default: real-time priority, SCHED_FIFO, when permitted).")
+    var normalPriority = false
+
+    @Flag(name: .customLong("apple-accelerometer-sign"),
+          help: "The file uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
+    var appleAccelerometerSign = false
+
+    func validate() throws {
+        _ = try parsedRate()
+        _ = try parsedSpeed()
+        if let frameRate, !(frameRate > 0 && frameRate.isFinite) {
+            throw ValidationError("--frame-rate must be a positive number of Hz, not \(frameRate)")
+        }
+    }
+
+    func parsedRate() throws -> ReplayRate {
+        if rate == "native" { return .native }
+        guard let hz = Double(rate), hz > 0, hz.isFinite else {
+            throw ValidationError("--rate must be 'native' or a positive number of Hz, not '\(rate)'")
+        }
+        return .fixed(hz)
+    }
+
+    func parsedSpeed() throws -> ReplaySpeed {
+        if speed == "max" { return .maximum }
+        let text = speed.hasSuffix("x") ? String(speed.dropLast()) : speed
+        guard let factor = Double(text), factor > 0, factor.isFinite else {
+            throw ValidationError("--speed must be 'max' or a positive factor, not '\(speed)'")
+        }
+        return .realTime(factor)
+    }
+
+    func run() throws {
+        let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
+                                    frameRate: frameRate, outputPath: out,
+                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign),
+                                    realTimePriority: !normalPriority)
+        let session = try ReplaySession(request)
+        let interrupt = InterruptFlag()
+        let status = StatusLine()
+        let report = try session.run(clock: MonotonicClock(), shouldStop: { interrupt.isSet },
+                                     progress: { status.show($0) })
+        status.clear()
+        interrupt.restore()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(ReplayReportText.render(report), terminator: "")
+        }
+    }
+}
+
+/// Turns SIGINT (Ctrl-C) into a flag the replay polls, instead of killing the process, so the
+/// replay stops cleanly, completes its output file and prints the report.
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    private var source: DispatchSourceSignal?
+
+    init() {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [weak self] in self?.set() }
+        source.resume()
+        self.source = source
+    }
+
+    private func set() { lock.lock(); value = true; lock.unlock() }
+
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+
+    /// Gives Ctrl-C its default meaning back.
+    func restore() {
+        source?.cancel()
+        source = nil
+        signal(SIGINT, SIG_DFL)
+    }
+}
+
+/// A one-line live status on standard error, only when it is a terminal (nothing on a pipe).
+final class StatusLine {
+    private let enabled = isatty(STDERR_FILENO) != 0
+    private var shown = false
+
+    func show(_ progress: ReplayProgress) {
+        guard enabled else { return }
+        let percent = progress.total > 0 ? 100 * Double(progress.delivered) / Double(progress.total) : 0
+        var line = String(format: "\r%7.1f / %.1f s  %3.0f%%  %d/%d samples  %6.1f Hz",
+                          progress.recordingSeconds, progress.durationSeconds, percent,
+                          progress.delivered, progress.total, progress.rate)
+        if let lateness = progress.latenessMicroseconds {
+            line += String(format: "  lateness %7.1f µs  late %d", lateness, progress.lateSamples)
+        }
+        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        shown = true
+    }
+
+    func clear() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

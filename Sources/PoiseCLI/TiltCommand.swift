@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import Poise
+import PoiseRecording
+
+extension ResponseCurve: ExpressibleByArgument {
+    /// `linear`, `quadratic`, or `exponent:P` / a bare number P.
+    public init?(argument: String) {
+        switch argument {
+        case "linear": self = .linear
+        case "quadratic": self = .quadratic
+        default:
+            let number = argument.hasPrefix("exponent:") ? String(argument.dropFirst("exponent:".count)) : argument
+            guard let p = Double(number) else { return nil }
+            self = .exponent(p)
+        }
+    }
+}
+
+/// `poise tilt FILE [--dead-zone DEG] [--saturation DEG] [--curve C] [--frame-rate HZ] [--out FILE]`
+struct TiltCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tilt",
+        abstract: "Turn a recording's tilt into thumbstick axes in [−1, 1] (game controller mapping).",
+        discussion: """
+        Attitude comes from 6D device-motion fusion (default with a gyroscope), gravity (a \
+        low-pass of the accelerometer) or the recording's ground truth (--source truth). The first sample is home; stick x follows roll (right edge \
+        dips away), stick y follows −pitch (top edge dips away). Output columns: t_s, stick_x, \
+        stick_y, roll_deg, pitch_deg, home_event (and samples with --frame-rate). \
+        See docs/orientation.md.
+        """)
+
+    enum Source: String, ExpressibleByArgument, CaseIterable { case fusion, gravity, truth }
+
+    @Argument(help: "Recording (CSV with Poise/BROAD or x-io headers).")
+    var file: String
+
+    @OptionGroup var frame: FrameOptions
+
+    @Option(help: "Attitude source: fusion (6D device-motion fusion of gyroscope and accelerometer; the default when the recording has a gyroscope), gravity (low-passed accelerometer; the default otherwise) or truth (gt_q* columns; rows without truth hold the last attitude, leading ones are left out).")
+    var source: Source?
+
+    @Option(help: "Dead zone, degrees.") var deadZone: Double = 3
+    @Option(help: "Saturation angle, degrees.") var saturation: Double = 30
+    @Option(help: "Response curve: linear, quadratic, or exponent:P.") var curve: ResponseCurve = .linear
+    @Option(help: "Gravity low-pass time constant, seconds (0 = raw accelerometer).") var gravityTimeConstant: Double = 0.1
+
+    @Flag(help: "Re-home when held far from home and still (player changed posture).") var dynamicHome = false
+    @Option(help: "Dynamic re-homing: angle from home, degrees.") var homeAngle: Double = 30
+    @Option(help: "Dynamic re-homing: hold time, seconds.") var holdTime: Double = 2
+    @Option(help: "Dynamic re-homing: stillness rate, degrees/s.") var stillRate: Double = 10
+
+    @Option(help: "Resample onto a game frame clock, Hz (e.g. 30 or 60).") var frameRate: Double?
+    @Option(help: "Smoothing time constant at frame time, seconds (with --frame-rate).") var smoothing: Double = 0
+
+    @Flag(help: "The file's accelerometer uses Apple's raw sign (−1 g on the up axis).")
+    var appleAccelerometerSign = false
+
+    @Option(help: "Write the CSV here instead of standard output.") var out: String?
+
+    func run() throws {
+        let settings = TiltSettings(
+            gravityTimeConstant: gravityTimeConstant,
+            home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
+                                          stillnessRate: stillRate, holdTime: holdTime),
+            stick: StickResponse(deadZone: deadZone, saturation: saturation, curve: curve))
+        var controller: TiltController
+        do { controller = try TiltController(settings: settings) } catch let e as OrientationSettingsError {
+            throw ValidationError(e.message)
+        }
+        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        var samples = recording.samples
+        switch try frame.choice() {
+        case .rotation(let remap, _): samples = samples.map { remap.sample($0) }
+        case .reflection: throw ValidationError("tilt needs a proper rotation; reflections have no attitude")
+        case nil: break
+        }
+        var outputs: [TiltOutput] = []
+        var truthHeld = 0, truthLeading = 0
+        let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
+        switch source {
+        case .gravity:
+            outputs = controller.process(samples)
+        case .fusion:
+            guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
+            // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
+            var estimator = DeviceMotionEstimator(configuration: DeviceMotionConfiguration(sampleRate: rate, reference: .arbitraryZVertical))
+            outputs.reserveCapacity(samples.count)
+            for s in samples {
+                let motion = estimator.process(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate)
+                outputs.append(controller.process(time: s.time, attitude: motion.attitude, rotationRate: s.rotationRate))
+            }
+        case .truth:
+            guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
+            // Rows without truth (tracking lost) hold the last attitude; rows before the first
+            // valid one are left out. Both are counted in the summary.
+            outputs.reserveCapacity(samples.count)
+            var last: Quaternion<Double>?
+            for s in samples {
+                if s.truth == nil { if last == nil { truthLeading += 1 } else { truthHeld += 1 } }
+                guard let q = s.truth ?? last else { continue }
+                last = q
+                outputs.append(controller.process(time: s.time, attitude: q, rotationRate: recording.schema.hasGyroscope ? s.rotationRate : nil))
+            }
+            guard !outputs.isEmpty else { throw InputError("\(file): no row has a finite ground-truth quaternion") }
+        }
+        let degrees = 1 / Units.radiansPerDegree
+        var text: String
+        var rowCount = 0
+        var events: [String] = []
+        func row(_ t: Double, _ stick: SIMD2<Double>, _ a: TiltAngles, _ e: HomeEvent?) -> String {
+            if let e { events.append("\(e.rawValue) at \(t) s") }
+            rowCount += 1
+            // `+ 0` turns −0 into 0 for readability.
+            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map(RecordingCSV.number).joined(separator: ",")
+                + "," + (e?.rawValue ?? "")
+        }
+        if let frameRate {
+            let frames: [TiltFrame]
+            do { frames = try controller.frames(outputs, settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing)) }
+            catch let e as OrientationSettingsError { throw ValidationError(e.message) }
+            text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
+            for f in frames { text += row(f.time, f.stick, f.angles, f.event) + ",\(f.sampleCount)\n" }
+        } else {
+            text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n"
+            for o in outputs { text += row(o.time, o.stick, o.angles, o.event) + "\n" }
+        }
+        let truthNote = truthHeld + truthLeading == 0 ? nil
+            : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
+        if let out {
+            try text.write(toFile: out, atomically: true, encoding: .utf8)
+            let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
+            let centred = outputs.filter { $0.stick == .zero }.count
+            print("tilt: \(samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
+            if let truthNote { print(truthNote) }
+            print("home: \(events.joined(separator: "; "))")
+            print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")
+        } else {
+            print(text, terminator: "")
+            if let truthNote { FileHandle.standardError.write(Data((truthNote + "\n").utf8)) }
+        }
+    }
+
+    func percent(_ n: Int, _ total: Int) -> String {
+        total == 0 ? "0 %" : String(format: "%.1f %%", 100 * Double(n) / Double(total))
+    }
+}

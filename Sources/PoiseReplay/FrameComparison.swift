@@ -1,0 +1,111 @@
+import Poise
+
+/// How smooth and how quick the state a game loop sees is, for one way of smoothing.
+public struct FrameSmoothingReport: Sendable, Codable, Equatable {
+    /// Mean time from the tilt step to the first frame whose value reached 90 % of it, ms,
+    /// averaged over the step's possible positions within a frame period; `nil` if never reached.
+    public var latency90Milliseconds: Double?
+    /// Jitter of the per-frame values on the recording's still segments (frames whose time lies
+    /// in a still segment; the moving average spans 1 s of frames).
+    public var jitter: JitterMeasurement?
+
+    public init(latency90Milliseconds: Double?, jitter: JitterMeasurement?) {
+        self.latency90Milliseconds = latency90Milliseconds; self.jitter = jitter
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case jitter
+        case latency90Milliseconds = "latency90_ms"
+    }
+}
+
+/// Compares smoothing in the sensor callback (the pipeline runs on every sample at the sample
+/// rate; each frame reads its latest output) with smoothing at frame time (each frame runs the
+/// pipeline, built for the frame rate, once on the latest raw sample). Both are simulated with the
+/// replay engine itself at `--speed max`, so frames and stacking are exactly those of the replay.
+public struct FrameComparison: Sendable, Codable, Equatable {
+    /// Smoothing in the sensor callback.
+    public var callback: FrameSmoothingReport
+    /// Smoothing at frame time.
+    public var frameTime: FrameSmoothingReport
+
+    enum CodingKeys: String, CodingKey {
+        case callback
+        case frameTime = "frame_time"
+    }
+
+    /// Seconds of the settled input A before the step in the simulation.
+    static let settleSeconds = 20.0
+    /// Seconds after the step simulated.
+    static let responseSeconds = 10.0
+
+    /// - Parameters:
+    ///   - pipeline: built for `sampleRate`; `framePipeline`: the same spec built for `frameRate`.
+    ///   - signal: the signal compared (the pipeline's last measured one).
+    ///   - samples: the delivered samples; `stillSegments`: index ranges into them.
+    public init(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, samples: [MotionSample],
+                sampleRate: Double, frameRate: Double, stillSegments: [Range<Int>]) {
+        // Latency: the tilt step at each position within one frame period.
+        let settle = Int(Self.settleSeconds * sampleRate)
+        let total = settle + Int(Self.responseSeconds * sampleRate)
+        let phases = max(1, Int((sampleRate / frameRate).rounded(.up)))
+        var callbackSum = 0.0, frameSum = 0.0
+        var callbackReached = true, frameReached = true
+        let step = StandardStep.tilt
+        let difference = step.after - step.before
+        func progress(_ value: SIMD3<Double>?) -> Double {
+            guard let value else { return 0 }
+            return ((value - step.before) * difference).sum() / (difference * difference).sum()
+        }
+        for phase in 0 ..< phases {
+            let stepIndex = settle + phase
+            let stepTime = Double(stepIndex) / sampleRate
+            let input = (0 ..< total).map { i in
+                MotionSample(time: Double(i) / sampleRate, acceleration: i < stepIndex ? step.before : step.after)
+            }
+            let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: input, frameRate: frameRate)
+            let after = frames.filter { $0.time >= stepTime }
+            if let hit = after.first(where: { progress($0.latest.flatMap(signal.value)) >= 0.9 }) {
+                callbackSum += (hit.time - stepTime) * 1000
+            } else { callbackReached = false }
+            if let hit = after.first(where: { progress($0.frameSmoothed.flatMap(signal.value)) >= 0.9 }) {
+                frameSum += (hit.time - stepTime) * 1000
+            } else { frameReached = false }
+        }
+        // Jitter on the still segments, per frame.
+        let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: samples, frameRate: frameRate)
+        let times = frames.map(\.time)
+        var segments: [Range<Int>] = []
+        for segment in stillSegments where !segment.isEmpty {
+            let first = samples[segment.lowerBound].time, last = samples[segment.upperBound - 1].time
+            let lower = times.firstIndex { $0 >= first } ?? times.count
+            let upper = times.lastIndex { $0 <= last }.map { $0 + 1 } ?? lower
+            if upper > lower { segments.append(lower ..< upper) }
+        }
+        func jitterOf(_ values: [SIMD3<Double>], raw: [SIMD3<Double>]) -> JitterMeasurement? {
+            guard !segments.isEmpty else { return nil }
+            let result = jitter(output: values, input: raw, times: times, segments: segments)
+            guard result.evaluatedSamples > 0 else { return nil }
+            return JitterMeasurement(output: result.jitter, input: result.rawJitter,
+                                     stillSeconds: result.stillSeconds, segments: result.segmentCount)
+        }
+        let raw = frames.map { $0.latest?.input.acceleration ?? .zero }
+        callback = FrameSmoothingReport(
+            latency90Milliseconds: callbackReached ? callbackSum / Double(phases) : nil,
+            jitter: jitterOf(frames.map { $0.latest.flatMap(signal.value) ?? .zero }, raw: raw))
+        frameTime = FrameSmoothingReport(
+            latency90Milliseconds: frameReached ? frameSum / Double(phases) : nil,
+            jitter: jitterOf(frames.map { $0.frameSmoothed.flatMap(signal.value) ?? .zero }, raw: raw))
+    }
+
+    /// Runs the replay engine at maximum speed and returns the frames.
+    static func simulate(pipeline: Pipeline, framePipeline: Pipeline, samples: [MotionSample], frameRate: Double) -> [FrameDelivery] {
+        var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
+        var pipeline = pipeline
+        var framePipeline: Pipeline? = framePipeline
+        var frames: [FrameDelivery] = []
+        _ = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
+                         onSample: { _, _ in }, onFrame: { frames.append($0) })
+        return frames
+    }
+}

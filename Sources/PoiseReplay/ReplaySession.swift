@@ -1,0 +1,140 @@
+import Poise
+import PoiseRecording
+
+/// Everything `poise replay` asks for, in library terms.
+public struct ReplayRequest: Sendable {
+    /// Recording path (any format `Recording.load` reads).
+    public var path: String
+    /// Pipeline spec (`lowpass:cutoff=5 | gravity`); `none` or empty for no stages.
+    public var pipeline: String
+    /// Delivery rate (default: the recording's own timestamps).
+    public var rate: ReplayRate
+    /// Pacing speed (default real time).
+    public var speed: ReplaySpeed
+    /// Game-loop frame rate in Hz, or `nil`.
+    public var frameRate: Double?
+    /// Output CSV path, or `nil` for no output file.
+    public var outputPath: String?
+    /// How to read the recording.
+    public var readOptions: ReadOptions
+    /// The stages the spec may name.
+    public var catalog: StageCatalog
+    /// Run the paced loop at real-time priority (`SCHED_FIFO`) when permitted (default true).
+    public var realTimePriority: Bool
+
+    public init(path: String, pipeline: String = "none", rate: ReplayRate = .native,
+                speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil, outputPath: String? = nil,
+                readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard,
+                realTimePriority: Bool = true) {
+        self.path = path; self.pipeline = pipeline; self.rate = rate; self.speed = speed
+        self.frameRate = frameRate; self.outputPath = outputPath
+        self.readOptions = readOptions; self.catalog = catalog
+        self.realTimePriority = realTimePriority
+    }
+}
+
+/// A snapshot for a live status line.
+public struct ReplayProgress: Sendable, Equatable {
+    /// Samples delivered so far and in total.
+    public var delivered: Int
+    public var total: Int
+    /// Recording time replayed and the recording's duration, s.
+    public var recordingSeconds: Double
+    public var durationSeconds: Double
+    /// Delivered samples per wall-clock second since the last snapshot.
+    public var rate: Double
+    /// Lateness of the latest sample, µs (`nil` at `--speed max`).
+    public var latenessMicroseconds: Double?
+    /// Late samples so far.
+    public var lateSamples: Int
+}
+
+/// A prepared replay: recording read, plan checked and pipelines built, so every user error is
+/// reported before anything runs. `run` does the replay and returns the report.
+public struct ReplaySession: Sendable {
+    /// The request as given.
+    public let request: ReplayRequest
+    /// The recording.
+    public let recording: Recording
+    /// Rate, resampling and checks.
+    public let plan: ReplayPlan
+    /// The sensor-callback pipeline (built for `plan.sampleRate`).
+    public let pipeline: Pipeline
+    /// The frame-time pipeline (built for the frame rate), in frame mode.
+    public let framePipeline: Pipeline?
+
+    /// Reads the recording, plans the delivery and builds the pipelines.
+    ///
+    /// - Throws: `RecordingError` (file, line, column), `ReplayError`, `PipelineError`.
+    public init(_ request: ReplayRequest) throws {
+        if let frameRate = request.frameRate, !(frameRate > 0 && frameRate.isFinite) {
+            throw ReplayError("frame rate \(frameRate) Hz must be a positive number")
+        }
+        self.request = request
+        recording = try Recording.load(path: request.path, options: request.readOptions)
+        plan = try ReplayPlan(samples: recording.samples, hasTimestamps: recording.schema.hasTime,
+                              rate: request.rate, speed: request.speed)
+        let magnetometer = recording.schema.hasMagnetometer
+        pipeline = try request.catalog.pipeline(request.pipeline,
+                                                context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer))
+        framePipeline = try request.frameRate.map {
+            try request.catalog.pipeline(request.pipeline, context: StageContext(sampleRate: $0, hasMagnetometer: magnetometer))
+        }
+    }
+
+    /// Replays the recording through the pipeline, writing the output file if asked.
+    ///
+    /// - Parameters:
+    ///   - clock: the pacing clock (`MonotonicClock()` for real time).
+    ///   - shouldStop: polled often; `true` stops cleanly (Ctrl-C). The report covers what was
+    ///     delivered and the output file is still completed.
+    ///   - progress: called about every 0.25 s of wall time.
+    /// - Throws: `ReplayError` when the output file cannot be written.
+    public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
+                                        progress: (ReplayProgress) -> Void = { _ in }) throws -> ReplayReport {
+        var writer: ReplayOutputWriter? = nil
+        if let path = request.outputPath {
+            writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
+                                            hasMagnetometer: recording.schema.hasMagnetometer,
+                                            frameOutputs: framePipeline?.outputs)
+        }
+        let total = plan.deliveredCount(recording.samples)
+        let samples = plan.deliveredSamples(recording.samples)
+        let first = recording.samples.first?.time ?? 0
+        let duration = (recording.samples.last?.time ?? first) - first
+        var replayer = Replayer(clock: clock, options: ReplayOptions(
+            speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate))
+        var pipeline = self.pipeline
+        var framePipeline = self.framePipeline
+        var lastReport: Int64?
+        var reportedCount = 0
+        var lateCount = 0
+        let lateThreshold = Int64((1e9 / plan.sampleRate).rounded())
+        let paced = request.speed != .maximum
+        let frameMode = framePipeline != nil
+        // Real-time priority only while pacing: never for `--speed max`, never for the metrics.
+        let scheduling = paced && request.realTimePriority ? RealTimeScheduling.raise() : nil
+        let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
+                                  expectedCount: total, shouldStop: shouldStop,
+                                  onSample: { record, delivery in
+            if !frameMode { writer?.write(record) }
+            if paced, delivery.lateness > lateThreshold { lateCount += 1 }
+            let now = delivery.delivered + delivery.cost
+            guard let last = lastReport else { lastReport = now; return }
+            if now - last >= 250_000_000 {
+                progress(ReplayProgress(delivered: delivery.index + 1, total: total,
+                                        recordingSeconds: record.time - first, durationSeconds: duration,
+                                        rate: Double(delivery.index + 1 - reportedCount) / (Double(now - last) * 1e-9),
+                                        latenessMicroseconds: paced ? Double(delivery.lateness) * 1e-3 : nil,
+                                        lateSamples: lateCount))
+                lastReport = now
+                reportedCount = delivery.index + 1
+            }
+        }, onFrame: { frame in writer?.write(frame) })
+        scheduling?.restore()
+        if let finished = writer.take() { try finished.finish() }
+        var report = ReplayReport(session: self, result: result)
+        report.realTimeScheduling = scheduling != nil
+        return report
+    }
+}
