@@ -5,10 +5,12 @@ import Poise
 @Suite struct RecordingReaderTests {
     static let broadHeader = "t_s,acc_x_mps2,acc_y_mps2,acc_z_mps2,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT,gt_qw,gt_qx,gt_qy,gt_qz,gt_pos_x_m,gt_pos_y_m,gt_pos_z_m,movement"
 
-    func read(_ text: String, strict: Bool = true, apple: Bool = false, bufferSize: Int = 1 << 20) throws -> Recording {
+    func read(_ text: String, strict: Bool = true, apple: Bool = false, bufferSize: Int = 1 << 20,
+              memoryMap: Bool = true) throws -> Recording {
         let file = TemporaryFile(text)
         defer { file.remove() }
-        return try Recording.load(path: file.path, options: ReadOptions(appleAccelerometerSign: apple, strict: strict, bufferSize: bufferSize))
+        return try Recording.load(path: file.path, options: ReadOptions(appleAccelerometerSign: apple, strict: strict,
+                                                                         bufferSize: bufferSize, memoryMap: memoryMap))
     }
 
     func error(_ text: String, strict: Bool = true, bufferSize: Int = 1 << 20) -> RecordingError? {
@@ -196,6 +198,14 @@ import Poise
         #expect(e2?.line == 3)
         let noBreaks = String(repeating: "x", count: 300)
         #expect(error(noBreaks, bufferSize: 128)?.message.contains("longer than 128 bytes") == true)
+        let long = TemporaryFile(Self.small + "0,0,0,1\n" + String(repeating: "7", count: 300) + "\n")
+        defer { long.remove() }
+        for memoryMap in [false, true] {
+            let e = #expect(throws: RecordingError.self) {
+                _ = try Recording.load(path: long.path, options: ReadOptions(bufferSize: 128, memoryMap: memoryMap))
+            }
+            #expect(e?.line == 3 && e?.message.contains("longer than 128 bytes") == true)
+        }
         let invalidUTF8 = TemporaryFile(bytes: [0xFF, 0xFE, 0x41, 10])
         defer { invalidUTF8.remove() }
         #expect(throws: RecordingError.self) { _ = try Recording.load(path: invalidUTF8.path) }
@@ -212,10 +222,18 @@ import Poise
         for i in 0..<500 {
             text += "\(Double(i) * 0.0035),\(Double(i).squareRoot()),-0.5,9.8,0.1,0.2,0.3,\(i),1,2,0.5,0.5,0.5,0.5,1,2,3,\(i % 2)\n"
         }
-        let large = try read(text)
-        let tiny = try read(text, bufferSize: 200)
+        let mapped = try read(text)
+        let large = try read(text, memoryMap: false)
+        let tiny = try read(text, bufferSize: 200, memoryMap: false)
         #expect(large.samples.count == 500)
-        #expect(large.samples == tiny.samples)
+        #expect(large.samples == tiny.samples && mapped.samples == tiny.samples)
+        // The same bad rows are found on both input paths.
+        let row = "\n\(Double(100) * 0.0035),"
+        let bad = text.replacingOccurrences(of: row, with: row + "x")
+        let issues = try read(bad, strict: false, bufferSize: 200, memoryMap: false).issues
+        #expect(issues.contains { $0.kind == .notANumber && $0.location.line == 102 })
+        func located(_ list: [RecordingIssue]) -> [String] { list.map { "\($0.kind) \($0.location.line):\($0.location.column) \($0.location.message)" } }
+        #expect(try located(issues) == located(read(bad, strict: false).issues))
     }
 
     /// The streaming API equals the whole-file load, and memory stays at the one buffer: a file
@@ -226,7 +244,7 @@ import Poise
         for i in 0..<60_000 { text += "\(Double(i) / 100),\(Double(i % 7) / 3),0.25,1\n" }
         let file = TemporaryFile(text)
         defer { file.remove() }
-        let options = ReadOptions(bufferSize: 16 * 1024)
+        let options = ReadOptions(bufferSize: 16 * 1024, memoryMap: false)  // read(2) through one 16 KiB buffer
         let reader = try RecordingReader(path: file.path, options: options)
         var chunk: [MotionSample] = []
         chunk.reserveCapacity(256)
