@@ -7,13 +7,13 @@ public struct PoiseCommand: ParsableCommand {
         abstract: "Smooth, separate and fuse motion-sensor signals; measure filter latency and jitter; replay recordings in real time.",
         version: "0.1.0",
         subcommands: [
-            StepCommand.self, JitterCommand.self,
             ReplayCommand.self,
-            RemapCommand.self,
-            TiltCommand.self,
-            BenchCommand.self,
-            EvaluateCommand.self,
+            InfoCommand.self, SimulateCommand.self,
+            StepCommand.self, JitterCommand.self, BenchCommand.self,
             SpectrumCommand.self, ResponseCommand.self,
+            FuseCommand.self,
+            EvaluateCommand.self,
+            RemapCommand.self, TiltCommand.self,
         ]
     )
 

@@ -14,6 +14,8 @@ struct ReplayCommand: ParsableCommand {
         Samples are delivered at their recorded times (or resampled to --rate, with an anti-alias \
         filter when decimating), at most 100 Hz in real time. Ctrl-C stops cleanly and still \
         prints the report. A status line is shown only when standard error is a terminal.
+
+        Stages: \(StageCatalog.standard.entries.map(\.usage).joined(separator: ", ")).
         """)
 
     /// The recording replayed when no file is given.
@@ -21,10 +23,10 @@ struct ReplayCommand: ParsableCommand {
     /// The pipeline used when none is given.
     static let defaultPipeline = "lowpass:cutoff=5"
 
-    @Argument(help: "Recording CSV (default: \(defaultRecording)).")
+    @Argument(help: "Recording CSV.")
     var file: String = defaultRecording
 
-    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | gravity'; 'none' for none.",
+    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2'; 'none' for none.",
                                valueName: "spec"))
     var pipeline: String = defaultPipeline
 
@@ -44,6 +46,10 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(help: "Print the report as JSON.")
     var json = false
+
+    @Flag(name: .customLong("normal-priority"),
+          help: "Pace at normal priority (default: real-time priority, SCHED_FIFO, when permitted).")
+    var normalPriority = false
 
     @Flag(name: .customLong("apple-accelerometer-sign"),
           help: "The file uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
@@ -77,7 +83,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
-                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign),
+                                    realTimePriority: !normalPriority)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()

@@ -21,6 +21,7 @@ enum ReplayReportText {
             delivery += " (recorded timestamps)"
         }
         delivery += report.speed.map { ", speed \(number($0, 2).replacingOccurrences(of: ".00", with: ""))×" } ?? ", speed max"
+        if report.realTimeScheduling { delivery += ", real-time priority" }
         line("  delivery  \(delivery)")
         if report.stopped { line("  stopped   by Ctrl-C; the figures cover the samples delivered") }
 

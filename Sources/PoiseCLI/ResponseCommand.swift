@@ -43,13 +43,13 @@ public struct ResponseCommand: RenderingCommand {
     /// The command's whole output.
     public func render() throws -> String {
         let spec: FilterSpec
-        do { spec = try FilterSpec(parsing: filter) } catch { throw ValidationError("\(error)") }
+        do { spec = try FilterSpec(parsing: filter) } catch { throw CommandError("\(error)") }
         let response: FrequencyResponse
         do {
             response = try FrequencyResponse.measure(spec: spec, sampleRate: rate, length: length,
                                                      amplitude: amplitude, baseline: baseline)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandError("\(error)")
         }
         let decibels = response.magnitudeDecibels, phase = response.phase
         let cutoff = response.frequency()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Poise
 import PoiseRecording
 import PoiseSpectral
 
@@ -45,6 +46,12 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Analyse samples up to this time (seconds, recording clock).")
     public var end: Double?
 
+    @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g over 0.5 s, ≥ 1 s): the noise density is then the sensor's noise floor.")
+    public var still = false
+
+    @Flag(help: "Time-resolved: per segment (time = segment centre) the dominant peak and band powers; with --csv the full spectrogram (time_s, frequency_hz, one PSD column per column), with --json power[time][frequency].")
+    public var spectrogram = false
+
     @Option(help: "Peaks to report per column.")
     public var peaks: Int = 3
 
@@ -62,16 +69,22 @@ public struct SpectrumCommand: RenderingCommand {
     public func render() throws -> String {
         let channels = try parseColumns()
         guard let windowValue = Window(name: window) else {
-            throw ValidationError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
+            throw CommandError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
         }
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
-            throw ValidationError("unknown detrend '\(detrend)' (expected none, constant or linear)")
+            throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        guard peaks >= 0 else { throw ValidationError("--peaks must be ≥ 0") }
+        guard peaks >= 0 else { throw CommandError("--peaks must be ≥ 0") }
         let recording = try Recording.load(path: file)
-        let selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
+        var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
+        if still {
+            guard let segment = RestDetector().longestStillSegment(in: selected) else {
+                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
+            }
+            selected = Array(selected[segment])
+        }
         guard selected.count >= 2 else {
-            throw ValidationError("\(file): \(selected.count) samples in the selected time range; need at least 2")
+            throw CommandError("\(file): \(selected.count) samples in the selected time range; need at least 2")
         }
         var sampling: SamplingEstimate?
         let sampleRate: Double
@@ -79,7 +92,7 @@ public struct SpectrumCommand: RenderingCommand {
             sampleRate = rate
         } else {
             guard let estimate = SamplingEstimate(times: selected.map(\.time)) else {
-                throw ValidationError("\(file): timestamps never increase; give the sample rate with --rate")
+                throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
             }
             sampling = estimate
             sampleRate = estimate.sampleRate
@@ -88,12 +101,23 @@ public struct SpectrumCommand: RenderingCommand {
         let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
                                                   window: windowValue, detrend: detrendValue)
         let bandList = try parseBands(sampleRate: sampleRate)
+        if spectrogram {
+            do {
+                let report = try SpectrogramReport(samples: selected, channels: channels, configuration: configuration,
+                                                   minimumPeakFrequency: minimumFrequency, bands: bandList)
+                if output.json { return try output.encode(SpectrogramJSON(report: report, file: file)) }
+                if output.csv { return renderSpectrogramCSV(report) }
+                return renderSpectrogramText(report, samples: selected.count)
+            } catch let error as SpectralError {
+                throw CommandError("\(file): \(error)")
+            }
+        }
         let report: SpectrumReport
         do {
             report = try SpectrumReport(samples: selected, channels: channels, configuration: configuration, sampling: sampling,
                                         peakCount: peaks, minimumPeakFrequency: minimumFrequency, bands: bandList)
         } catch let error as SpectralError {
-            throw ValidationError("\(file): \(error)")
+            throw CommandError("\(file): \(error)")
         }
         if output.json { return try renderJSON(report) }
         if output.csv { return renderCSV(report) }
@@ -105,7 +129,7 @@ public struct SpectrumCommand: RenderingCommand {
         return try columns.split(separator: ",").map { name in
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let channel = MotionChannel(rawValue: trimmed) else {
-                throw ValidationError("unknown column '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw CommandError("unknown column '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return channel
         }
@@ -115,7 +139,7 @@ public struct SpectrumCommand: RenderingCommand {
         guard let bands else { return FrequencyBand.defaults(sampleRate: sampleRate) }
         return try bands.split(separator: ",").map { text in
             guard let band = FrequencyBand(parsing: String(text).trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
+                throw CommandError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
             }
             return band
         }
@@ -141,7 +165,7 @@ public struct SpectrumCommand: RenderingCommand {
         } else {
             timing = "given"
         }
-        out += "\(file): \(r.samples) samples, \(fixed(r.startTime, 3))–\(fixed(r.endTime, 3)) s, \(fixed(r.sampleRate, 3)) Hz (\(timing))\n"
+        out += "\(file): \(r.samples) samples\(still ? " (longest still segment)" : ""), \(fixed(r.startTime, 3))–\(fixed(r.endTime, 3)) s, \(fixed(r.sampleRate, 3)) Hz (\(timing))\n"
         out += "Welch: \(c.window.name) window, \(c.segmentLength)-sample segments, overlap \(c.resolvedOverlap), \(c.detrend.rawValue) detrend, \(r.segmentCount) segments"
         out += r.unusedSamples > 0 ? " (last \(r.unusedSamples) samples unused)" : ""
         out += "; bins \(fixed(c.frequencyResolution, 4)) Hz apart\n"
@@ -153,6 +177,33 @@ public struct SpectrumCommand: RenderingCommand {
             out += "  peaks: \(peakText.isEmpty ? "none" : peakText.joined(separator: ", "))\n"
             let bandText = zip(r.bands, ch.bandPowers).map { "\($0.label) \(sci($1))" }
             out += "  band power (\(unit)²): \(bandText.joined(separator: ", "))\n"
+        }
+        return out
+    }
+
+    private func renderSpectrogramText(_ r: SpectrogramReport, samples: Int) -> String {
+        let c = r.configuration
+        var out = "\(file): \(samples) samples, \(fixed(r.sampleRate, 3)) Hz; spectrogram: \(c.window.name) window, "
+        out += "\(c.segmentLength)-sample segments, overlap \(c.resolvedOverlap), \(r.times.count) segments; bins \(fixed(c.frequencyResolution, 4)) Hz apart\n"
+        for ch in r.channels {
+            let unit = ch.unit.contains("/") ? "(\(ch.unit))" : ch.unit
+            out += "\n\(ch.name): dominant peak and band power (\(unit)²) per segment\n"
+            out += "  time s    peak Hz" + r.bands.map { " " + $0.label.padding(toLength: 16, withPad: " ", startingAt: 0) }.joined() + "\n"
+            for (t, time) in r.times.enumerated() {
+                let peak = ch.peaks[t].map { fixed($0.frequency, 2, width: 9) } ?? "        –"
+                out += "  \(fixed(time, 2, width: 7))  \(peak)"
+                out += ch.bandPowers[t].map { " " + String(format: "%-16.3g", $0) }.joined() + "\n"
+            }
+        }
+        return out
+    }
+
+    private func renderSpectrogramCSV(_ r: SpectrogramReport) -> String {
+        var out = "time_s,frequency_hz," + r.channels.map(\.name).joined(separator: ",") + "\n"
+        for (t, time) in r.times.enumerated() {
+            for (k, f) in r.frequencies.enumerated() {
+                out += "\(time),\(f)," + r.channels.map { "\($0.power[t][k])" }.joined(separator: ",") + "\n"
+            }
         }
         return out
     }
@@ -218,6 +269,43 @@ private struct SpectrumJSON: Encodable {
                    peaks: ch.peaks.map { Peak(frequency_hz: $0.frequency, psd: $0.value) },
                    band_power: zip(r.bands, ch.bandPowers).map { Band(low_hz: $0.low, high_hz: $0.high.isFinite ? $0.high : nil, power: $1) },
                    noise_density: ch.noiseDensity, rms: ch.rms)
+        }
+    }
+}
+
+/// The JSON layout of `poise spectrum --spectrogram --json`.
+private struct SpectrogramJSON: Encodable {
+    struct Band: Encodable { var low_hz: Double; var high_hz: Double? }
+    struct Column: Encodable {
+        var name: String, unit: String
+        var power: [[Double]]
+        var peak_hz: [Double?]
+        var peak_psd: [Double?]
+        var band_power: [[Double]]
+    }
+    var file: String
+    var sample_rate_hz: Double
+    var window: String, detrend: String, scaling: String
+    var segment_length: Int, overlap: Int
+    var times_s: [Double]
+    var frequencies_hz: [Double]
+    var bands: [Band]
+    var columns: [Column]
+
+    init(report r: SpectrogramReport, file: String) {
+        self.file = file
+        sample_rate_hz = r.sampleRate
+        window = r.configuration.window.name
+        detrend = r.configuration.detrend.rawValue
+        scaling = r.configuration.scaling.rawValue
+        segment_length = r.configuration.segmentLength
+        overlap = r.configuration.resolvedOverlap
+        times_s = r.times
+        frequencies_hz = r.frequencies
+        bands = r.bands.map { Band(low_hz: $0.low, high_hz: $0.high.isFinite ? $0.high : nil) }
+        columns = r.channels.map { ch in
+            Column(name: ch.name, unit: ch.unit, power: ch.power, peak_hz: ch.peaks.map { $0?.frequency },
+                   peak_psd: ch.peaks.map { $0?.value }, band_power: ch.bandPowers)
         }
     }
 }

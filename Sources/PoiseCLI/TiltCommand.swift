@@ -23,22 +23,22 @@ struct TiltCommand: ParsableCommand {
         commandName: "tilt",
         abstract: "Turn a recording's tilt into thumbstick axes in [−1, 1] (game controller mapping).",
         discussion: """
-        Attitude comes from gravity (a low-pass of the accelerometer) or from the recording's \
-        ground truth (--source truth). The first sample is home; stick x follows roll (right edge \
+        Attitude comes from 6D device-motion fusion (default with a gyroscope), gravity (a \
+        low-pass of the accelerometer) or the recording's ground truth (--source truth). The first sample is home; stick x follows roll (right edge \
         dips away), stick y follows −pitch (top edge dips away). Output columns: t_s, stick_x, \
         stick_y, roll_deg, pitch_deg, home_event (and samples with --frame-rate). \
         See docs/orientation.md.
         """)
 
-    enum Source: String, ExpressibleByArgument, CaseIterable { case gravity, truth }
+    enum Source: String, ExpressibleByArgument, CaseIterable { case fusion, gravity, truth }
 
     @Argument(help: "Recording (CSV with Poise/BROAD or x-io headers).")
     var file: String
 
     @OptionGroup var frame: FrameOptions
 
-    @Option(help: "Attitude source: gravity (low-passed accelerometer) or truth (gt_q* columns; rows without truth hold the last attitude, leading ones are left out).")
-    var source: Source = .gravity
+    @Option(help: "Attitude source: fusion (6D device-motion fusion of gyroscope and accelerometer; the default when the recording has a gyroscope), gravity (low-passed accelerometer; the default otherwise) or truth (gt_q* columns; rows without truth hold the last attitude, leading ones are left out).")
+    var source: Source?
 
     @Option(help: "Dead zone, degrees.") var deadZone: Double = 3
     @Option(help: "Saturation angle, degrees.") var saturation: Double = 30
@@ -77,9 +77,21 @@ struct TiltCommand: ParsableCommand {
         }
         var outputs: [TiltOutput] = []
         var truthHeld = 0, truthLeading = 0
+        let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
         switch source {
         case .gravity:
             outputs = controller.process(samples)
+        case .fusion:
+            guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
+            // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
+            var estimator = DeviceMotionEstimator(configuration: DeviceMotionConfiguration(sampleRate: rate, reference: .arbitraryZVertical))
+            outputs.reserveCapacity(samples.count)
+            for s in samples {
+                let motion = estimator.process(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate)
+                outputs.append(controller.process(time: s.time, attitude: motion.attitude, rotationRate: s.rotationRate))
+            }
         case .truth:
             guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
             // Rows without truth (tracking lost) hold the last attitude; rows before the first
@@ -102,7 +114,7 @@ struct TiltCommand: ParsableCommand {
             if let e { events.append("\(e.rawValue) at \(t) s") }
             rowCount += 1
             // `+ 0` turns −0 into 0 for readability.
-            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map(RecordingCSV.number).joined(separator: ",")
+            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
         }
         if let frameRate {
@@ -121,7 +133,7 @@ struct TiltCommand: ParsableCommand {
             try text.write(toFile: out, atomically: true, encoding: .utf8)
             let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
             let centred = outputs.filter { $0.stick == .zero }.count
-            print("tilt: \(samples.count) samples → \(rowCount) rows → \(out)")
+            print("tilt: \(samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
             print("home: \(events.joined(separator: "; "))")
             print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")

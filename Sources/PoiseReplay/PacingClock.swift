@@ -74,3 +74,40 @@ public func processCPUTime() -> Int64 {
     func nanoseconds(_ t: timeval) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_usec) * 1_000 }
     return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)
 }
+
+/// Real-time scheduling for the pacing thread (Linux `SCHED_FIFO`), so that on a busy machine the
+/// thread waiting for a deadline is not preempted by ordinary processes during its final spin.
+///
+/// Needs permission (root, `CAP_SYS_NICE` or an `RLIMIT_RTPRIO` allowance); without it `raise`
+/// returns `nil` and pacing runs at normal priority. The kernel's real-time throttling
+/// (`sched_rt_runtime_us`, 95 % by default) keeps a real-time thread from starving the machine,
+/// and the replay engine only spins for the last 200 µs before each deadline.
+public struct RealTimeScheduling: Sendable {
+    private let policy: Int32
+    private let priority: Int32
+
+    /// Switches the calling thread to `SCHED_FIFO` at `priority` (1…99, default 10); `nil` when
+    /// not permitted or not supported. Call `restore()` on the same thread afterwards.
+    public static func raise(priority: Int32 = 10) -> RealTimeScheduling? {
+        #if canImport(Glibc)
+        var oldPolicy: Int32 = 0
+        var oldParameters = sched_param()
+        guard pthread_getschedparam(pthread_self(), &oldPolicy, &oldParameters) == 0 else { return nil }
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        guard pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &parameters) == 0 else { return nil }
+        return RealTimeScheduling(policy: oldPolicy, priority: oldParameters.sched_priority)
+        #else
+        return nil
+        #endif
+    }
+
+    /// Returns the calling thread to the scheduling it had before `raise`.
+    public func restore() {
+        #if canImport(Glibc)
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        _ = pthread_setschedparam(pthread_self(), policy, &parameters)
+        #endif
+    }
+}

@@ -101,6 +101,8 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     public var speed: Double?
     /// True when the replay was stopped (Ctrl-C) before the end.
     public var stopped: Bool
+    /// True when the paced loop ran at real-time priority (`SCHED_FIFO`).
+    public var realTimeScheduling = false
     /// The whole pipeline's filtering figures (its last filtering stage in the chain, or the raw
     /// acceleration when there is none): latency to 90 %, jitter, lag.
     public var whole: StageReport
@@ -159,6 +161,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case file, pipeline, resampled, speed, stopped, jitter, stages, frames
+        case realTimeScheduling = "realtime_scheduling"
         case sampleRate = "sample_rate_hz"
         case recordedRate = "recorded_rate_hz"
         case antiAliasCutoff = "anti_alias_hz"
@@ -184,6 +187,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         try c.encodeIfPresent(antiAliasCutoff, forKey: .antiAliasCutoff)
         if let speed { try c.encode(speed, forKey: .speed) } else { try c.encode("max", forKey: .speed) }
         try c.encode(stopped, forKey: .stopped)
+        try c.encode(realTimeScheduling, forKey: .realTimeScheduling)
         try c.encode(latency90Samples, forKey: .latency90Samples)
         try c.encode(["tilt": latency90Samples.tilt.map { Double($0) / sampleRate * 1000 },
                       "shake": latency90Samples.shake.map { Double($0) / sampleRate * 1000 }], forKey: .latency90Milliseconds)
@@ -209,6 +213,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         antiAliasCutoff = try c.decodeIfPresent(Double.self, forKey: .antiAliasCutoff)
         speed = try? c.decode(Double.self, forKey: .speed)
         stopped = try c.decode(Bool.self, forKey: .stopped)
+        realTimeScheduling = try c.decodeIfPresent(Bool.self, forKey: .realTimeScheduling) ?? false
         whole = try c.decode(StageReport.self, forKey: .whole)
         stillSegments = try c.decode(Int.self, forKey: .stillSegments)
         noiseSegment = try c.decodeIfPresent([Double].self, forKey: .noiseSegment).flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0] ... $0[1] : nil }

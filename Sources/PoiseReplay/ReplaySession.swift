@@ -19,13 +19,17 @@ public struct ReplayRequest: Sendable {
     public var readOptions: ReadOptions
     /// The stages the spec may name.
     public var catalog: StageCatalog
+    /// Run the paced loop at real-time priority (`SCHED_FIFO`) when permitted (default true).
+    public var realTimePriority: Bool
 
     public init(path: String, pipeline: String = "none", rate: ReplayRate = .native,
                 speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil, outputPath: String? = nil,
-                readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard) {
+                readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard,
+                realTimePriority: Bool = true) {
         self.path = path; self.pipeline = pipeline; self.rate = rate; self.speed = speed
         self.frameRate = frameRate; self.outputPath = outputPath
         self.readOptions = readOptions; self.catalog = catalog
+        self.realTimePriority = realTimePriority
     }
 }
 
@@ -108,6 +112,8 @@ public struct ReplaySession: Sendable {
         let lateThreshold = Int64((1e9 / plan.sampleRate).rounded())
         let paced = request.speed != .maximum
         let frameMode = framePipeline != nil
+        // Real-time priority only while pacing: never for `--speed max`, never for the metrics.
+        let scheduling = paced && request.realTimePriority ? RealTimeScheduling.raise() : nil
         let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
                                   expectedCount: total, shouldStop: shouldStop,
                                   onSample: { record, delivery in
@@ -125,7 +131,10 @@ public struct ReplaySession: Sendable {
                 reportedCount = delivery.index + 1
             }
         }, onFrame: { frame in writer?.write(frame) })
+        scheduling?.restore()
         if let finished = writer.take() { try finished.finish() }
-        return ReplayReport(session: self, result: result)
+        var report = ReplayReport(session: self, result: result)
+        report.realTimeScheduling = scheduling != nil
+        return report
     }
 }

@@ -30,10 +30,12 @@ public struct TransferFunction: LinearFilterResponse, Hashable, Codable {
         self.denominator = denominator
     }
 
+    /// H(e^{iω}) = B(e^{iω}) / A(e^{iω}), ω in radians per sample.
     public func response(atAngle omega: Double) -> Complex {
         Self.evaluate(numerator, omega).value / Self.evaluate(denominator, omega).value
     }
 
+    /// Group delay in samples at ω (radians per sample); 0 where B or A vanishes.
     // τ(ω) = Re[Σ n·bₙe^{−iωn} / Σ bₙe^{−iωn}] − Re[Σ n·aₙe^{−iωn} / Σ aₙe^{−iωn}],
     // the derivative of −arg H written without differentiating the phase.
     public func groupDelay(atAngle omega: Double) -> Double {
@@ -71,10 +73,12 @@ public struct SecondOrderSections: LinearFilterResponse, Hashable, Codable {
         }
     }
 
+    /// The product of the sections' responses at ω (radians per sample).
     public func response(atAngle omega: Double) -> Complex {
         sections.reduce(Complex(real: 1, imaginary: 0)) { $0 * $1.response(atAngle: omega) }
     }
 
+    /// The sum of the sections' group delays at ω, in samples.
     public func groupDelay(atAngle omega: Double) -> Double {
         sections.reduce(0) { $0 + $1.groupDelay(atAngle: omega) }
     }

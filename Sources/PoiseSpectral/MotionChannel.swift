@@ -30,6 +30,20 @@ public enum MotionChannel: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// The channel's values over `samples`, in order.
+    /// - Throws: `SpectralError.invalidParameter` for a magnetometer channel without magnetometer data.
+    public func signal(from samples: [MotionSample]) throws -> [Double] {
+        var signal: [Double] = []
+        signal.reserveCapacity(samples.count)
+        for sample in samples {
+            guard let value = value(of: sample) else {
+                throw SpectralError.invalidParameter(name: "column", value: rawValue, rule: "the recording has no magnetometer data")
+            }
+            signal.append(value)
+        }
+        return signal
+    }
+
     /// Whether the channel needs a magnetometer.
     public var needsMagnetometer: Bool { unit == "µT" }
 

@@ -9,6 +9,7 @@ public struct SpectralPeak: Sendable, Hashable, Codable {
     /// Index of the bin holding the largest value.
     public var bin: Int
 
+    /// A peak at `frequency` Hz with `value` (spectrum units) whose largest bin is `bin`.
     public init(frequency: Double, value: Double, bin: Int) {
         self.frequency = frequency
         self.value = value
@@ -20,7 +21,9 @@ extension PowerSpectrum {
     /// The largest bin whose frequency lies in `range` (Hz; default: every bin above 0 Hz),
     /// refined by fitting a parabola through the logarithms of it and its two neighbours
     /// (Gaussian interpolation: for a Hann window the error is a few hundredths of a bin, against
-    /// up to half a bin without it). Edge bins and bins next to a zero are not refined.
+    /// up to half a bin without it; M. Gasior and J. L. Gonzalez, "Improving FFT frequency
+    /// measurement resolution by parabolic and Gaussian interpolation", CERN AB-Note-2004-021).
+    /// Edge bins and bins next to a zero are not refined.
     /// Returns `nil` when no bin lies in the range.
     /// - Complexity: O(bins).
     public func dominantPeak(in range: ClosedRange<Double>? = nil) -> SpectralPeak? {

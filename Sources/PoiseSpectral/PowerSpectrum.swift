@@ -16,6 +16,7 @@ public struct PowerSpectrum: Sendable, Hashable, Codable {
     /// scalings: density = spectrum / equivalentNoiseBandwidth.
     public var equivalentNoiseBandwidth: Double
 
+    /// Creates a spectrum from its parts (see the properties for units).
     public init(frequencies: [Double], values: [Double], scaling: SpectralScaling, segmentCount: Int,
                 unusedSamples: Int, equivalentNoiseBandwidth: Double) {
         self.unusedSamples = unusedSamples

@@ -7,6 +7,7 @@ public struct FrequencyBand: Sendable, Hashable, Codable {
     /// Upper edge in Hz (excluded); `.infinity` reaches the Nyquist frequency.
     public var high: Double
 
+    /// The band `low ≤ f < high`, in Hz.
     public init(low: Double, high: Double) {
         self.low = low
         self.high = high
@@ -90,18 +91,15 @@ public struct SpectrumReport: Sendable, Codable {
     public init(samples: [MotionSample], channels: [MotionChannel], configuration: SpectralConfiguration,
                 sampling: SamplingEstimate?, peakCount: Int = 3, minimumPeakFrequency: Double = 0,
                 bands: [FrequencyBand] = FrequencyBand.defaults) throws {
+        // Before planning: a segment longer than the recording is an error, not a huge allocation.
+        guard samples.count >= configuration.segmentLength else {
+            throw SpectralError.signalTooShort(samples: samples.count, needed: configuration.segmentLength)
+        }
         let estimator = try WelchEstimator(configuration: configuration)
         var results: [Channel] = []
         var first: PowerSpectrum?
         for channel in channels {
-            var signal: [Double] = []
-            signal.reserveCapacity(samples.count)
-            for sample in samples {
-                guard let value = channel.value(of: sample) else {
-                    throw SpectralError.invalidParameter(name: "column", value: channel.rawValue, rule: "the recording has no magnetometer data")
-                }
-                signal.append(value)
-            }
+            let signal = try channel.signal(from: samples)
             let psd: PowerSpectrum
             do {
                 psd = try estimator.estimate(signal)
@@ -132,5 +130,13 @@ public struct SpectrumReport: Sendable, Codable {
         frequencies = first.frequencies
         self.bands = bands
         self.channels = results
+    }
+}
+
+extension RestDetector {
+    /// The longest still segment (most samples) in `samples`, as an index range, or `nil` when
+    /// there is none. For measuring sensor noise density where the device lies still.
+    public func longestStillSegment(in samples: [MotionSample]) -> Range<Int>? {
+        stillSegments(in: samples).max { $0.count < $1.count }
     }
 }

@@ -72,6 +72,17 @@ import Testing
         #expect(abs((object["rate_hz"] as? Double ?? 0) - 100) < 1e-6)
     }
 
+    @Test func stepWithRealNoiseNamesTheSegmentUsed() throws {
+        let path = try Self.writeRecording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let object = try json(try StepCommand.parse(["--filter", "factor:k=0.1", "--rate", "60", "--noise", path, "--json"]).output())
+        let noise = try #require(object["noise"] as? String)
+        #expect(noise.contains(path) && noise.contains("samples 0..<"))
+        // ±0.005 g of noise cannot move a 22-sample crossing of a 1.41 g step by more than one sample.
+        let samples = try #require(object["latency90_samples"] as? Int)
+        #expect(abs(samples - 22) <= 1)
+    }
+
     @Test func jitterOnTheXioExampleShowsPoiseAdaptiveBelowAccelerometerGraph() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.appendingPathComponent("../shared/data/xio/sensor_data.csv").standardizedFileURL.path

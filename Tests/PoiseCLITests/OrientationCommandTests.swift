@@ -116,7 +116,7 @@ func runPoise(_ arguments: [String]) throws {
         let scratch = OrientationScratch()
         let input = try scratch.recording()
         let output = scratch.path("tilt.csv")
-        try runPoise(["tilt", input, "--orientation", "landscapeRight", "--dead-zone", "2", "--saturation", "20",
+        try runPoise(["tilt", input, "--source", "gravity", "--orientation", "landscapeRight", "--dead-zone", "2", "--saturation", "20",
                       "--curve", "exponent:1.5", "--out", output])
         let table = try rows(output)
         #expect(table[0] == ["t_s", "stick_x", "stick_y", "roll_deg", "pitch_deg", "home_event"])
@@ -130,6 +130,25 @@ func runPoise(_ arguments: [String]) throws {
         }
         #expect(table[1][5] == "initial")
         #expect(table.dropFirst().contains { $0[1] != "0.0" })  // the motion moves the stick
+    }
+
+    @Test func defaultSourceWithAGyroscopeIsSixAxisFusionInTheRemappedFrame() throws {
+        let scratch = OrientationScratch()
+        let input = try scratch.recording()
+        let output = scratch.path("fusion.csv")
+        try runPoise(["tilt", input, "--mount", "0,20,0", "--out", output])
+        let remap = FrameRemap<Double>(roll: 0, pitch: 20 * Units.radiansPerDegree, yaw: 0)
+        let samples = try Recording.load(path: input).samples.map { remap.sample($0) }
+        var estimator = DeviceMotionEstimator(configuration: DeviceMotionConfiguration(
+            sampleRate: DeviceMotionConfiguration.estimatedSampleRate(of: samples)!, reference: .arbitraryZVertical))
+        var controller = try TiltController()
+        let table = try rows(output).dropFirst()
+        #expect(table.count == samples.count)
+        for (row, s) in zip(table, samples) {
+            let motion = estimator.process(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate)
+            let e = controller.process(time: s.time, attitude: motion.attitude, rotationRate: s.rotationRate)
+            #expect(Double(row[1]) == e.stick.x + 0 && Double(row[2]) == e.stick.y + 0)
+        }
     }
 
     @Test func frameRateOutputHasOneRowPerFrame() throws {

@@ -56,3 +56,27 @@ final class ResultBox: @unchecked Sendable {
     func set(_ i: Int, _ value: ([Complex], [Double])?) { lock.lock(); slots[i] = value; lock.unlock() }
     func get(_ i: Int) -> ([Complex], [Double])? { lock.lock(); defer { lock.unlock() }; return slots[i] }
 }
+
+/// The plan cache: one plan per shape, and plans stay valid while in use even after eviction.
+@Suite struct PlanCacheTests {
+    @Test func samePlanForSameShape() {
+        let key = FFTWPlanKey(kind: .realForward, count: 4321, planning: .estimate)
+        #expect(FFTWPlanner.plan(key) === FFTWPlanner.plan(key))
+        let other = FFTWPlanKey(kind: .realInverse, count: 4321, planning: .estimate)
+        #expect(FFTWPlanner.plan(key) !== FFTWPlanner.plan(other))
+    }
+
+    /// Filling the cache past its capacity evicts old plans; a transform made before still
+    /// holds its plan and computes the same spectrum.
+    @Test func evictedPlansStayAliveWhileUsed() throws {
+        let signal = (0..<517).map { sin(Double($0) * 0.3) + 0.1 * Double($0 % 7) }
+        let early = try RealFFT(count: 517)
+        let before = try early.forward(signal)
+        for multiple in 1...(FFTWPlanner.cacheCapacity + 8) {
+            _ = try RealFFT(count: 60 * multiple)   // composite lengths plan quickly
+        }
+        #expect(FFTWPlanner.cachedPlanCount <= FFTWPlanner.cacheCapacity)
+        #expect(try early.forward(signal) == before)
+        #expect(try RealFFT(count: 517).forward(signal) == before)   // re-planned: same algorithm, same bits
+    }
+}

@@ -8,7 +8,9 @@ import PoiseReplay
 ///   the same pipeline in a plain loop (the reference): the difference is what pacing costs per
 ///   sample (two clock reads and the statistics).
 /// - Lateness: 2000 ticks at 100 Hz (20 s) with the real `MonotonicClock` (absolute sleep to 200 µs
-///   before each deadline, then spin), and 500 ticks with plain absolute sleeps for comparison.
+///   before each deadline, then spin) at real-time priority (`SCHED_FIFO` when permitted, as
+///   `poise replay` does), and 500 ticks each with plain absolute sleeps and with sleep-then-spin
+///   at normal priority for comparison.
 ///   CPU use is getrusage CPU time over wall time of the whole paced loop.
 func replaySuite(_ r: Report) {
     let count = 200_000
@@ -62,8 +64,12 @@ func replaySuite(_ r: Report) {
     }
     let plainSleep = paced(500, clock: MonotonicClock(spinThreshold: 0))
     describe("plain absolute sleep, 500 ticks at 100 Hz", plainSleep)
+    let ordinary = paced(500, clock: MonotonicClock())
+    describe("sleep then spin (200 µs), normal priority, 500 ticks at 100 Hz", ordinary)
+    let scheduling = RealTimeScheduling.raise()
     let spin = paced(2000, clock: MonotonicClock())
-    describe("sleep then spin (200 µs), 2000 ticks at 100 Hz", spin)
+    scheduling?.restore()
+    describe("sleep then spin (200 µs), \(scheduling == nil ? "normal priority (SCHED_FIFO not permitted)" : "SCHED_FIFO"), 2000 ticks at 100 Hz", spin)
     if let l = spin.timing.latenessMicroseconds {
         r.check("lateness median µs at 100 Hz", l.p50, atMost: 5)
         r.check("lateness p90 µs at 100 Hz", l.p90, atMost: 20)

@@ -5,6 +5,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("sweep", sweepSuite),
     ("peers", peersSuite),
     ("spectral", spectralSuite),
+    ("orientation", orientationSuite),
     ("filters", filterSuite),
     ("ingest", ingestSuite),
     ("replay", replaySuite),

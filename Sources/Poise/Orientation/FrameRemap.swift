@@ -121,6 +121,25 @@ extension FrameRemap where Scalar == Double {
     }
 }
 
+extension FrameRemap where Scalar == Double {
+    /// Batch form of `sample(_:)`: `output[i] = sample(input[i])` for every i (exactly the
+    /// per-sample loop), reusing `output`'s storage (resized to `input.count`).
+    ///
+    /// - Complexity: O(n); no allocation when `output` already has the capacity.
+    @inlinable
+    public func samples(_ input: [MotionSample], into output: inout [MotionSample]) {
+        if output.count != input.count {
+            output.removeAll(keepingCapacity: true)
+            output.append(contentsOf: input)
+        }
+        input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                for i in source.indices { target[i] = sample(source[i]) }
+            }
+        }
+    }
+}
+
 extension AxisAlignment {
     /// Applies the alignment to the vector quantities of a sample (acceleration, rotation rate,
     /// magnetic field) with the same signed permutation. This is the only remap available for

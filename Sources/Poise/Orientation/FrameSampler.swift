@@ -52,6 +52,8 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
     @usableFromInline var count = 0
     @usableFromInline var held = Value.zero     // last raw (mean) value
     @usableFromInline var smoothed: Value?
+    /// Samples not used because their time or value was not finite.
+    public private(set) var rejectedSamples = 0
 
     /// - Throws: `OrientationSettingsError` naming the bad setting.
     public init(settings: FrameSamplerSettings) throws {
@@ -65,7 +67,9 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
 
     /// Feeds one sample (time in seconds, non-decreasing; a sample earlier than the current
     /// window counts in the current window) and calls `emit` for every frame it completes.
+    /// A sample with a non-finite time or value is not used and is counted in `rejectedSamples`.
     public mutating func process(time: Double, value: Value, emit: (Frame<Value>) -> Void) {
+        guard time.isFinite, value.isFinite else { rejectedSamples += 1; return }
         if start == nil { start = time }
         while time > frameTime(frameIndex) {
             closeFrame(emit)

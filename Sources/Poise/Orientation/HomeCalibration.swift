@@ -68,18 +68,20 @@ public struct HomeCalibration: Sendable {
     @usableFromInline var stillStart: Double?
     @usableFromInline var stillAttitude = Quaternion<Double>.identity
     // Derived once.
-    @usableFromInline let farAngle: Double
+    // Angles are compared through the quaternion's real part: for a unit quaternion the rotation
+    // angle exceeds θ exactly when |w| < cos(θ/2), which avoids an atan2 per sample.
+    @usableFromInline let farCosine: Double       // cos(recalibrationAngle / 2)
     @usableFromInline let stillRateSquared: Double
-    @usableFromInline let stillAngle: Double
+    @usableFromInline let stillCosine: Double     // cos(stillnessAngle / 2)
 
     /// - Throws: `OrientationSettingsError` when a setting is out of range.
     public init(settings: HomeCalibrationSettings = HomeCalibrationSettings()) throws {
         if let problem = settings.problem { throw OrientationSettingsError(message: problem) }
         self.settings = settings
-        farAngle = settings.recalibrationAngle * Units.radiansPerDegree
+        farCosine = Double.cos(settings.recalibrationAngle * Units.radiansPerDegree / 2)
         let rate = settings.stillnessRate * Units.radiansPerDegree
         stillRateSquared = rate * rate
-        stillAngle = settings.stillnessAngle * Units.radiansPerDegree
+        stillCosine = Double.cos(settings.stillnessAngle * Units.radiansPerDegree / 2)
     }
 
     /// Forgets home: the next sample becomes home (event `.initial`), as a fresh calibration.
@@ -104,8 +106,12 @@ public struct HomeCalibration: Sendable {
     ///   - time: seconds, non-decreasing.
     /// - Returns: the relative attitude `h⁻¹ ⊗ q` (the identity when home was just set) and the
     ///   event if home changed at this sample.
+    ///
+    /// A non-finite or zero attitude is replaced by the home attitude (relative identity, no
+    /// event) rather than spreading NaN; callers validate their inputs upstream.
     public mutating func process(attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?, time: Double)
         -> (relative: Quaternion<Double>, event: HomeEvent?) {
+        guard attitude.isFinite, attitude.lengthSquared > 0 else { return (.identity, nil) }
         let q = attitude.normalized
         guard let h = home else {
             calibrate(to: q, time: time)
@@ -117,10 +123,10 @@ public struct HomeCalibration: Sendable {
         }
         let relative = h.conjugate * q
         guard settings.dynamicRecalibration else { return (relative, nil) }
-        let far = relative.angle > farAngle
+        let far = relative.w.magnitude < farCosine
         let rateStill = rotationRate.map { $0.lengthSquared <= stillRateSquared } ?? true
         guard far, rateStill else { stillStart = nil; return (relative, nil) }
-        if let start = stillStart, (stillAttitude.conjugate * q).angle <= stillAngle {
+        if let start = stillStart, (stillAttitude.conjugate * q).w.magnitude >= stillCosine {
             if time - start >= settings.holdTime {
                 calibrate(to: q, time: time)
                 return (.identity, .dynamic)

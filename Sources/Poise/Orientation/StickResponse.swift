@@ -71,10 +71,15 @@ public struct TiltAngles: Sendable, Hashable {
     /// The angles of `q` (normalised first).
     @inlinable
     public init(_ attitude: Quaternion<Double>) {
-        let q = attitude.normalized
-        let s = 2 * (q.w * q.x + q.y * q.z)
-        pitch = Double.asin(Swift.max(-1, Swift.min(1, s)))
-        roll = Double.atan2(y: -2 * (q.x * q.z - q.w * q.y), x: 1 - 2 * (q.x * q.x + q.y * q.y))
+        self.init(unit: attitude.normalized)
+    }
+
+    /// The angles of a quaternion already of unit length (no normalisation): the pitch and
+    /// roll of `DeviceMotion.coreMotionAngles`.
+    @inlinable
+    init(unit q: Quaternion<Double>) {
+        let angles = DeviceMotion.coreMotionAngles(q)
+        self.init(pitch: angles.pitch, roll: angles.roll)
     }
 }
 
@@ -87,10 +92,12 @@ extension Quaternion where Scalar == Double {
     public static func tilt(fromGravity g: SIMD3<Double>) -> Quaternion<Double> {
         let n = g.lengthSquared.squareRoot()
         guard n > 0, n.isFinite else { return .identity }
-        let u = g / n
+        let u = g * (1 / n)
         // q = normalise(1 + u·z, u × z) with z = (0, 0, 1): u × z = (u.y, −u.x, 0).
         let w = 1 + u.z
         if w < 1e-12 { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
-        return Quaternion(w: w, x: u.y, y: -u.x, z: 0).normalized
+        // |(w, u.y, −u.x, 0)|² = w² + 1 − u.z² = 2w for a unit u.
+        let scale = 1 / (2 * w).squareRoot()
+        return Quaternion(w: w * scale, x: u.y * scale, y: -u.x * scale, z: 0)
     }
 }

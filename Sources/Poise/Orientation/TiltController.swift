@@ -58,6 +58,11 @@ public struct TiltController: Sendable {
     /// The current gravity estimate, g, device axes (nil before the first raw sample).
     public private(set) var gravity: SIMD3<Double>?
     @usableFromInline var lastTime = 0.0
+    /// Raw samples whose acceleration or time was not finite (they left the gravity estimate unchanged).
+    public private(set) var rejectedSamples = 0
+    // The low-pass gain of the last time step, reused while the step repeats (regular rates).
+    @usableFromInline var lastStep = -1.0
+    @usableFromInline var lastGain = 0.0
 
     /// - Throws: `OrientationSettingsError` naming the bad setting.
     public init(settings: TiltSettings = TiltSettings()) throws {
@@ -70,22 +75,35 @@ public struct TiltController: Sendable {
     public mutating func requestRecalibration() { home.requestRecalibration() }
 
     /// Forgets home and gravity, as a fresh controller.
-    public mutating func reset() { home.reset(); gravity = nil; lastTime = 0 }
+    public mutating func reset() { home.reset(); gravity = nil; lastTime = 0; lastStep = -1; lastGain = 0; rejectedSamples = 0 }
 
     /// Processes a raw sample: gravity from the low-passed accelerometer; the sample's rotation
     /// rate serves the stillness test of dynamic recalibration.
+    ///
+    /// A sample with a non-finite acceleration or time leaves the gravity estimate unchanged
+    /// (so one bad value cannot poison the filter) and is counted in `rejectedSamples`.
     public mutating func process(_ sample: MotionSample) -> TiltOutput {
+        let valid = sample.acceleration.isFinite && sample.time.isFinite
+        if !valid { rejectedSamples += 1 }
         let g: SIMD3<Double>
-        if let previous = gravity, settings.gravityTimeConstant > 0 {
-            let dt = Swift.max(0, sample.time - lastTime)  // repeated or backwards time: no update
-            let gain = 1 - Double.exp(-dt / settings.gravityTimeConstant)
-            g = previous + gain * (sample.acceleration - previous)
-        } else {
+        if let previous = gravity, !valid || settings.gravityTimeConstant > 0 {
+            if valid {
+                let dt = Swift.max(0, sample.time - lastTime)  // repeated or backwards time: no update
+                if dt != lastStep { lastStep = dt; lastGain = 1 - Double.exp(-dt / settings.gravityTimeConstant) }
+                g = previous + lastGain * (sample.acceleration - previous)
+            } else {
+                g = previous
+            }
+        } else if valid {
             g = sample.acceleration
+        } else {
+            // Nothing known yet: centred stick, no home.
+            return TiltOutput(time: sample.time, stick: .zero, angles: TiltAngles(pitch: 0, roll: 0), event: nil)
         }
         gravity = g
-        lastTime = sample.time
-        return process(time: sample.time, attitude: .tilt(fromGravity: g), rotationRate: sample.rotationRate)
+        if valid { lastTime = sample.time }
+        let rate: SIMD3<Double>? = sample.rotationRate.isFinite ? sample.rotationRate : nil
+        return process(time: valid ? sample.time : lastTime, attitude: .tilt(fromGravity: g), rotationRate: rate)
     }
 
     /// Processes an attitude (device → earth) from a fusion filter.
@@ -93,7 +111,7 @@ public struct TiltController: Sendable {
     /// - Parameter rotationRate: rad/s for the stillness test, or nil.
     public mutating func process(time: Double, attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?) -> TiltOutput {
         let (relative, event) = home.process(attitude: attitude, rotationRate: rotationRate, time: time)
-        let angles = TiltAngles(relative)
+        let angles = TiltAngles(unit: relative)  // a product of unit quaternions
         return TiltOutput(time: time, stick: Self.stick(angles, settings.stick), angles: angles, event: event)
     }
 

@@ -98,6 +98,15 @@ func matrixDistance(_ a: RotationMatrix<Double>, _ b: RotationMatrix<Double>) ->
         for o in InterfaceOrientation.allCases { check(FrameRemap(orientation: o), o.rawValue) }
     }
 
+    @Test func batchRemapEqualsThePerSampleLoop() {
+        let remap = FrameRemap<Double>(roll: 0.2, pitch: 0.5, yaw: -1.4)
+        var output: [MotionSample] = [MotionSample(time: 99)]
+        remap.samples(Self.samples, into: &output)
+        #expect(output == Self.samples.map { remap.sample($0) })
+        remap.samples(Array(Self.samples.prefix(10)), into: &output)
+        #expect(output == Self.samples.prefix(10).map { remap.sample($0) })
+    }
+
     @Test func reflectionsPermuteAllVectorsAndDropTheAttitude() throws {
         let a = try AxisAlignment("+Y+X+Z", allowingReflection: true)
         let s = Self.samples[10]

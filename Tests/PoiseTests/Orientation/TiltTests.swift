@@ -138,6 +138,32 @@ import Testing
         }
     }
 
+    @Test func nonFiniteInputsNeitherPoisonNorStall() throws {
+        var c = try TiltController(settings: TiltSettings(gravityTimeConstant: 0.1))
+        let first = c.process(MotionSample(time: 0, acceleration: SIMD3(.nan, 0, 1)))
+        #expect(first.stick == .zero && first.event == nil && c.gravity == nil)
+        #expect(c.process(MotionSample(time: 0.01, acceleration: SIMD3(0, 0, 1))).event == .initial)
+        let bad = c.process(MotionSample(time: .infinity, acceleration: SIMD3(0, 1, 0)))
+        #expect(bad.stick.x.isFinite && bad.stick.y.isFinite && c.gravity == SIMD3(0, 0, 1))
+        _ = c.process(MotionSample(time: 0.02, acceleration: SIMD3(.infinity, 0, 0), rotationRate: SIMD3(.nan, 0, 0)))
+        #expect(c.gravity == SIMD3(0, 0, 1) && c.rejectedSamples == 3)
+        // Time keeps flowing from the last valid sample: the next step is 0.1 s, not stuck.
+        _ = c.process(MotionSample(time: 0.11, acceleration: SIMD3(0, 1, 0)))
+        let e = Double.exp(-1)
+        #expect(maxAbs(c.gravity! - SIMD3(0, 1 - e, e)) < 1e-15)
+        var home = try HomeCalibration()
+        _ = home.process(attitude: .identity, rotationRate: nil, time: 0)
+        let nan = home.process(attitude: Quaternion(w: .nan, x: 0, y: 0, z: 0), rotationRate: nil, time: 1)
+        #expect(nan.relative == .identity && nan.event == nil)
+        var sampler = try FrameSampler<Double>(settings: FrameSamplerSettings(frameRate: 60))
+        var frames = 0
+        sampler.process(time: 0, value: 1) { _ in frames += 1 }
+        sampler.process(time: .infinity, value: 1) { _ in frames += 1 }
+        sampler.process(time: 0.01, value: .nan) { _ in frames += 1 }
+        sampler.finish { f in frames += 1; #expect(f.value == 1) }
+        #expect(frames == 1 && sampler.rejectedSamples == 2)
+    }
+
     @Test func batchEqualsThePerSampleLoop() throws {
         let samples = RotationSimulation.samples(start: .identity, count: 200)
         let settings = TiltSettings(home: HomeCalibrationSettings(dynamicRecalibration: true, holdTime: 0.3))

@@ -1,0 +1,26 @@
+import ArgumentParser
+import PoiseRecording
+
+/// `poise info FILE`: what is in a recording and what looks wrong with it.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe a recording: duration, rows, columns and units, sample rate, intervals, gaps, held values, still segments, ranges, suspicious things.")
+
+    @Argument(help: "CSV recording.")
+    var file: String
+
+    @Flag(help: "Print JSON (keys include rows, duration_s, sample_rate_hz, gaps, still_segments).")
+    var json = false
+
+    @Flag(help: "Stop at the first bad row instead of reporting and skipping it.")
+    var strict = false
+
+    @Flag(help: "The accelerometer uses Apple's raw sign (−1 g up at rest); negate it.")
+    var appleAccelerometerSign = false
+
+    func run() throws {
+        let info = try RecordingInfo.inspect(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict))
+        print(json ? try info.json() : info.text)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension RecordingInfo {
+    /// A human-readable report (what `poise info` prints without `--json`).
+    public var text: String {
+        func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+        var lines: [String] = []
+        lines.append("\(path)")
+        lines.append("  format \(format), \(rows) rows, \(f(durationS)) s (\(f(startS)) → \(f(endS)) s), sample rate \(f(sampleRateHz)) Hz")
+        lines.append("  columns:")
+        for c in columns {
+            let unit = c.unit.isEmpty ? "" : " [\(c.unit)\(c.coreUnit.isEmpty || c.coreUnit == c.unit ? "" : " → \(c.coreUnit)")]"
+            lines.append("    \(c.name) → \(c.meaning)\(unit)")
+        }
+        if let i = intervals {
+            lines.append("  intervals: median \(f(i.medianMs)) ms, min \(f(i.minimumMs)), max \(f(i.maximumMs)), mean \(f(i.meanMs))")
+            for g in i.histogram {
+                let spread = g.minimumMs == g.maximumMs ? "" : " (\(f(g.minimumMs))–\(f(g.maximumMs)))"
+                lines.append("    \(f(g.intervalMs)) ms\(spread) × \(g.count)")
+            }
+        }
+        lines.append("  gaps: \(gapCount)" + (gaps.isEmpty ? "" : " — " + gaps.prefix(5).map { "\(f($0.timeS)) s (\(f($0.intervalMs, 2)) ms)" }.joined(separator: ", ") + (gapCount > 5 ? ", …" : "")))
+        lines.append("  repeated timestamps: \(duplicateTimestamps); rows dropped: \(droppedRows); repaired: \(repairedRows)")
+        for name in ["accelerometer", "gyroscope", "magnetometer"] {
+            guard let r = ranges[name] else { continue }
+            let h = held[name]
+            let rest = r.restNorm.map { ", |v| at rest \(f($0, 4))" } ?? ""
+            lines.append("  \(name) [\(r.unit)]: min (\(r.minimum.map { f($0, 4) }.joined(separator: ", "))) max (\(r.maximum.map { f($0, 4) }.joined(separator: ", "))), |v| \(f(r.normMinimum, 4))–\(f(r.normMaximum, 4))\(rest)")
+            if let h { lines.append("    held (repeats previous row): \(h.rows) rows (\(f(h.fraction * 100, 1)) %), changes every \(f(h.updateIntervalMs, 2)) ms") }
+        }
+        if let t = rowsWithTruth { lines.append("  ground truth: \(t) of \(rows) rows") }
+        if let m = movementFraction { lines.append("  movement mask: \(f(m * 100, 1)) % of rows") }
+        lines.append("  still segments (|ω| < \(restDetector.gyroscopeThreshold) rad/s, ||a| − 1 g| < \(restDetector.accelerationThreshold) g, ≥ \(restDetector.minimumDuration) s): \(stillSegments.count)")
+        for s in stillSegments.prefix(20) { lines.append("    \(f(s.startS)) – \(f(s.endS)) s (\(f(s.durationS, 2)) s)") }
+        if stillSegments.count > 20 { lines.append("    …") }
+        if !issueCounts.isEmpty {
+            lines.append("  reader issues: " + issueCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            for i in issues.prefix(10) { lines.append("    \(i)") }
+        }
+        if suspicious.isEmpty {
+            lines.append("  nothing suspicious")
+        } else {
+            lines.append("  suspicious:")
+            for s in suspicious { lines.append("    - \(s)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+import Poise
+
+/// What `poise info` reports about a recording. Computed in one streaming pass (memory grows
+/// only with the number of distinct sample intervals, gaps listed and still segments).
+/// Units: seconds (`_s`), milliseconds (`_ms`), Hz, and the core units g, rad/s, µT.
+/// JSON keys are the snake_case forms of the property names (`duration_s`, `sample_rate_hz`…).
+public struct RecordingInfo: Sendable, Codable {
+    /// One column and what it maps to.
+    public struct Column: Sendable, Codable, Equatable {
+        public var name: String
+        /// `time`, `acceleration.x`, `rotation_rate.y`, `magnetic_field.z`, `truth.w`, `movement`, `ignored`.
+        public var meaning: String
+        /// Unit in the file.
+        public var unit: String
+        /// Unit after conversion (core unit).
+        public var coreUnit: String
+    }
+
+    /// A group of similar sample intervals (within 5 % of the group's smallest).
+    public struct IntervalGroup: Sendable, Codable, Equatable {
+        /// The most common interval of the group, ms (1 µs resolution).
+        public var intervalMs: Double
+        public var count: Int
+        public var minimumMs: Double
+        public var maximumMs: Double
+    }
+
+    /// Interval statistics (1 µs resolution).
+    public struct Intervals: Sendable, Codable, Equatable {
+        public var medianMs: Double
+        public var minimumMs: Double
+        public var maximumMs: Double
+        public var meanMs: Double
+        /// Histogram: groups of similar intervals, shortest first.
+        public var histogram: [IntervalGroup]
+    }
+
+    /// An interval longer than 1.5 × the median.
+    public struct Gap: Sendable, Codable, Equatable {
+        /// Time of the sample after the gap, s.
+        public var timeS: Double
+        public var intervalMs: Double
+        /// Estimated samples missing: round(interval / median) − 1.
+        public var missingSamples: Int
+    }
+
+    /// Rows that repeat the previous row's reading exactly, per sensor.
+    public struct Held: Sendable, Codable, Equatable {
+        public var rows: Int
+        public var fraction: Double
+        /// Average time between changes of the reading, ms (≈ the sensor's real output period).
+        public var updateIntervalMs: Double
+    }
+
+    /// Value range of a three-axis sensor in its core unit.
+    public struct Range: Sendable, Codable, Equatable {
+        public var unit: String
+        public var minimum: [Double]
+        public var maximum: [Double]
+        public var normMinimum: Double
+        public var normMaximum: Double
+        /// Median norm over still segments (or all rows when there are none).
+        public var restNorm: Double?
+    }
+
+    public var path: String
+    /// `poise`, `xioFusion`, `phyphox`, `euroc`.
+    public var format: String
+    public var columns: [Column]
+    /// Data rows delivered by the reader.
+    public var rows: Int
+    public var startS: Double
+    public var endS: Double
+    public var durationS: Double
+    /// 1 / median interval.
+    public var sampleRateHz: Double
+    public var intervals: Intervals?
+    public var gaps: [Gap]
+    public var gapCount: Int
+    /// Rows with the same timestamp as the row before.
+    public var duplicateTimestamps: Int
+    /// Rows dropped because their time went backwards (lenient read) or other dropped rows.
+    public var droppedRows: Int
+    public var repairedRows: Int
+    public var held: [String: Held]
+    public var stillSegments: [TimeSegment]
+    /// Rest detector settings used.
+    public var restDetector: RestDetectorSettings
+    public var ranges: [String: Range]
+    public var rowsWithTruth: Int?
+    public var movementFraction: Double?
+    /// Reader issues by kind.
+    public var issueCounts: [String: Int]
+    /// The first reader issues, as `file:line:column: message`.
+    public var issues: [String]
+    /// Things that look wrong (saturation, units, sign, timing).
+    public var suspicious: [String]
+
+    /// Inspects a recording (read leniently unless `options.strict`).
+    ///
+    /// - Throws: `RecordingError` for unreadable files and headers (and, in strict mode, the first bad row).
+    public static func inspect(path: String, options: ReadOptions = ReadOptions(strict: false),
+                               restDetector: RestDetectorSettings = RestDetectorSettings()) throws -> RecordingInfo {
+        let reader = try RecordingReader(path: path, options: options)
+        var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
+        while let sample = try reader.next() { inspector.add(sample) }
+        return inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+    }
+
+    /// Pretty-printed JSON with snake_case keys.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+/// Accumulates `RecordingInfo` one sample at a time.
+public struct RecordingInspector: Sendable {
+    let schema: RecordingSchema
+    var rows = 0
+    var first: Double?
+    var last = 0.0
+    var previous: MotionSample?
+    var intervalCounts: [Int64: Int] = [:]
+    var intervalSum = 0.0
+    var intervalMin = Double.infinity
+    var intervalMax = -Double.infinity
+    var duplicateTimestamps = 0
+    var heldCounts = [0, 0, 0]
+    var rest: RestDetector
+    var minimum = [SIMD3<Double>](repeating: SIMD3(repeating: .infinity), count: 3)
+    var maximum = [SIMD3<Double>](repeating: SIMD3(repeating: -.infinity), count: 3)
+    var atMinimum = [SIMD3<Int>](repeating: .zero, count: 3)
+    var atMaximum = [SIMD3<Int>](repeating: .zero, count: 3)
+    var normMinimum = [Double](repeating: .infinity, count: 3)
+    var normMaximum = [Double](repeating: -.infinity, count: 3)
+    /// Norm histogram at quiet samples (0.001-unit bins) for the rest norm median.
+    var quietNorms: [[Int: Int]] = [[:], [:], [:]]
+    var allNorms: [[Int: Int]] = [[:], [:], [:]]
+    var rowsWithTruth = 0
+    var truthNormOff = 0
+    var movementRows = 0
+    /// Intervals with the time of the sample after them, for gap listing once the median is known
+    /// (kept only for intervals more than 1.2× the running minimum, so normally few).
+    var longIntervals: [(time: Double, interval: Double)] = []
+
+    public init(schema: RecordingSchema, restDetector: RestDetectorSettings = RestDetectorSettings()) {
+        self.schema = schema
+        rest = RestDetector(settings: restDetector)
+    }
+
+    func vectors(_ s: MotionSample) -> [SIMD3<Double>?] {
+        [schema.hasAccelerometer ? s.acceleration : nil, schema.hasGyroscope ? s.rotationRate : nil, s.magneticField]
+    }
+
+    /// Adds one sample.
+    public mutating func add(_ s: MotionSample) {
+        rows += 1
+        if first == nil { first = s.time }
+        last = s.time
+        let current = vectors(s)
+        if let p = previous {
+            let dt = s.time - p.time
+            if dt == 0 { duplicateTimestamps += 1 }
+            if dt > 0 {
+                intervalCounts[Int64((dt * 1e6).rounded()), default: 0] += 1
+                intervalSum += dt
+                intervalMin = min(intervalMin, dt)
+                intervalMax = max(intervalMax, dt)
+                if dt > 1.2 * intervalMin { longIntervals.append((s.time, dt)) }
+                if longIntervals.count > 100_000 { longIntervals.removeAll { $0.interval <= 1.4 * intervalMin } }
+            }
+            let before = vectors(p)
+            for k in 0..<3 { if let a = current[k], let b = before[k], a == b { heldCounts[k] += 1 } }
+        }
+        let quiet = rest.isQuiet(acceleration: current[0], rotationRate: current[1])
+        rest.process(time: s.time, acceleration: current[0], rotationRate: current[1])
+        for k in 0..<3 {
+            guard let v = current[k] else { continue }
+            let n = (v * v).sum().squareRoot()
+            normMinimum[k] = min(normMinimum[k], n)
+            normMaximum[k] = max(normMaximum[k], n)
+            let bin = Int((n * 1000).rounded())
+            allNorms[k][bin, default: 0] += 1
+            if quiet { quietNorms[k][bin, default: 0] += 1 }
+            for axis in 0..<3 {
+                if v[axis] > maximum[k][axis] { maximum[k][axis] = v[axis]; atMaximum[k][axis] = 1 } else if v[axis] == maximum[k][axis] { atMaximum[k][axis] += 1 }
+                if v[axis] < minimum[k][axis] { minimum[k][axis] = v[axis]; atMinimum[k][axis] = 1 } else if v[axis] == minimum[k][axis] { atMinimum[k][axis] += 1 }
+            }
+        }
+        if let q = s.truth {
+            rowsWithTruth += 1
+            if abs(q.length - 1) > 0.01 { truthNormOff += 1 }
+        }
+        if s.movement == true { movementRows += 1 }
+        previous = s
+    }
+
+    static let sensorNames = ["accelerometer", "gyroscope", "magnetometer"]
+    static let coreUnits = ["g", "rad/s", "µT"]
+
+    /// The report.
+    public mutating func finish(path: String, summary: ReadSummary, issues: [RecordingIssue]) -> RecordingInfo {
+        let segments = rest.finish()
+        let intervalCount = intervalCounts.values.reduce(0, +)
+        var intervals: RecordingInfo.Intervals?
+        var median = 0.0
+        if intervalCount > 0 {
+            let keys = intervalCounts.keys.sorted()
+            var seen = 0
+            var medianKey = keys[0]
+            for k in keys {
+                seen += intervalCounts[k] ?? 0
+                if 2 * seen >= intervalCount { medianKey = k; break }
+            }
+            median = Double(medianKey) * 1e-6
+            var groups: [RecordingInfo.IntervalGroup] = []
+            var groupStart: Int64 = -1
+            var mode: (key: Int64, count: Int) = (0, 0)
+            for k in keys {
+                let c = intervalCounts[k] ?? 0
+                if groupStart < 0 || Double(k) > Double(groupStart) * 1.05 + 1 {
+                    if !groups.isEmpty { groups[groups.count - 1].intervalMs = Double(mode.key) / 1000 }
+                    groups.append(.init(intervalMs: 0, count: 0, minimumMs: Double(k) / 1000, maximumMs: Double(k) / 1000))
+                    groupStart = k
+                    mode = (k, 0)
+                }
+                groups[groups.count - 1].count += c
+                groups[groups.count - 1].maximumMs = Double(k) / 1000
+                if c > mode.count { mode = (k, c) }
+            }
+            if !groups.isEmpty { groups[groups.count - 1].intervalMs = Double(mode.key) / 1000 }
+            intervals = .init(medianMs: median * 1000, minimumMs: intervalMin * 1000, maximumMs: intervalMax * 1000,
+                              meanMs: intervalSum / Double(intervalCount) * 1000, histogram: groups)
+        }
+        var gaps: [RecordingInfo.Gap] = []
+        var gapCount = 0
+        if median > 0 {
+            for (time, interval) in longIntervals where interval > 1.5 * median {
+                gapCount += 1
+                if gaps.count < 100 {
+                    gaps.append(.init(timeS: time, intervalMs: interval * 1000,
+                                      missingSamples: max(1, Int((interval / median).rounded()) - 1)))
+                }
+            }
+        }
+        var held: [String: RecordingInfo.Held] = [:]
+        var ranges: [String: RecordingInfo.Range] = [:]
+        let present = [schema.hasAccelerometer, schema.hasGyroscope, schema.hasMagnetometer]
+        for k in 0..<3 where present[k] && rows > 0 {
+            let changes = rows - heldCounts[k]
+            held[Self.sensorNames[k]] = .init(rows: heldCounts[k],
+                                             fraction: rows > 1 ? Double(heldCounts[k]) / Double(rows - 1) : 0,
+                                             updateIntervalMs: changes > 0 ? (last - (first ?? last)) / Double(changes) * 1000 : 0)
+            let norms = quietNorms[k].isEmpty ? allNorms[k] : quietNorms[k]
+            ranges[Self.sensorNames[k]] = .init(unit: Self.coreUnits[k],
+                                               minimum: [minimum[k].x, minimum[k].y, minimum[k].z],
+                                               maximum: [maximum[k].x, maximum[k].y, maximum[k].z],
+                                               normMinimum: normMinimum[k], normMaximum: normMaximum[k],
+                                               restNorm: Self.median(of: norms).map { Double($0) / 1000 })
+        }
+        var suspicious: [String] = []
+        suspicious += saturation(present: present)
+        suspicious += unitChecks(ranges: ranges, median: median)
+        if gapCount > 0 { suspicious.append("\(gapCount) gap(s): intervals longer than 1.5 × the median \(String(format: "%.3f", median * 1000)) ms (dropped samples?)") }
+        if duplicateTimestamps > 0 { suspicious.append("\(duplicateTimestamps) repeated timestamp(s)") }
+        if truthNormOff > 0 { suspicious.append("\(truthNormOff) ground-truth quaternion(s) are not unit length (|q| off by more than 1 %)") }
+        if let mag = held["magnetometer"], mag.fraction > 0.2, median > 0 {
+            suspicious.append(String(format: "magnetometer repeats its previous reading in %.0f %% of rows (updates about every %.1f ms)", mag.fraction * 100, mag.updateIntervalMs))
+        }
+        let start = first ?? 0
+        return RecordingInfo(
+            path: path, format: schema.format.rawValue,
+            columns: schema.columns.map(Self.describe),
+            rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
+            sampleRateHz: median > 0 ? 1 / median : 0, intervals: intervals, gaps: gaps, gapCount: gapCount,
+            duplicateTimestamps: duplicateTimestamps, droppedRows: summary.rowsDropped, repairedRows: summary.rowsRepaired,
+            held: held, stillSegments: segments, restDetector: rest.settings, ranges: ranges,
+            rowsWithTruth: schema.hasTruth ? rowsWithTruth : nil,
+            movementFraction: schema.hasMovement && rows > 0 ? Double(movementRows) / Double(rows) : nil,
+            issueCounts: Dictionary(uniqueKeysWithValues: summary.issueCounts.map { ($0.key.rawValue, $0.value) }),
+            issues: issues.prefix(20).map(\.description), suspicious: suspicious)
+    }
+
+    static func median(of histogram: [Int: Int]) -> Int? {
+        let total = histogram.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        var seen = 0
+        for k in histogram.keys.sorted() {
+            seen += histogram[k] ?? 0
+            if 2 * seen >= total { return k }
+        }
+        return nil
+    }
+
+    /// An axis whose extreme value repeats at least 3 times at a large magnitude is clipping.
+    func saturation(present: [Bool]) -> [String] {
+        let large = [1.5, 3.0, 200.0]  // g, rad/s, µT: below these a repeated extreme is not saturation
+        var out: [String] = []
+        for k in 0..<3 where present[k] && rows > 0 {
+            for axis in 0..<3 {
+                let name = "\(Self.sensorNames[k]) \(["X", "Y", "Z"][axis])"
+                if atMaximum[k][axis] >= 3, maximum[k][axis] >= large[k] {
+                    out.append("\(name) saturates at +\(Self.format(maximum[k][axis])) \(Self.coreUnits[k]) (\(atMaximum[k][axis]) samples at the limit)")
+                }
+                if atMinimum[k][axis] >= 3, minimum[k][axis] <= -large[k] {
+                    out.append("\(name) saturates at \(Self.format(minimum[k][axis])) \(Self.coreUnits[k]) (\(atMinimum[k][axis]) samples at the limit)")
+                }
+            }
+        }
+        return out
+    }
+
+    func unitChecks(ranges: [String: RecordingInfo.Range], median: Double) -> [String] {
+        var out: [String] = []
+        if let acc = ranges["accelerometer"], let rest = acc.restNorm {
+            if rest > 7 && rest < 13 {
+                out.append("accelerometer reads about \(Self.format(rest)) g at rest: the values are probably m/s² although the column unit says g")
+            } else if rest > 0.07 && rest < 0.14 {
+                out.append("accelerometer reads about \(Self.format(rest)) g at rest: the values are probably g although the column unit says m/s²")
+            } else if abs(rest - 1) > 0.1 {
+                out.append("accelerometer norm at rest is \(Self.format(rest)) g, not 1 g (unit, scale or calibration problem?)")
+            }
+        }
+        if let gyro = ranges["gyroscope"] {
+            let peak = max(gyro.maximum.map(abs).max() ?? 0, gyro.minimum.map(abs).max() ?? 0)
+            if peak > 2000 * Double.pi / 180 * 1.5 {
+                out.append("gyroscope peaks at \(Self.format(peak)) rad/s (> 3000 °/s): the values are probably °/s although the column unit says rad/s")
+            }
+        }
+        if let mag = ranges["magnetometer"], let rest = mag.restNorm {
+            if rest > 0.15 && rest < 0.8 {
+                out.append("magnetic field norm is \(Self.format(rest)) µT: the values are probably gauss (×100) although the column unit says µT")
+            } else if rest > 15_000 && rest < 80_000 {
+                out.append("magnetic field norm is \(Self.format(rest)) µT: the values are probably nT although the column unit says µT")
+            } else if rest < 15 || rest > 100 {
+                out.append("magnetic field norm is \(Self.format(rest)) µT, outside the earth's 25–65 µT (uncalibrated or disturbed magnetometer?)")
+            }
+        }
+        if median > 0 && (1 / median > 20_000 || 1 / median < 1) {
+            out.append("sample rate \(Self.format(1 / median)) Hz is implausible for motion sensors: is the time column's unit right?")
+        }
+        return out
+    }
+
+    static func format(_ v: Double) -> String { String(format: "%.4g", v) }
+
+    static func describe(_ c: ColumnMapping) -> RecordingInfo.Column {
+        let axes = ["x", "y", "z"]
+        switch c.meaning {
+        case .time: return .init(name: c.name, meaning: "time", unit: c.unit, coreUnit: "s")
+        case .acceleration(let a, _): return .init(name: c.name, meaning: "acceleration.\(axes[a])", unit: c.unit, coreUnit: "g")
+        case .rotationRate(let a, _): return .init(name: c.name, meaning: "rotation_rate.\(axes[a])", unit: c.unit, coreUnit: "rad/s")
+        case .magneticField(let a, _): return .init(name: c.name, meaning: "magnetic_field.\(axes[a])", unit: c.unit, coreUnit: "µT")
+        case .truth(let k): return .init(name: c.name, meaning: "truth.\(["w", "x", "y", "z"][k])", unit: "", coreUnit: "")
+        case .movement: return .init(name: c.name, meaning: "movement", unit: "0/1", coreUnit: "")
+        case .ignored(let reason): return .init(name: c.name, meaning: "ignored (\(reason))", unit: c.unit, coreUnit: "")
+        }
+    }
+}
