@@ -47,6 +47,7 @@ class Context:
         self.samples = args.samples
         self.rate = 100.0
         self.fusion_bench = args.fusion_bench
+        self.poise_binary = args.poise
         self.input = os.path.join(self.work, f"stream-{self.samples}.csv")
         self.raw = os.path.join(self.work, f"stream-{self.samples}.f32")
         self.shared = os.path.join(self.root, "..", "shared", "data")
@@ -269,7 +270,20 @@ def part_accuracy(ctx):
         methods["Madgwick MARG (ahrs, pure Python)"] = madgwick
     except ImportError:
         pass
-    results = {name: [] for name in methods}
+    def poise(mode):
+        def run(path):
+            out = subprocess.run([ctx.poise_binary, "evaluate", path, "--mode", mode, "--json"],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise RuntimeError(out.stderr.strip()[-300:])
+            return json.loads(out.stdout)["total_rmse_deg"]
+        return run
+    poise_methods = {}
+    if ctx.poise_binary and os.path.exists(ctx.poise_binary):
+        probe = subprocess.run([ctx.poise_binary, "evaluate", "--help"], capture_output=True, text=True)
+        if probe.returncode == 0:
+            poise_methods = {"Poise 9D": poise("9d"), "Poise 6D": poise("6d")}
+    results = {name: [] for name in list(poise_methods) + list(methods)}
     for trial in BROAD_TRIALS:
         path = os.path.join(folder, trial + ".csv")
         frame = pd.read_csv(path)
@@ -279,6 +293,12 @@ def part_accuracy(ctx):
         mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
         truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
         mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+        for name, method in poise_methods.items():
+            try:
+                results[name].append(method(path))
+            except Exception as error:
+                results[name].append(float("nan"))
+                sys.stderr.write(f"{name} on {trial}: {error}\n")
         for name, method in methods.items():
             try:
                 results[name].append(broad_errors(method(gyr, acc, mag, rate), truth, mask, "6D" in name))
@@ -288,8 +308,16 @@ def part_accuracy(ctx):
     ctx.accuracy = results
     rows = []
     for name, errors in results.items():
+        if name.startswith("Poise"):
+            continue
         mean = float(np.nanmean(errors)) if errors else float("nan")
-        rows.append(["orientation total RMSE, BROAD mean of 5 trials", NOT_YET, name, f"{mean:.2f}°", "—"])
+        # Compare with Poise in the same mode (6D peers with Poise 6D, the rest with Poise 9D).
+        ours = results.get("Poise 6D" if "6D" in name else "Poise 9D")
+        if ours and np.isfinite(np.nanmean(ours)):
+            rows.append(["orientation total RMSE, BROAD mean of 5 trials", f"{np.nanmean(ours):.2f}° ({'6D' if '6D' in name else '9D'})",
+                         name, f"{mean:.2f}°", f"{mean / np.nanmean(ours):.2f}"])
+        else:
+            rows.append(["orientation total RMSE, BROAD mean of 5 trials", NOT_YET, name, f"{mean:.2f}°", "—"])
     return rows
 
 
@@ -319,7 +347,8 @@ def render(ctx, rows):
         lines.append("|---|" + "---|" * (len(names) + 1))
         for name, errors in ctx.accuracy.items():
             lines.append(f"| {name} | " + " | ".join(f"{e:.2f}" for e in errors) + f" | {np.nanmean(errors):.2f} |")
-        lines.append(f"| Poise | " + " | ".join(NOT_YET for _ in names) + " | — |")
+        if not any(name.startswith("Poise") for name in ctx.accuracy):
+            lines.append(f"| Poise | " + " | ".join(NOT_YET for _ in names) + " | — |")
     return "\n".join(lines)
 
 
@@ -358,6 +387,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--samples", type=int, default=1_000_000)
     parser.add_argument("--fusion-bench", help="the x-io Fusion C timing program built by run.sh")
+    parser.add_argument("--poise", help="a release `poise` binary (for `poise evaluate`, the accuracy part)")
     parser.add_argument("--write", help="also write the table to this Markdown file")
     args = parser.parse_args()
     ctx = Context(args)

@@ -8,7 +8,8 @@
 #    (it sees the system's numpy/scipy): pandas, polars, pyarrow, imufusion, vqf, OneEuroFilter, ahrs.
 # 2. Builds x-io Fusion's C sources, taken from the imufusion sdist, into a timing program
 #    (fusion_bench.c). The sources stay in the work folder; they are never committed.
-# 3. Runs peers.py: writes the input stream, runs Poise's `peers` benchmark suite on it
+# 3. Builds the release `poise` (its `evaluate` scores fusion on the BROAD trials) and runs
+#    peers.py: writes the input stream, runs Poise's `peers` benchmark suite on it
 #    (`make bench SUITES=peers`), runs every peer on the same file, prints one table of ratios.
 # Work folder: $POISE_PEERS_WORK (default .build/peers, ignored by git).
 set -euo pipefail
@@ -41,6 +42,9 @@ if [[ ! -x $fusion || $here/fusion_bench.c -nt $fusion ]]; then
   mv "$fusion.tmp" "$fusion"
 fi
 
-args=(--root "$root" --work "$work" --samples "$samples" --fusion-bench "$fusion")
+echo "building poise (release) for poise evaluate…" >&2
+make -C "$root" -s build >&2
+
+args=(--root "$root" --work "$work" --samples "$samples" --fusion-bench "$fusion" --poise "$root/.build/release/poise")
 [[ " $* " == *" --write "* ]] || args+=(--write "$root/BENCHMARKS.md")
 exec "$py" "$here/peers.py" "${args[@]}" "$@"
