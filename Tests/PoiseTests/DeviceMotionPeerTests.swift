@@ -32,8 +32,8 @@ import Testing
     @Test func matchesVQFReferenceOnSyntheticInput() throws {
         let rows = try Self.fixture()
         #expect(rows.count == 600)
-        var six = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
-        var nine = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .magneticNorthZVertical))
+        var six = DeviceMotionEstimator(configuration: .vqfDefaults(sampleRate: 100, reference: .arbitraryZVertical))
+        var nine = DeviceMotionEstimator(configuration: .vqfDefaults(sampleRate: 100, reference: .magneticNorthZVertical))
         var next = 0
         var worst6 = 0.0, worst9 = 0.0, worstBias = 0.0, flagMismatches = 0, worstIndex = 0
         for i in 0..<6000 {

@@ -9,6 +9,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("filters", filterSuite),
     ("ingest", ingestSuite),
     ("replay", replaySuite),
+    ("fusion", fusionSuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

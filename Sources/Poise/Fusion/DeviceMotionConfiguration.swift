@@ -68,11 +68,16 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// Forgetting factor of the vertical bias component in motion (unobservable without a
     /// magnetometer): the vertical measurement is this many times less trusted, inverted. Default 1e-4.
     public var biasVerticalForgettingFactor: Double = 0.0001
-    /// Standard deviation of the at-rest bias measurement, °/s. Default 0.03.
-    public var biasSigmaRest: Double = 0.03
+    /// Standard deviation of the at-rest bias measurement, °/s. Default 0.01 (VQF: 0.03): the
+    /// rest measurement is the gyroscope low-passed with `restFilterTimeConstant`; for a MEMS
+    /// gyroscope with 0.1 °/s noise per sample at 285 Hz (BROAD's, ≈ 0.008 °/s/√Hz) its noise is
+    /// ≈ 0.006 °/s, so 0.01 °/s lets rest phases calibrate the bias faster. See docs/fusion.md.
+    public var biasSigmaRest: Double = 0.01
 
-    /// Time the device must be still before rest is declared, s. Default 1.5.
-    public var restMinimumTime: Double = 1.5
+    /// Time the device must be still before rest is declared, s. Default 1.0 (VQF: 1.5): two
+    /// rest-filter time constants, after which the rest low-pass has settled (its step response
+    /// is within 1 % after ≈ 2τ); short pauses between movements then count. See docs/fusion.md.
+    public var restMinimumTime: Double = 1.0
     /// Time constant of the rest-detection low-pass filters, s. Default 0.5.
     public var restFilterTimeConstant: Double = 0.5
     /// Rest threshold on the gyroscope deviation from its low-passed value, °/s. Default 2.
@@ -118,6 +123,16 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}
+
+    /// VQF's published defaults (`VQFParams` of vqf 2.1.2), which differ from Poise's in
+    /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s). Used to check the port against
+    /// the reference implementation.
+    public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
+        var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
+        c.biasSigmaRest = 0.03
+        c.restMinimumTime = 1.5
+        return c
+    }
 
     /// The defaults at `sampleRate` Hz with the given reference and earth frame.
     public init(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,

@@ -1,0 +1,133 @@
+import Foundation
+import Poise
+
+/// `fusion`: one full 9D `DeviceMotionEstimator.update` (bias estimation at rest and in motion,
+/// rest detection, magnetic-disturbance rejection) against x-io Fusion's C `FusionAhrsUpdate`
+/// (float, default settings) on the same deterministic input, measured in the same run.
+///
+/// The peer is the timing program `Benchmarks/peers/fusion_bench.c` built from Fusion's C
+/// sources (imufusion sdist) by `Benchmarks/peers/fusion.sh`, which passes its path in
+/// `POISE_FUSION_PEER`; without it the ratio check is skipped with a note. Samples:
+/// `POISE_FUSION_SAMPLES` (default 200,000 at 100 Hz).
+func fusionSuite(_ r: Report) {
+    let environment = ProcessInfo.processInfo.environment
+    let n = environment["POISE_FUSION_SAMPLES"].flatMap { Int($0) }.map { max(1000, $0) } ?? 200_000
+    let stream = FusionBenchmarkStream(samples: n, sampleRate: 100)
+
+    var nine = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .magneticNorthZVertical))
+    let poise9 = measure("Poise 9D update (Double)", items: n, runs: 7, warmup: 1) {
+        nine.reset()
+        stream.time.withUnsafeBufferPointer { time in
+            stream.acceleration.withUnsafeBufferPointer { acc in
+                stream.rotationRate.withUnsafeBufferPointer { gyr in
+                    stream.magneticField.withUnsafeBufferPointer { mag in
+                        for i in 0..<n {
+                            nine.update(time: time[i], acceleration: acc[i], rotationRate: gyr[i], magneticField: mag[i])
+                        }
+                    }
+                }
+            }
+        }
+        blackHole(nine.attitude)
+    }
+    r.add(poise9)
+    var six = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
+    r.add(measure("Poise 6D update (Double)", items: n, runs: 5, warmup: 1) {
+        six.reset()
+        for i in 0..<n {
+            six.update(time: stream.time[i], acceleration: stream.acceleration[i], rotationRate: stream.rotationRate[i])
+        }
+        blackHole(six.attitude)
+    })
+    var full = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .magneticNorthZVertical))
+    r.add(measure("Poise 9D process → DeviceMotion (all outputs)", items: n, runs: 5, warmup: 1) {
+        full.reset()
+        var sum = 0.0
+        for i in 0..<n {
+            let m = full.process(time: stream.time[i], acceleration: stream.acceleration[i],
+                                 rotationRate: stream.rotationRate[i], magneticField: stream.magneticField[i])
+            sum += m.userAcceleration.x + (m.heading ?? 0)
+        }
+        blackHole(sum)
+    })
+    let q = nine.attitude
+    r.notes.append(String(format: "Poise final quaternion %.5f %.5f %.5f %.5f, |q| − 1 = %.1e", q.w, q.x, q.y, q.z, q.length - 1))
+
+    guard let peer = environment["POISE_FUSION_PEER"], FileManager.default.isExecutableFile(atPath: peer) else {
+        r.notes.append("x-io Fusion C not built: run Benchmarks/peers/fusion.sh for the ratio (it builds the peer and sets POISE_FUSION_PEER)")
+        return
+    }
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("poise-fusion-\(getpid()).f32")
+    defer { try? FileManager.default.removeItem(at: input) }
+    do { try stream.rawFloat32().write(to: input) } catch {
+        r.notes.append("cannot write \(input.path): \(error)")
+        return
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: peer)
+    process.arguments = [input.path, "100", "7"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch {
+        r.notes.append("cannot run \(peer): \(error)")
+        return
+    }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("ns_per_update ") }),
+          let nanoseconds = Double(line.split(separator: " ")[1]) else {
+        r.notes.append("x-io Fusion C printed no timing: \(output)")
+        return
+    }
+    r.add(Measurement(name: "x-io Fusion C FusionAhrsUpdate (float, -O3 -march=native)",
+                      medianNanoseconds: nanoseconds * Double(n), items: n))
+    if let quaternion = output.split(separator: "\n").first(where: { $0.hasPrefix("quaternion") }) {
+        r.notes.append("x-io Fusion final \(quaternion)")
+    }
+    r.check("Poise 9D / x-io Fusion C time ratio", poise9.nanosecondsPerItem / nanoseconds, atMost: 1.0)
+}
+
+/// A deterministic 9-axis stream with known motion: the device turns with slowly varying rates
+/// (up to ≈ 115 °/s), pauses 5 s every 30 s, and its accelerometer and magnetometer are
+/// consistent with the turning (plus a little linear acceleration and noise).
+struct FusionBenchmarkStream {
+    var time: [Double] = []
+    var acceleration: [SIMD3<Double>] = []      // g
+    var rotationRate: [SIMD3<Double>] = []      // rad/s
+    var magneticField: [SIMD3<Double>?] = []    // µT
+
+    init(samples n: Int, sampleRate: Double) {
+        var q = Quaternion<Double>.identity
+        var seed: UInt64 = 12345
+        func noise() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(Int64(bitPattern: seed >> 11) % 2001 - 1000) / 1000
+        }
+        let bias = SIMD3<Double>(0.004, -0.003, 0.002)
+        for i in 0..<n {
+            let t = Double(i) / sampleRate
+            let still = t.truncatingRemainder(dividingBy: 30) < 5
+            let w = still ? SIMD3<Double>.zero : SIMD3(1.5 * sin(0.3 * t), 1.0 * cos(0.21 * t), 0.8 * sin(0.17 * t))
+            q = (q * Quaternion(rotationVector: w / sampleRate)).normalized
+            let inverse = q.conjugate
+            let linear = still ? SIMD3<Double>.zero : SIMD3(0.2 * sin(2.1 * t), 0.1 * cos(1.3 * t), 0.15 * sin(0.7 * t))
+            time.append(t)
+            acceleration.append(inverse.act(SIMD3(0, 0, 1) + linear) + 0.005 * SIMD3(noise(), noise(), noise()))
+            rotationRate.append(w + bias + 0.002 * SIMD3(noise(), noise(), noise()))
+            magneticField.append(inverse.act(SIMD3(0, 20, -45)) + 0.3 * SIMD3(noise(), noise(), noise()))
+        }
+    }
+
+    /// Rows of 9 little-endian float32 (gyroscope °/s, accelerometer g, magnetometer µT), the
+    /// input format of fusion_bench.c.
+    func rawFloat32() -> Data {
+        var values: [Float] = []
+        values.reserveCapacity(time.count * 9)
+        let degrees = 180 / Double.pi
+        for i in time.indices {
+            let g = rotationRate[i] * degrees, a = acceleration[i], m = magneticField[i] ?? .zero
+            values += [Float(g.x), Float(g.y), Float(g.z), Float(a.x), Float(a.y), Float(a.z), Float(m.x), Float(m.y), Float(m.z)]
+        }
+        return values.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import Poise
+
+/// Accuracy on the BROAD trials in ../shared/data/broad (BROAD metric, conventions.md), with
+/// default parameters. Targets (anchors.md): mean total RMSE below VQF's (9D 2.30°, 6D 1.00°)
+/// and no trial worse than Madgwick's. Skipped with a message when ../shared is absent.
+@Suite struct DeviceMotionBROADTests {
+    static let trials: [(file: String, madgwick: Double)] = [
+        ("05_undisturbed_slow_rotation_with_breaks_B.csv", 2.06),
+        ("09_undisturbed_fast_rotation_with_breaks_B.csv", 2.75),
+        ("16_undisturbed_fast_translation_B.csv", 9.62),
+        ("24_disturbed_tapping_A.csv", 1.92),
+        ("27_disturbed_phone_vibration_B.csv", 11.34),
+    ]
+
+    static var folder: URL {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path), url.path != "/" {
+            url.deleteLastPathComponent()
+        }
+        return url.appendingPathComponent("../shared/data/broad").standardized
+    }
+
+    /// Reads the columns the metric needs (t, acc m/s², gyr rad/s, mag µT, gt_q, movement).
+    /// A local reader keeps this core test target free of PoiseRecording.
+    static func load(_ url: URL) throws -> [MotionSample] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var samples: [MotionSample] = []
+        samples.reserveCapacity(60_000)
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) ?? .nan }
+            guard f.count >= 18 else { continue }
+            let q = Quaternion(w: f[10], x: f[11], y: f[12], z: f[13])
+            samples.append(MotionSample(time: f[0], acceleration: SIMD3(f[1], f[2], f[3]) / 9.80665,
+                                        rotationRate: SIMD3(f[4], f[5], f[6]), magneticField: SIMD3(f[7], f[8], f[9]),
+                                        truth: q.isFinite ? q : nil, movement: f[17] == 1))
+        }
+        return samples
+    }
+
+    @Test func defaultParametersBeatVQFOnTheFiveTrials() throws {
+        guard FileManager.default.fileExists(atPath: Self.folder.path) else {
+            print("skipped: BROAD trials not found at \(Self.folder.path)")
+            return
+        }
+        var nine: [Double] = [], six: [Double] = []
+        for trial in Self.trials {
+            let samples = try Self.load(Self.folder.appendingPathComponent(trial.file))
+            #expect(samples.count > 50_000, "\(trial.file): \(samples.count) rows")
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 0
+            #expect(abs(rate - 285.714) < 0.1)
+            var e9 = DeviceMotionEstimator(configuration: .init(sampleRate: rate, reference: .magneticNorthZVertical))
+            var e6 = DeviceMotionEstimator(configuration: .init(sampleRate: rate, reference: .arbitraryZVertical))
+            let r9 = e9.evaluate(samples), r6 = e6.evaluate(samples)
+            #expect(r9.total < trial.madgwick, "\(trial.file) 9D \(r9.total)° vs Madgwick \(trial.madgwick)°")
+            #expect(r6.total < trial.madgwick, "\(trial.file) 6D \(r6.total)° vs Madgwick \(trial.madgwick)°")
+            #expect(!r9.headingAligned && r6.headingAligned)
+            nine.append(r9.total); six.append(r6.total)
+        }
+        let mean9 = nine.reduce(0, +) / 5, mean6 = six.reduce(0, +) / 5
+        #expect(mean9 < 2.30, "9D mean \(mean9)° (VQF 2.30°), trials \(nine)")
+        #expect(mean6 < 1.00, "6D mean \(mean6)° (VQF 1.00°), trials \(six)")
+    }
+}
