@@ -99,10 +99,10 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
         guard recording.schema.hasTruth else {
-            throw ValidationError("\(file): no ground-truth columns (gt_qw, gt_qx, gt_qy, gt_qz)")
+            throw CommandError("\(file): no ground-truth columns (gt_qw, gt_qx, gt_qy, gt_qz)")
         }
         if fusion.mode == .nine && !recording.schema.hasMagnetometer {
-            throw ValidationError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
+            throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
         let configuration = try fusion.configuration(for: recording.samples)
         var estimator = DeviceMotionEstimator(configuration: configuration)

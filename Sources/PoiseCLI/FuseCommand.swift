@@ -29,7 +29,7 @@ struct FuseCommand: ParsableCommand {
     func run() throws {
         let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
         if fusion.mode == .nine && !recording.schema.hasMagnetometer {
-            throw ValidationError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
+            throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
         let configuration = try fusion.configuration(for: recording.samples, earthFrame: frame)
         var estimator = DeviceMotionEstimator(configuration: configuration)
@@ -47,7 +47,7 @@ struct FuseCommand: ParsableCommand {
         }
         if let out {
             do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-                throw ValidationError("cannot write \(out): \(error.localizedDescription)")
+                throw CommandError("cannot write \(out): \(error.localizedDescription)")
             }
         } else if !json {
             FileHandle.standardOutput.write(Data(text.utf8))
