@@ -7,7 +7,7 @@ export POISE_TARGET_CPU ?= native
 SWIFT ?= swift
 DEMO_FILE ?= data/tilt-steps.csv
 
-.PHONY: deps build demo test bench bench-baseline clean data
+.PHONY: deps build demo test bench bench-baseline clean data reports check-reports
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -40,3 +40,13 @@ bench-baseline: deps
 data: deps
 	$(SWIFT) build --product poise
 	POISE=.build/debug/poise sh scripts/make_data.sh
+
+# Regenerate notebooks-export/ (one HTML report per recording in data/, and an index) with
+# `poise report` (runs scripts/export_reports.sh; see docs/reports.md).
+reports: deps
+	$(SWIFT) build --product poise
+	POISE=.build/debug/poise sh scripts/export_reports.sh
+
+# Screenshot every exported page in headless Chromium and fail on a blank or broken one.
+check-reports:
+	sh scripts/check_reports.sh

@@ -13,6 +13,7 @@ public struct PoiseCommand: ParsableCommand {
             SpectrumCommand.self, ResponseCommand.self,
             EvaluateCommand.self,
             RemapCommand.self, TiltCommand.self,
+            ReportCommand.self,
         ]
     )
 
