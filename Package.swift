@@ -50,6 +50,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
+        // Small example programs (docs/reports.md); built with the package so they compile in CI.
+        .executableTarget(name: "ExampleGameTilt", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GameTilt"),
+        .executableTarget(name: "ExampleRobotIMU", dependencies: ["Poise", "PoiseRecording"], path: "Examples/RobotIMU"),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),

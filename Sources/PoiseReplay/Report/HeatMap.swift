@@ -128,7 +128,7 @@ public struct HeatMap: Sendable {
         }
         let cy = f.top + f.plotHeight / 2, lx = f.width - 6
         s += "\n<text class=\"axis-label\" x=\"\(px(lx))\" y=\"\(px(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(px(lx)) \(px(cy)))\">\(escapeXML(valueLabel))</text>\n"
-        s += "<g class=\"legend\"><text class=\"legend-text\" x=\"\(px(f.left))\" y=\"\(px(f.height - 12))\">colour: \(escapeXML(valueLabel)), \(AxisTicks.label(lo)) … \(AxisTicks.label(hi))</text></g>\n"
+        s += "<g class=\"legend\"><text class=\"legend-text\" x=\"\(px(f.left))\" y=\"\(px(f.height - 12))\">colour: \(escapeXML(valueLabel)), \(fmt(lo, 1)) … \(fmt(hi, 1))</text></g>\n"
         s += "</svg>"
         return s
     }

@@ -140,7 +140,7 @@ public struct RecordingReport: Sendable {
         page.heading("Latency and jitter: the trade-off")
         if let sweep {
             page.paragraph(builder.sweepNarrative(sweep, metrics: metrics))
-            page.figure(builder.tradeoffPlot(sweep, metrics: metrics), caption: "Every swept setting (latency = worse of the tilt and shake steps, ms; jitter on the still segments, g, log scale). The line joins the Pareto front; the ringed point is the recommendation, the black square the pipeline, the dashed line the raw input's jitter.")
+            page.figure(builder.tradeoffPlot(sweep, metrics: metrics), caption: "Every swept setting (latency = worse of the tilt and shake steps, ms; jitter on the still segments, g, log scale). The line joins the Pareto front; the large red dot is the recommendation, the black dot the pipeline, the dashed line the raw input’s jitter.")
             page.table(header: ["kind", "best setting", "latency ms", "jitter g", "attenuation ×", "lag ms", "on front"],
                        rows: builder.sweepRows(sweep))
         } else {

@@ -70,16 +70,20 @@ struct ReportFigures {
 
     // MARK: Signals
 
-    func accelerationSeries(range: Range<Int>? = nil) -> [PlotSeries] {
+    /// Raw and filtered acceleration over `range`; `centred` subtracts each raw axis's mean over
+    /// the range from both (to show noise on a still segment).
+    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false) -> [PlotSeries] {
         let r = range ?? samples.indices
         let t = Array(times[r])
+        var mean = SIMD3<Double>.zero
+        if centred && !r.isEmpty { mean = r.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(r.count) }
         var series: [PlotSeries] = []
         for axis in 0..<3 {
-            series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: r.map { samples[$0].acceleration[axis] },
+            series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: r.map { samples[$0].acceleration[axis] - mean[axis] },
                                      color: lightColors[axis], width: 1))
         }
         for axis in 0..<3 {
-            series.append(PlotSeries("filtered \(["x", "y", "z"][axis])", x: t, y: r.map { filtered[$0][axis] },
+            series.append(PlotSeries("filtered \(["x", "y", "z"][axis])", x: t, y: r.map { filtered[$0][axis] - mean[axis] },
                                      color: axisColors[axis], width: 1.6))
         }
         return series
@@ -100,12 +104,12 @@ struct ReportFigures {
 
     /// Windows around movement onsets (the end of each still segment) and the longest still segment.
     func zoomPanels(maximum: Int) -> [(svg: String, caption: String)] {
-        var windows: [(Range<Int>, String)] = []
+        var windows: [(Range<Int>, String, Bool)] = []
         let before = Int(0.5 * rate), after = Int(2.0 * rate)
         for segment in still where segment.upperBound < samples.count {
             let onset = segment.upperBound
             let r = max(0, onset - before)..<min(samples.count, onset + after)
-            windows.append((r, "Movement onset at \(fmt(times[onset], 2)) s: the end of a still segment, 0.5 s before to 2 s after."))
+            windows.append((r, "Movement onset at \(fmt(times[onset], 2)) s: the end of a still segment, 0.5 s before to 2 s after.", false))
         }
         if windows.count > maximum - 1 {
             // Evenly spaced choice, always including the first and last onsets.
@@ -114,12 +118,13 @@ struct ReportFigures {
         }
         if let longest = still.max(by: { $0.count < $1.count }) {
             let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate))
-            windows.append((r, "Still segment from \(fmt(times[longest.lowerBound], 2)) s (up to 3 s): the spread of the raw signal is the noise the filter has to calm; jitter compares the two."))
+            windows.append((r, "Still segment from \(fmt(times[longest.lowerBound], 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", true))
         }
-        return windows.map { range, caption in
+        return windows.map { range, caption, centred in
             let lo = times[range.lowerBound], hi = times[range.upperBound - 1]
-            let plot = LinePlot(title: "Acceleration, \(fmt(lo, 2))–\(fmt(hi, 2)) s", x: PlotAxis("time (s)", range: lo...hi),
-                                y: PlotAxis("acceleration (g)"), series: accelerationSeries(range: range),
+            let plot = LinePlot(title: centred ? "Still: acceleration minus its mean, \(fmt(lo, 2))–\(fmt(hi, 2)) s" : "Acceleration, \(fmt(lo, 2))–\(fmt(hi, 2)) s",
+                                x: PlotAxis("time (s)", range: lo...hi),
+                                y: PlotAxis(centred ? "acceleration − mean (g)" : "acceleration (g)"), series: accelerationSeries(range: range, centred: centred),
                                 bands: stillBands, frame: PlotFrame(height: 220))
             return (plot.svg(), caption)
         }
@@ -155,10 +160,15 @@ struct ReportFigures {
             series.append(PlotSeries(c.name, x: x, y: trace.map { $0 * 100 }, color: i == 0 ? "#000000" : PlotPalette.color(i - 1),
                                      width: i == 0 ? 2.4 : 1.4))
         }
-        let end = Double(candidates.first?.tilt.count ?? 1) / rate * 1000
+        // Show until four times the slowest candidate's latency to 90 % (at least 200 ms).
+        let slowest = candidates.map { c in
+            (step == .tilt ? c.tilt : c.shake).firstIndex { $0 >= 0.9 }.map { $0 + 1 } ?? (step == .tilt ? c.tilt : c.shake).count
+        }.max() ?? 1
+        let total = Double(candidates.first?.tilt.count ?? 1) / rate * 1000
+        let end = min(total, max(200, 4 * Double(slowest) / rate * 1000))
         series.append(PlotSeries("90 %", x: [0, end], y: [90, 90], color: "#888888", width: 1, dashed: true))
         return LinePlot(title: "\(step.rawValue.capitalized) step (\(step == .tilt ? "0,0,1 g → 0,1 g,0" : "0,0,1 g → 0,0,1.5 g"))",
-                        x: PlotAxis("time after the step (ms)"), y: PlotAxis("progress (%)"), series: series,
+                        x: PlotAxis("time after the step (ms)", range: 0...end), y: PlotAxis("progress (%)"), series: series,
                         frame: PlotFrame(height: 300)).svg()
     }
 
@@ -179,13 +189,20 @@ struct ReportFigures {
         let all = sweep.entries.flatMap(\.result.points)
         var text = "The sweep measured \(all.count) settings of \(sweep.entries.count) filter kinds (\(sweep.entries.map(\.kind.rawValue).joined(separator: ", ")); default grids of poise bench) on this recording. "
         let front = paretoFront(all.map(\.tradeoffMilliseconds))
-        text += "\(front.count) of them are on the Pareto front: no other setting is both at least as fast and at least as calm. "
+        text += "\(front.count) of them \(front.count == 1 ? "is" : "are") on the Pareto front: no other setting is both at least as fast and at least as calm. "
         if let r = sweep.recommendation, let best = sweep.entries[r].best {
             let others = sweep.entries.enumerated().compactMap { i, e -> (String, Double)? in
                 guard i != r, let b = e.best else { return nil }
                 return (e.kind.rawValue, b.jitter / best.jitter)
             }.sorted { $0.1 < $1.1 }
-            text += "Best for \(sweep.target): \(best.setting.spec.description), with \(best.latency.milliseconds.map { fmt($0, 0) } ?? "–") ms latency and \(sig(best.jitter)) g jitter, \(best.attenuation.map(sig) ?? "–") × calmer than the raw input (\(sig(best.rawJitter)) g). "
+            text += "Best for \(sweep.target): \(best.setting.spec.description), with \(best.latency.milliseconds.map { fmt($0, 0) } ?? "–") ms latency and \(sig(best.jitter)) g jitter"
+            if best.rawJitter < 1e-9 {
+                text += ". The raw input is still to numerical precision here (\(sig(best.rawJitter)) g jitter, a noise-free recording), so jitter differences are rounding only and the choice is about latency. "
+            } else if let attenuation = best.attenuation, attenuation >= 1 {
+                text += ", \(sig(attenuation)) × calmer than the raw input (\(sig(best.rawJitter)) g). "
+            } else {
+                text += ", noisier than the raw input (\(sig(best.rawJitter)) g): no setting within the target calms this recording. "
+            }
             if let runnerUp = others.first {
                 text += "The next best kind, \(runnerUp.0), leaves \(fmt(runnerUp.1, 2)) × as much jitter at its best setting within the same latency. "
             }
@@ -218,7 +235,7 @@ struct ReportFigures {
         series.append(PlotSeries("Pareto front", x: front.map { $0.latency.milliseconds ?? .nan }, y: front.map(\.jitter),
                                  color: "#444444", width: 1.4))
         if let raw = all.first?.rawJitter, let maxLatency = all.compactMap(\.latency.milliseconds).max() {
-            series.append(PlotSeries("raw input jitter", x: [0, maxLatency], y: [raw, raw], color: "#999999", width: 1, dashed: true))
+            series.append(PlotSeries("raw input jitter", x: [1, maxLatency], y: [raw, raw], color: "#999999", width: 1, dashed: true))
         }
         if let r = sweep.recommendation, let best = sweep.entries[r].best, let ms = best.latency.milliseconds {
             series.append(PlotSeries("recommended: \(best.setting.spec.description)", x: [ms], y: [best.jitter],
@@ -229,7 +246,7 @@ struct ReportFigures {
             series.append(PlotSeries("pipeline", x: [Double(max(tilt, shake)) / rate * 1000], y: [j.output],
                                      color: "#000000", style: .markers(radius: 5)))
         }
-        return LinePlot(title: "Latency–jitter plane", x: PlotAxis("latency to 90 %, worse of tilt and shake (ms)"),
+        return LinePlot(title: "Latency–jitter plane", x: PlotAxis("latency to 90 %, worse of tilt and shake (ms, log scale)", scale: .logarithmic),
                         y: PlotAxis("jitter (g)", scale: .logarithmic), series: series, frame: PlotFrame(height: 380)).svg()
     }
 

@@ -261,7 +261,8 @@ public struct LinePlot: Sendable {
         }
         let xm = AxisMap(axis: xAxis, values: xValues, start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
         let ym = AxisMap(axis: yAxis, values: yValues, start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
-        var s = "<svg class=\"plot\" width=\"\(px(f.width))\" height=\"\(px(f.height))\" viewBox=\"0 0 \(px(f.width)) \(px(f.height))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
+        let totalHeight = f.height + legendExtraHeight
+        var s = "<svg class=\"plot\" width=\"\(px(f.width))\" height=\"\(px(totalHeight))\" viewBox=\"0 0 \(px(f.width)) \(px(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
         s += "<text class=\"title\" x=\"\(px(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
         let clipID = "c\(stableHash(title))_\(Int(f.width))x\(Int(f.height))"
@@ -329,13 +330,28 @@ public struct LinePlot: Sendable {
         return s
     }
 
+    /// Legend entries laid out left to right, wrapping to new rows: (entry, x, row).
+    func legendLayout() -> [(PlotSeries, Double, Int)] {
+        var out: [(PlotSeries, Double, Int)] = []
+        var x = frame.left, row = 0
+        for entry in series where entry.inLegend {
+            let width = 30 + Double(entry.name.count) * 6.4
+            if x + width > frame.width - 4 && x > frame.left { x = frame.left; row += 1 }
+            out.append((entry, x, row))
+            x += width
+        }
+        return out
+    }
+
+    /// Extra height (pixels) the legend's additional rows need.
+    var legendExtraHeight: Double { Double(legendLayout().map(\.2).max() ?? 0) * 16 }
+
     func legendSVG() -> String {
-        let entries = series.filter(\.inLegend)
-        guard !entries.isEmpty else { return "" }
+        let layout = legendLayout()
+        guard !layout.isEmpty else { return "" }
         var s = "<g class=\"legend\">"
-        var x = frame.left
-        let y = frame.height - 12
-        for entry in entries {
+        for (entry, x, row) in layout {
+            let y = frame.height - 12 + Double(row) * 16
             switch entry.style {
             case .line:
                 s += "<line x1=\"\(px(x))\" y1=\"\(px(y - 4))\" x2=\"\(px(x + 18))\" y2=\"\(px(y - 4))\" stroke=\"\(entry.color)\" stroke-width=\"\(px(max(2, entry.width)))\"\(entry.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
@@ -343,7 +359,6 @@ public struct LinePlot: Sendable {
                 s += "<circle cx=\"\(px(x + 9))\" cy=\"\(px(y - 4))\" r=\"4\" fill=\"\(entry.color)\"/>"
             }
             s += "<text class=\"legend-text\" x=\"\(px(x + 22))\" y=\"\(px(y))\">\(escapeXML(entry.name))</text>"
-            x += 30 + Double(entry.name.count) * 6.6
         }
         s += "</g>\n"
         return s
