@@ -85,10 +85,10 @@ public struct HeatMap: Sendable {
                             y: PlotAxis(yAxis.label, range: yAxis.range ?? yr), series: [], frame: f)
         let xm = AxisMap(axis: axes.xAxis, values: [], start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
         let ym = AxisMap(axis: axes.yAxis, values: [], start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
-        var s = "<svg class=\"plot heatmap\" width=\"\(px(f.width))\" height=\"\(px(f.height))\" viewBox=\"0 0 \(px(f.width)) \(px(f.height))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
+        var s = "<svg class=\"plot heatmap\" width=\"\(pixels(f.width))\" height=\"\(pixels(f.height))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(f.height))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
-        s += "<text class=\"title\" x=\"\(px(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
-        s += "<rect class=\"area\" x=\"\(px(f.left))\" y=\"\(px(f.top))\" width=\"\(px(f.plotWidth))\" height=\"\(px(f.plotHeight))\"/>\n"
+        s += "<text class=\"title\" x=\"\(pixels(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
+        s += "<rect class=\"area\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
         // Cells: one path per colour level.
         let columns = pooled.count, rows = pooled.first?.count ?? 0
         if columns > 0 && rows > 0 {
@@ -105,7 +105,7 @@ public struct HeatMap: Sendable {
                           min(levels - 1, max(0, Int((pooled[k][j] - lo) / span * Double(levels)))) == level { k += 1 }
                     let left = f.left + Double(i) * cellWidth
                     let top = f.top + f.plotHeight - Double(j + 1) * cellHeight
-                    paths[level] += "M\(px(left)) \(px(top))h\(px(Double(k - i) * cellWidth + 0.3))v\(px(cellHeight + 0.3))h\(px(-(Double(k - i) * cellWidth + 0.3)))z"
+                    paths[level] += "M\(pixels(left)) \(pixels(top))h\(pixels(Double(k - i) * cellWidth + 0.3))v\(pixels(cellHeight + 0.3))h\(pixels(-(Double(k - i) * cellWidth + 0.3)))z"
                     i = k
                 }
             }
@@ -119,16 +119,16 @@ public struct HeatMap: Sendable {
         let steps = 32
         for k in 0..<steps {
             let top = f.top + f.plotHeight * (1 - Double(k + 1) / Double(steps))
-            s += "<rect x=\"\(px(barX))\" y=\"\(px(top))\" width=\"\(px(barWidth))\" height=\"\(px(f.plotHeight / Double(steps) + 0.5))\" fill=\"\(Self.color((Double(k) + 0.5) / Double(steps)))\"/>"
+            s += "<rect x=\"\(pixels(barX))\" y=\"\(pixels(top))\" width=\"\(pixels(barWidth))\" height=\"\(pixels(f.plotHeight / Double(steps) + 0.5))\" fill=\"\(Self.color((Double(k) + 0.5) / Double(steps)))\"/>"
         }
         s += "\n"
         for t in AxisTicks.linear(lo, hi, count: 5) where t >= lo - 1e-9 && t <= hi + 1e-9 {
             let yy = f.top + f.plotHeight * (1 - (t - lo) / span)
-            s += "<text class=\"tick\" x=\"\(px(barX + barWidth + 4))\" y=\"\(px(yy + 4))\">\(AxisTicks.label(t))</text>"
+            s += "<text class=\"tick\" x=\"\(pixels(barX + barWidth + 4))\" y=\"\(pixels(yy + 4))\">\(AxisTicks.label(t))</text>"
         }
         let cy = f.top + f.plotHeight / 2, lx = f.width - 6
-        s += "\n<text class=\"axis-label\" x=\"\(px(lx))\" y=\"\(px(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(px(lx)) \(px(cy)))\">\(escapeXML(valueLabel))</text>\n"
-        s += "<g class=\"legend\"><text class=\"legend-text\" x=\"\(px(f.left))\" y=\"\(px(f.height - 12))\">colour: \(escapeXML(valueLabel)), \(fmt(lo, 1)) … \(fmt(hi, 1))</text></g>\n"
+        s += "\n<text class=\"axis-label\" x=\"\(pixels(lx))\" y=\"\(pixels(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(pixels(lx)) \(pixels(cy)))\">\(escapeXML(valueLabel))</text>\n"
+        s += "<g class=\"legend\"><text class=\"legend-text\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.height - 12))\">colour: \(escapeXML(valueLabel)), \(fixed(lo, 1)) … \(fixed(hi, 1))</text></g>\n"
         s += "</svg>"
         return s
     }

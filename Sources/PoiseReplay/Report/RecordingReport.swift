@@ -80,9 +80,9 @@ public struct RecordingReport: Sendable {
         if let given = options.pipeline {
             pipeline = given; pipelineOrigin = "given with --pipeline"
         } else if let recommended {
-            pipeline = recommended; pipelineOrigin = "the sweep's recommendation (\(options.target))"
+            pipeline = recommended; pipelineOrigin = "the sweep’s recommendation for \(options.target)"
         } else {
-            pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default (the sweep made no recommendation)"
+            pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
         }
         self.sweep = sweep
         sweepProblem = problem
@@ -113,25 +113,30 @@ public struct RecordingReport: Sendable {
         page.heading("The recording")
         let channels = ["accelerometer"] + (schema.hasGyroscope ? ["gyroscope"] : []) + (schema.hasMagnetometer ? ["magnetometer"] : [])
             + (schema.hasTruth ? ["ground-truth attitude (gt_q*)"] : []) + (schema.hasMovement ? ["movement mask"] : [])
-        page.paragraph("\(name) holds \(samples.count) samples over \(fmt(duration, 1)) s at a nominal \(fmt(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g, at least \(fmt(detector.minimumDuration, 1)) s) finds \(metrics.stillSegments.count) still segment\(metrics.stillSegments.count == 1 ? "" : "s") totalling \(fmt(stillSeconds, 1)) s (\(fmt(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
+        page.paragraph("\(name) holds \(samples.count) samples over \(fixed(duration, 1)) s at a nominal \(fixed(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g, at least \(fixed(detector.minimumDuration, 1)) s) finds \(metrics.stillSegments.count) still segment\(metrics.stillSegments.count == 1 ? "" : "s") totalling \(fixed(stillSeconds, 1)) s (\(fixed(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
         page.paragraph("The filtered signal in every figure is the pipeline \u{201C}\(pipeline)\u{201D}, \(pipelineOrigin).")
         page.table(header: ["", "value"], rows: builder.summaryRows(metrics: metrics))
 
         // 2. Signals.
         page.heading("Signals: raw and filtered")
-        page.paragraph("The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. The zoomed panels below show each movement onset (where latency shows as a delay of the dark curve) and the longest still segment (where jitter shows as the spread of the light curve around the dark one).")
+        let panels = builder.zoomPanels(maximum: options.maximumZoomPanels)
+        let onsets = panels.count - (metrics.stillSegments.isEmpty ? 0 : 1)
+        var signalsText = "The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. "
+        if onsets > 0 { signalsText += "The first \(onsets) zoomed panel\(onsets == 1 ? "" : "s") show\(onsets == 1 ? "s a" : "") movement onset\(onsets == 1 ? "" : "s") (the end of a still segment), where latency shows as a delay of the dark curve. " }
+        if !metrics.stillSegments.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
+        page.paragraph(signalsText)
         page.figure(builder.overview(), caption: "Acceleration over the whole recording; shaded: still segments (jitter is measured there).")
         if schema.hasGyroscope {
             page.figure(builder.gyroscopeOverview(), caption: "Rotation rate (rad/s, device frame), as recorded.")
         }
-        for panel in builder.zoomPanels(maximum: options.maximumZoomPanels) {
+        for panel in panels {
             page.figure(panel.svg, caption: panel.caption)
         }
 
         // 3. Step responses.
         page.heading("Step responses")
         let stepFilters = builder.stepCandidates(sweep: sweep)
-        page.paragraph("Each curve is the progress of a filter's output from the value before a standard step to the value after it, in % (conventions.md): tilt turns gravity by 90° (0, 0, 1 g → 0, 1 g, 0), shake raises its magnitude (0, 0, 1 g → 0, 0, 1.5 g), fed at \(fmt(rate, 1)) Hz. Latency to 90 % is where a curve crosses the dashed line. Curves: the pipeline and each swept kind's best setting for \(options.target).")
+        page.paragraph("Each curve is the progress of a filter's output from the value before a standard step to the value after it, in % (conventions.md): tilt turns gravity by 90° (0, 0, 1 g → 0, 1 g, 0), shake raises its magnitude (0, 0, 1 g → 0, 0, 1.5 g), fed at \(fixed(rate, 1)) Hz. Latency to 90 % is where a curve crosses the dashed line. Curves: the pipeline and each swept kind's best setting for \(options.target).")
         for step in StandardStep.allCases {
             page.figure(builder.stepPlot(step, candidates: stepFilters), caption: "\(step.rawValue.capitalized) step response; time from the step sample.")
         }
@@ -182,12 +187,12 @@ public struct RecordingReport: Sendable {
 }
 
 /// Formats a number with `digits` decimals ("–" when not finite).
-func fmt(_ value: Double, _ digits: Int) -> String {
+func fixed(_ value: Double, _ digits: Int) -> String {
     value.isFinite ? String(format: "%.\(digits)f", value) : "–"
 }
 
 /// Formats a number with 3 significant digits.
-func sig(_ value: Double) -> String {
+func significant(_ value: Double) -> String {
     guard value.isFinite else { return "–" }
     if value == 0 { return "0" }
     let a = abs(value)

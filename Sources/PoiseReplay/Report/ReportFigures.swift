@@ -52,19 +52,19 @@ struct ReportFigures {
         var rows: [[String]] = []
         rows.append(["pipeline", pipeline])
         let tilt = w.latency90Samples.tilt, shake = w.latency90Samples.shake
-        rows.append(["tilt latency to 90 %", tilt.map { "\($0) samples = \(fmt(Double($0) / rate * 1000, 0)) ms" } ?? "not reached"])
-        rows.append(["shake latency to 90 %", shake.map { "\($0) samples = \(fmt(Double($0) / rate * 1000, 0)) ms" } ?? "not reached"])
+        rows.append(["tilt latency to 90 %", tilt.map { "\($0) samples = \(fixed(Double($0) / rate * 1000, 0)) ms" } ?? "not reached"])
+        rows.append(["shake latency to 90 %", shake.map { "\($0) samples = \(fixed(Double($0) / rate * 1000, 0)) ms" } ?? "not reached"])
         if let noisy = w.latency90NoisySamples {
             rows.append(["with the still noise added (tilt / shake)", "\(noisy.tilt.map(String.init) ?? "–") / \(noisy.shake.map(String.init) ?? "–") samples"])
         }
         if let j = w.jitter {
-            rows.append(["jitter (filtered / raw)", "\(sig(j.output)) g / \(sig(j.input)) g"])
-            rows.append(["attenuation", j.output > 0 ? "\(sig(j.input / j.output)) ×" : "–"])
-            rows.append(["still time evaluated", "\(fmt(j.stillSeconds, 1)) s in \(j.segments) segments"])
+            rows.append(["jitter (filtered / raw)", "\(significant(j.output)) g / \(significant(j.input)) g"])
+            rows.append(["attenuation", j.output > 0 ? "\(significant(j.input / j.output)) ×" : "–"])
+            rows.append(["still time evaluated", "\(fixed(j.stillSeconds, 1)) s in \(j.segments) segments"])
         } else {
             rows.append(["jitter", "no still segment"])
         }
-        rows.append(["lag on the moving segments", w.lagMilliseconds.map { "\(fmt($0, 0)) ms" } ?? "no moving segment long enough"])
+        rows.append(["lag on the moving segments", w.lagMilliseconds.map { "\(fixed($0, 0)) ms" } ?? "no moving segment long enough"])
         return rows
     }
 
@@ -109,7 +109,7 @@ struct ReportFigures {
         for segment in still where segment.upperBound < samples.count {
             let onset = segment.upperBound
             let r = max(0, onset - before)..<min(samples.count, onset + after)
-            windows.append((r, "Movement onset at \(fmt(times[onset], 2)) s: the end of a still segment, 0.5 s before to 2 s after.", false))
+            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s: the end of a still segment, 0.5 s before to 2 s after.", false))
         }
         if windows.count > maximum - 1 {
             // Evenly spaced choice, always including the first and last onsets.
@@ -118,11 +118,11 @@ struct ReportFigures {
         }
         if let longest = still.max(by: { $0.count < $1.count }) {
             let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate))
-            windows.append((r, "Still segment from \(fmt(times[longest.lowerBound], 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", true))
+            windows.append((r, "Still segment from \(fixed(times[longest.lowerBound], 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", true))
         }
         return windows.map { range, caption, centred in
             let lo = times[range.lowerBound], hi = times[range.upperBound - 1]
-            let plot = LinePlot(title: centred ? "Still: acceleration minus its mean, \(fmt(lo, 2))–\(fmt(hi, 2)) s" : "Acceleration, \(fmt(lo, 2))–\(fmt(hi, 2)) s",
+            let plot = LinePlot(title: centred ? "Still: acceleration minus its mean, \(fixed(lo, 2))–\(fixed(hi, 2)) s" : "Acceleration, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
                                 x: PlotAxis("time (s)", range: lo...hi),
                                 y: PlotAxis(centred ? "acceleration − mean (g)" : "acceleration (g)"), series: accelerationSeries(range: range, centred: centred),
                                 bands: stillBands, frame: PlotFrame(height: 220))
@@ -180,8 +180,8 @@ struct ReportFigures {
                 return [entry.kind.rawValue, "none meets \(sweep.target)", "–", "–", "–", "–", "–"]
             }
             let mark = sweep.recommendation == index ? "yes (recommended)" : sweep.front.contains(index) ? "yes" : "no"
-            return [entry.kind.rawValue, best.setting.spec.description, best.latency.milliseconds.map { fmt($0, 0) } ?? "–",
-                    sig(best.jitter), best.attenuation.map(sig) ?? "–", best.lagMilliseconds.map { fmt($0, 0) } ?? "–", mark]
+            return [entry.kind.rawValue, best.setting.spec.description, best.latency.milliseconds.map { fixed($0, 0) } ?? "–",
+                    significant(best.jitter), best.attenuation.map(significant) ?? "–", best.lagMilliseconds.map { fixed($0, 0) } ?? "–", mark]
         }
     }
 
@@ -195,16 +195,16 @@ struct ReportFigures {
                 guard i != r, let b = e.best else { return nil }
                 return (e.kind.rawValue, b.jitter / best.jitter)
             }.sorted { $0.1 < $1.1 }
-            text += "Best for \(sweep.target): \(best.setting.spec.description), with \(best.latency.milliseconds.map { fmt($0, 0) } ?? "–") ms latency and \(sig(best.jitter)) g jitter"
+            text += "Best for \(sweep.target): \(best.setting.spec.description), with \(best.latency.milliseconds.map { fixed($0, 0) } ?? "–") ms latency and \(significant(best.jitter)) g jitter"
             if best.rawJitter < 1e-9 {
-                text += ". The raw input is still to numerical precision here (\(sig(best.rawJitter)) g jitter, a noise-free recording), so jitter differences are rounding only and the choice is about latency. "
+                text += ". The raw input is still to numerical precision here (\(significant(best.rawJitter)) g jitter, a noise-free recording), so jitter differences are rounding only and the choice is about latency. "
             } else if let attenuation = best.attenuation, attenuation >= 1 {
-                text += ", \(sig(attenuation)) × calmer than the raw input (\(sig(best.rawJitter)) g). "
+                text += ", \(significant(attenuation)) × calmer than the raw input (\(significant(best.rawJitter)) g). "
             } else {
-                text += ", noisier than the raw input (\(sig(best.rawJitter)) g): no setting within the target calms this recording. "
+                text += ", noisier than the raw input (\(significant(best.rawJitter)) g): no setting within the target calms this recording. "
             }
             if let runnerUp = others.first {
-                text += "The next best kind, \(runnerUp.0), leaves \(fmt(runnerUp.1, 2)) × as much jitter at its best setting within the same latency. "
+                text += "The next best kind, \(runnerUp.0), leaves \(fixed(runnerUp.1, 2)) × as much jitter at its best setting within the same latency. "
             }
         } else {
             text += "No setting meets \(sweep.target). "
@@ -213,9 +213,9 @@ struct ReportFigures {
         if let tilt = w.latency90Samples.tilt, let shake = w.latency90Samples.shake, let j = w.jitter {
             let latency = Double(max(tilt, shake)) / rate * 1000
             let dominating = all.filter { ($0.latency.milliseconds ?? .infinity) <= latency && $0.jitter < j.output * 0.98 }
-            text += "The pipeline (\(pipeline)) sits at \(fmt(latency, 0)) ms and \(sig(j.output)) g"
+            text += "The pipeline (\(pipeline)) sits at \(fixed(latency, 0)) ms and \(significant(j.output)) g"
             if let better = dominating.min(by: { $0.jitter < $1.jitter }) {
-                text += "; \(dominating.count) swept setting\(dominating.count == 1 ? " is" : "s are") at least as fast and calmer, e.g. \(better.setting.spec.description) (\(better.latency.milliseconds.map { fmt($0, 0) } ?? "–") ms, \(sig(better.jitter)) g)."
+                text += "; \(dominating.count) swept setting\(dominating.count == 1 ? " is" : "s are") at least as fast and calmer, e.g. \(better.setting.spec.description) (\(better.latency.milliseconds.map { fixed($0, 0) } ?? "–") ms, \(significant(better.jitter)) g)."
             } else {
                 text += ", on or below the front: no swept setting is both as fast and calmer."
             }
@@ -296,10 +296,10 @@ struct ReportFigures {
         let strongest = peaks.max { $0.2 < $1.2 }
         var text = "Welch's method averages the spectra of overlapping windowed segments: it shows at which frequencies the signal carries power. "
         if let strongest {
-            text += "The strongest component is on the \(strongest.0) axis at \(fmt(strongest.1, 2)) Hz. "
+            text += "The strongest component is on the \(strongest.0) axis at \(fixed(strongest.1, 2)) Hz. "
         }
         if rawTotal > 0 {
-            text += "Above 2 Hz (sensor noise, shakes, hand tremor) the pipeline keeps \(sig(100 * filteredTotal / rawTotal)) % of the raw power (\(fmt(10 * log10(max(filteredTotal, 1e-300) / rawTotal), 1)) dB). "
+            text += "Above 2 Hz (sensor noise, shakes, hand tremor) the pipeline keeps \(significant(100 * filteredTotal / rawTotal)) % of the raw power (\(fixed(10 * log10(max(filteredTotal, 1e-300) / rawTotal), 1)) dB). "
         }
         text += "The spectrogram shows the same power over time for |a|: bright vertical bands are movements and shakes, dark stretches are rests."
         return Spectra(psd: psd, spectrogram: heat, narrative: text, segment: segment, spectrogramSegment: short)
@@ -357,7 +357,7 @@ struct ReportFigures {
         }
         let angles = LinePlot(title: "Attitude (\(nine ? "9D, magnetic north" : "6D, heading arbitrary"))", x: PlotAxis("time (s)"),
                               y: PlotAxis("angle (°)", range: -180...180), series: series, frame: PlotFrame(height: 300)).svg()
-        var narrative = "The device-motion estimator (Sources/Poise/Fusion, the engine of poise evaluate) fuses \(nine ? "accelerometer, gyroscope and magnetometer (9D, heading to magnetic north)" : "accelerometer and gyroscope (6D, heading arbitrary)") at \(fmt(rate, 1)) Hz. Angles follow CoreMotion: roll about y, pitch about x, yaw about z, in degrees. "
+        var narrative = "The device-motion estimator (Sources/Poise/Fusion, the engine of poise evaluate) fuses \(nine ? "accelerometer, gyroscope and magnetometer (9D, heading to magnetic north)" : "accelerometer and gyroscope (6D, heading arbitrary)") at \(fixed(rate, 1)) Hz. Angles follow CoreMotion: roll about y, pitch about x, yaw about z, in degrees. "
         var errorPlot: String?
         var error: OrientationError?
         var caption = ""
@@ -365,10 +365,14 @@ struct ReportFigures {
             var scorer = DeviceMotionEstimator(configuration: configuration)
             let score = scorer.evaluate(samples)
             error = score
-            narrative += "Against the file's ground truth (BROAD metric on the moving samples\(nine ? "" : ", heading aligned by one constant angle")): total RMSE \(fmt(score.total, 2))°, inclination \(fmt(score.inclination, 2))°, heading \(fmt(score.heading, 2))° over \(score.count) samples. "
+            if score.count > 0 {
+                narrative += "Against the file's ground truth (BROAD metric on the moving samples\(nine ? "" : ", heading aligned by one constant angle")): total RMSE \(fixed(score.total, 2))°, inclination \(fixed(score.inclination, 2))°, heading \(fixed(score.heading, 2))° over \(score.count) samples. "
+            } else {
+                narrative += "The file marks no sample as moving, so the BROAD score (moving samples only) is empty; the error plot below covers every sample. "
+            }
             let finite = errors.filter(\.isFinite)
             if let worst = finite.indices.max(by: { finite[$0] < finite[$1] }), let index = errors.firstIndex(of: finite[worst]) {
-                narrative += "The largest error, \(fmt(finite[worst], 2))°, is at \(fmt(times[index], 2)) s."
+                narrative += "The largest error, \(fixed(finite[worst], 2))°, is at \(fixed(times[index], 2)) s."
             }
             errorPlot = LinePlot(title: nine ? "Attitude error (total angle)" : "Inclination error", x: PlotAxis("time (s)"),
                                  y: PlotAxis("error (°)"), series: [PlotSeries(nine ? "total error" : "inclination error", x: times, y: errors, color: "#d62728")],

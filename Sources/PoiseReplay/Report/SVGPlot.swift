@@ -215,7 +215,7 @@ func stableHash(_ text: String) -> String {
 }
 
 /// Formats a pixel coordinate with one decimal.
-func px(_ value: Double) -> String { String(format: "%.1f", value) }
+func pixels(_ value: Double) -> String { String(format: "%.1f", value) }
 
 /// Escapes text for XML/HTML content and attributes.
 public func escapeXML(_ text: String) -> String {
@@ -262,18 +262,18 @@ public struct LinePlot: Sendable {
         let xm = AxisMap(axis: xAxis, values: xValues, start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
         let ym = AxisMap(axis: yAxis, values: yValues, start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
         let totalHeight = f.height + legendExtraHeight
-        var s = "<svg class=\"plot\" width=\"\(px(f.width))\" height=\"\(px(totalHeight))\" viewBox=\"0 0 \(px(f.width)) \(px(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
+        var s = "<svg class=\"plot\" width=\"\(pixels(f.width))\" height=\"\(pixels(totalHeight))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
-        s += "<text class=\"title\" x=\"\(px(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
+        s += "<text class=\"title\" x=\"\(pixels(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
         let clipID = "c\(stableHash(title))_\(Int(f.width))x\(Int(f.height))"
-        s += "<defs><clipPath id=\"\(clipID)\"><rect x=\"\(px(f.left))\" y=\"\(px(f.top))\" width=\"\(px(f.plotWidth))\" height=\"\(px(f.plotHeight))\"/></clipPath></defs>\n"
-        s += "<rect class=\"area\" x=\"\(px(f.left))\" y=\"\(px(f.top))\" width=\"\(px(f.plotWidth))\" height=\"\(px(f.plotHeight))\"/>\n"
+        s += "<defs><clipPath id=\"\(clipID)\"><rect x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/></clipPath></defs>\n"
+        s += "<rect class=\"area\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
         // Bands.
         for band in bands {
             guard let a = xm.position(band.from), let b = xm.position(band.to) else { continue }
             let lo = max(f.left, min(a, b)), hi = min(f.left + f.plotWidth, max(a, b))
             guard hi > lo else { continue }
-            s += "<rect x=\"\(px(lo))\" y=\"\(px(f.top))\" width=\"\(px(hi - lo))\" height=\"\(px(f.plotHeight))\" fill=\"\(band.color)\"/>\n"
+            s += "<rect x=\"\(pixels(lo))\" y=\"\(pixels(f.top))\" width=\"\(pixels(hi - lo))\" height=\"\(pixels(f.plotHeight))\" fill=\"\(band.color)\"/>\n"
         }
         s += axesSVG(xm: xm, ym: ym)
         // Series.
@@ -288,16 +288,16 @@ public struct LinePlot: Sendable {
                 for i in indices {
                     if let r = xAxis.range, !r.contains(item.x[i]) { pen = false; continue }
                     guard let px0 = xm.position(item.x[i]), let py0 = ym.position(item.y[i]) else { pen = false; continue }
-                    d += (pen ? "L" : "M") + px(px0) + " " + px(py0)
+                    d += (pen ? "L" : "M") + pixels(px0) + " " + pixels(py0)
                     pen = true
                 }
                 guard !d.isEmpty else { continue }
-                s += "<path class=\"series\" d=\"\(d)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"\(px(item.width))\"\(item.dashed ? " stroke-dasharray=\"5 3\"" : "") data-name=\"\(escapeXML(item.name))\" data-points=\"\(indices.count)\"/>\n"
+                s += "<path class=\"series\" d=\"\(d)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"\(pixels(item.width))\"\(item.dashed ? " stroke-dasharray=\"5 3\"" : "") data-name=\"\(escapeXML(item.name))\" data-points=\"\(indices.count)\"/>\n"
             case .markers(let radius):
                 s += "<g fill=\"\(item.color)\" data-name=\"\(escapeXML(item.name))\">"
                 for i in 0..<min(item.x.count, item.y.count) {
                     guard let cx = xm.position(item.x[i]), let cy = ym.position(item.y[i]) else { continue }
-                    s += "<circle cx=\"\(px(cx))\" cy=\"\(px(cy))\" r=\"\(px(radius))\"/>"
+                    s += "<circle cx=\"\(pixels(cx))\" cy=\"\(pixels(cy))\" r=\"\(pixels(radius))\"/>"
                 }
                 s += "</g>\n"
             }
@@ -314,18 +314,18 @@ public struct LinePlot: Sendable {
         let bottom = f.top + f.plotHeight
         for t in xm.ticks {
             guard let x = xm.position(t) else { continue }
-            s += "<line class=\"grid\" x1=\"\(px(x))\" y1=\"\(px(f.top))\" x2=\"\(px(x))\" y2=\"\(px(bottom))\"/>"
-            s += "<text class=\"tick xt\" x=\"\(px(x))\" y=\"\(px(bottom + 15))\" text-anchor=\"middle\">\(AxisTicks.label(t))</text>\n"
+            s += "<line class=\"grid\" x1=\"\(pixels(x))\" y1=\"\(pixels(f.top))\" x2=\"\(pixels(x))\" y2=\"\(pixels(bottom))\"/>"
+            s += "<text class=\"tick xt\" x=\"\(pixels(x))\" y=\"\(pixels(bottom + 15))\" text-anchor=\"middle\">\(AxisTicks.label(t))</text>\n"
         }
         for t in ym.ticks {
             guard let y = ym.position(t) else { continue }
-            s += "<line class=\"grid\" x1=\"\(px(f.left))\" y1=\"\(px(y))\" x2=\"\(px(f.left + f.plotWidth))\" y2=\"\(px(y))\"/>"
-            s += "<text class=\"tick yt\" x=\"\(px(f.left - 6))\" y=\"\(px(y + 4))\" text-anchor=\"end\">\(AxisTicks.label(t))</text>\n"
+            s += "<line class=\"grid\" x1=\"\(pixels(f.left))\" y1=\"\(pixels(y))\" x2=\"\(pixels(f.left + f.plotWidth))\" y2=\"\(pixels(y))\"/>"
+            s += "<text class=\"tick yt\" x=\"\(pixels(f.left - 6))\" y=\"\(pixels(y + 4))\" text-anchor=\"end\">\(AxisTicks.label(t))</text>\n"
         }
-        s += "<rect class=\"frame\" x=\"\(px(f.left))\" y=\"\(px(f.top))\" width=\"\(px(f.plotWidth))\" height=\"\(px(f.plotHeight))\"/>\n"
-        s += "<text class=\"axis-label\" x=\"\(px(f.left + f.plotWidth / 2))\" y=\"\(px(bottom + 32))\" text-anchor=\"middle\">\(escapeXML(xAxis.label))</text>\n"
+        s += "<rect class=\"frame\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
+        s += "<text class=\"axis-label\" x=\"\(pixels(f.left + f.plotWidth / 2))\" y=\"\(pixels(bottom + 32))\" text-anchor=\"middle\">\(escapeXML(xAxis.label))</text>\n"
         let cy = f.top + f.plotHeight / 2
-        s += "<text class=\"axis-label\" x=\"14\" y=\"\(px(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(px(cy)))\">\(escapeXML(yAxis.label))</text>\n"
+        s += "<text class=\"axis-label\" x=\"14\" y=\"\(pixels(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(pixels(cy)))\">\(escapeXML(yAxis.label))</text>\n"
         s += "</g>\n"
         return s
     }
@@ -354,11 +354,11 @@ public struct LinePlot: Sendable {
             let y = frame.height - 12 + Double(row) * 16
             switch entry.style {
             case .line:
-                s += "<line x1=\"\(px(x))\" y1=\"\(px(y - 4))\" x2=\"\(px(x + 18))\" y2=\"\(px(y - 4))\" stroke=\"\(entry.color)\" stroke-width=\"\(px(max(2, entry.width)))\"\(entry.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+                s += "<line x1=\"\(pixels(x))\" y1=\"\(pixels(y - 4))\" x2=\"\(pixels(x + 18))\" y2=\"\(pixels(y - 4))\" stroke=\"\(entry.color)\" stroke-width=\"\(pixels(max(2, entry.width)))\"\(entry.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
             case .markers:
-                s += "<circle cx=\"\(px(x + 9))\" cy=\"\(px(y - 4))\" r=\"4\" fill=\"\(entry.color)\"/>"
+                s += "<circle cx=\"\(pixels(x + 9))\" cy=\"\(pixels(y - 4))\" r=\"4\" fill=\"\(entry.color)\"/>"
             }
-            s += "<text class=\"legend-text\" x=\"\(px(x + 22))\" y=\"\(px(y))\">\(escapeXML(entry.name))</text>"
+            s += "<text class=\"legend-text\" x=\"\(pixels(x + 22))\" y=\"\(pixels(y))\">\(escapeXML(entry.name))</text>"
         }
         s += "</g>\n"
         return s
