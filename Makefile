@@ -5,7 +5,10 @@
 export POISE_TARGET_CPU ?= native
 
 SWIFT ?= swift
-DEMO_FILE ?= data/tilt-steps.csv
+# The main job: replay the bundled default recording in real time (100 Hz, 60 s) through the
+# default pipeline and print the latency/jitter/timing report.
+DEMO_FILE ?= data/phone-tilt-steer-100hz.csv
+DEMO_PIPELINE ?= adaptive
 
 .PHONY: deps build demo test bench bench-baseline clean data reports check-reports
 
@@ -19,6 +22,10 @@ deps:
 
 build: deps
 	$(SWIFT) build -c release --product poise
+
+demo: build
+	@echo "Replaying $(DEMO_FILE) in real time through '$(DEMO_PIPELINE)' (60 s; Ctrl-C stops early and still reports)…"
+	"$$($(SWIFT) build -c release --show-bin-path)/poise" replay $(DEMO_FILE) --pipeline "$(DEMO_PIPELINE)"
 
 test: deps
 	$(SWIFT) test --parallel

@@ -2,8 +2,8 @@ import ArgumentParser
 import PoiseRecording
 
 /// `poise info FILE`: what is in a recording and what looks wrong with it.
-struct InfoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct InfoCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Describe a recording: duration, rows, columns and units, sample rate, intervals, gaps, held values, still segments, ranges, suspicious things.")
 
@@ -19,8 +19,15 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "The accelerometer uses Apple's raw sign (−1 g up at rest); negate it.")
     var appleAccelerometerSign = false
 
-    func run() throws {
+    public init() {}
+
+    /// The report as printed.
+    public func output() throws -> String {
         let info = try RecordingInfo.inspect(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict))
-        print(json ? try info.json() : info.text)
+        return json ? try info.json() : info.text
+    }
+
+    public func run() throws {
+        print(try output())
     }
 }

@@ -36,7 +36,7 @@ public struct JitterCommand: ParsableCommand {
         let spec = try FilterSpec(parsing: filter)
         let recording = try Recording.load(path: file)
         guard let sampleRate = rate ?? nominalSampleRate(of: recording.samples) else {
-            throw CommandFailure("\(file): fewer than two distinct timestamps; give --rate")
+            throw CommandError("\(file): fewer than two distinct timestamps; give --rate")
         }
         var detector = RestDetector()
         detector.useGyroscope = recording.schema.hasGyroscope
@@ -44,7 +44,7 @@ public struct JitterCommand: ParsableCommand {
         let metrics = accelerationMetrics(&instance, samples: recording.samples, sampleRate: sampleRate, detector: detector)
         let result = metrics.jitter
         guard result.evaluatedSamples > 0 else {
-            throw CommandFailure("\(file): no still segment of at least \(detector.minimumDuration) s found")
+            throw CommandError("\(file): no still segment of at least \(detector.minimumDuration) s found")
         }
         if json {
             let report = JitterReport(filter: spec.description, file: file, rate: sampleRate, result: result, lag: metrics.lag)
@@ -93,11 +93,4 @@ struct JitterReport: Encodable {
         try c.encode(result.evaluatedSamples, forKey: .evaluated_samples)
         try c.encode(lag?.milliseconds, forKey: .lag_ms)
     }
-}
-
-/// A command that cannot do its job, with the reason (printed as `Error: …`, exit code 1;
-/// unlike `ValidationError` it does not print the usage, since the arguments were fine).
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

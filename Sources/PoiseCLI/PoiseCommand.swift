@@ -11,6 +11,7 @@ public struct PoiseCommand: ParsableCommand {
             InfoCommand.self, SimulateCommand.self,
             StepCommand.self, JitterCommand.self, BenchCommand.self,
             SpectrumCommand.self, ResponseCommand.self,
+            FuseCommand.self,
             EvaluateCommand.self,
             RemapCommand.self, TiltCommand.self,
             ReportCommand.self,

@@ -44,12 +44,13 @@ struct RemapCommand: ParsableCommand {
             samples = recording.samples.map { alignment.vectors(of: $0) }
             label = "\(alignment) (reflection)"
         }
-        let text = RecordingCSV.text(samples: samples, schema: recording.schema)
+        // PoiseRecording's writer: Poise column names, shortest exact Doubles.
+        let remapped = Recording(path: out ?? "-", schema: recording.schema, samples: samples)
         if let out {
-            try text.write(toFile: out, atomically: true, encoding: .utf8)
+            try remapped.write(to: out)
             print("remapped \(samples.count) samples of \(file) into \(label) → \(out)")
         } else {
-            print(text, terminator: "")
+            try remapped.write(to: "/dev/stdout")
         }
     }
 }

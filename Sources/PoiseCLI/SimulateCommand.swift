@@ -4,8 +4,8 @@ import PoiseRecording
 extension Scenario: ExpressibleByArgument {}
 
 /// `poise simulate`: writes a simulated recording with known truth.
-struct SimulateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct SimulateCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Write a simulated phone-IMU recording (acc, gyro, mag, true attitude) for a scenario.",
         discussion: "Scenarios: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")). Units in the file: s, g, rad/s, µT; gt_q* is the true attitude (device → earth ENU); movement is 1 while the device moves.")
@@ -34,7 +34,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Output CSV file.")
     var out: String
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         guard rate.isFinite, rate > 0, rate <= 100_000 else { throw ValidationError("--rate must be in (0, 100000] Hz") }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 1_000_000) {
             throw ValidationError("--duration must be a positive number of seconds")
@@ -45,7 +47,12 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    public func run() throws {
+        print(try output())
+    }
+
+    /// Writes the file; returns the one-line summary that `run()` prints.
+    public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
                                                     sensors: ideal ? .ideal : .phone, magnetometerRate: magnetometerRate)
         let writer = try RecordingWriter(path: out, options: WriteOptions(
@@ -56,6 +63,6 @@ struct SimulateCommand: ParsableCommand {
             count += 1
         }
         try writer.close()
-        print("wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(out)")
+        return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(out)"
     }
 }

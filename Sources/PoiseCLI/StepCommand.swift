@@ -39,7 +39,7 @@ public struct StepCommand: ParsableCommand {
             var detector = RestDetector()
             detector.useGyroscope = recording.schema.hasGyroscope
             guard let segment = detector.stillSegments(in: recording.samples).first else {
-                throw CommandFailure("\(noise): no still segment of at least \(detector.minimumDuration) s found for --noise")
+                throw CommandError("\(noise): no still segment of at least \(detector.minimumDuration) s found for --noise")
             }
             let values = recording.samples[segment].map(\.acceleration)
             let mean = values.reduce(SIMD3<Double>.zero, +) / Double(values.count)

@@ -114,7 +114,7 @@ struct TiltCommand: ParsableCommand {
             if let e { events.append("\(e.rawValue) at \(t) s") }
             rowCount += 1
             // `+ 0` turns −0 into 0 for readability.
-            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map(RecordingCSV.number).joined(separator: ",")
+            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
         }
         if let frameRate {

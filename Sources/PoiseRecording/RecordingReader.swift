@@ -79,6 +79,7 @@ public final class RecordingReader {
     private let values: UnsafeMutablePointer<Double>
     private let skipColumn: UnsafeMutablePointer<Bool>
     private let columnCount: Int
+    private let hasSkippedColumns: Bool
     private let timeColumn: Int
     private let timeScale: Double
     private let accelerationColumns: SIMD3<Int>?
@@ -164,6 +165,7 @@ public final class RecordingReader {
             case .ignored: skipColumn[i] = true
             }
         }
+        hasSkippedColumns = schemaResult.columns.contains { if case .ignored = $0.meaning { true } else { false } }
         timeColumn = time.column
         timeScale = time.scale
         accelerationColumns = schemaResult.hasAccelerometer ? acc.columns : nil
@@ -208,10 +210,67 @@ public final class RecordingReader {
     public func read(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
         var count = 0
         var sample = MotionSample(time: 0)
-        while count < maximumCount, try nextRow(&sample) {
+        while count < maximumCount {
+            count += readRun(into: &samples, maximumCount: maximumCount - count, sample: &sample)
+            guard count < maximumCount, try nextRow(&sample) else { break }
             samples.append(sample)
             count += 1
         }
+        return count
+    }
+
+    /// The batch fast path: appends consecutive rows that need no decision — every field in the
+    /// short common form (so finite), time increasing by at most 1.5 typical intervals — keeping
+    /// the cursor in locals. Stops before the first row that needs more (the caller's `nextRow`
+    /// handles that row with the full checks). Returns the number of rows appended.
+    @inline(__always)
+    private func readRun(into samples: inout [MotionSample], maximumCount: Int, sample: inout MotionSample) -> Int {
+        let st = state
+        guard st.pointee.hasPrevious, st.pointee.typicalInterval > 0, !hasSkippedColumns else { return 0 }
+        let buffer = UnsafePointer(st.pointee.bytes)
+        let limit = buffer + st.pointee.filled
+        var p = buffer + st.pointee.position
+        var previousTime = st.pointee.previousTime
+        var threshold = 1.5 * st.pointee.typicalInterval
+        var intervals = st.pointee.intervalCount
+        let ring = intervalRing
+        let v = values
+        var count = 0
+        while count < maximumCount {
+            guard let fieldsEnd = parseShortFields(p, limit) else { break }
+            var q = fieldsEnd
+            if q < limit, q.pointee == 13 { q += 1 }
+            guard q < limit, q.pointee == 10 else { break }
+            let time = v[timeColumn] * timeScale
+            let interval = time - previousTime
+            guard interval > 0, interval <= threshold else { break }
+            sample.time = time
+            if let c = accelerationColumns { sample.acceleration = SIMD3(v[c.x], v[c.y], v[c.z]) * accelerationScales }
+            if let c = rotationRateColumns { sample.rotationRate = SIMD3(v[c.x], v[c.y], v[c.z]) * rotationRateScales }
+            if let c = magneticFieldColumns { sample.magneticField = SIMD3(v[c.x], v[c.y], v[c.z]) * magneticFieldScales }
+            if let c = truthColumns { sample.truth = Quaternion(w: v[c[0]], x: v[c[1]], y: v[c[2]], z: v[c[3]]) }
+            if let c = movementColumn { sample.movement = v[c] != 0 }
+            samples.append(sample)
+            count += 1
+            p = q + 1
+            previousTime = time
+            ring[intervals & 15] = interval
+            intervals += 1
+            if intervals & 63 == 0 {
+                updateTypicalIntervalQuietly()
+                threshold = 1.5 * st.pointee.typicalInterval
+            }
+        }
+        guard count > 0 else { return 0 }
+        st.pointee.intervalCount = intervals
+        st.pointee.position = p - buffer
+        st.pointee.lineNumber += count
+        st.pointee.rowsDelivered += count
+        st.pointee.previousTime = previousTime
+        st.pointee.previousAcceleration = sample.acceleration
+        st.pointee.previousRotationRate = sample.rotationRate
+        st.pointee.previousMagneticField = sample.magneticField
+        if st.pointee.position - st.pointee.releasedUpTo >= 1 << 26, mapping != nil { releaseConsumedMapping() }
         return count
     }
 
@@ -228,7 +287,7 @@ public final class RecordingReader {
             if position < filled {
                 let start = buffer + position
                 let limit = buffer + filled
-                if let fieldsEnd = parseFields(start, limit) {
+                if let fieldsEnd = parseShortFields(start, limit) ?? parseFields(start, limit) {
                     var p = fieldsEnd
                     if p < limit, p.pointee == 13 { p += 1 }
                     if p < limit, p.pointee == 10 {
@@ -288,6 +347,27 @@ public final class RecordingReader {
             p = q
             if c < last {
                 guard p < limit, p.pointee == 44 else { return nil }
+                p += 1
+            }
+        }
+        return p
+    }
+
+    /// The quickest parse: every field in the common short form (`DecimalParser.parseShort`),
+    /// comma-separated, no spaces, no skipped columns. Nil when anything differs (then
+    /// `parseFields` handles the row).
+    @inline(__always)
+    private func parseShortFields(_ start: UnsafePointer<UInt8>, _ limit: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        guard !hasSkippedColumns else { return nil }
+        var p = start
+        let last = columnCount - 1
+        let parser = self.parser
+        let row = values
+        for c in 0...last {
+            guard limit - p >= 17, let q = parser.parseShort(p, &row[c]) else { return nil }
+            p = q
+            if c < last {
+                guard p.pointee == 44 else { return nil }
                 p += 1
             }
         }
@@ -421,16 +501,8 @@ public final class RecordingReader {
     /// The typical interval is the median of the last 16 positive intervals, refreshed every 64.
     @inline(never)
     private func updateTypicalInterval() throws {
-        // Insertion sort of a copy (no allocation), then the median.
-        let sorted = intervalRing + 16
-        for i in 0..<16 {
-            let v = intervalRing[i]
-            var j = i
-            while j > 0, sorted[j - 1] > v { sorted[j] = sorted[j - 1]; j -= 1 }
-            sorted[j] = v
-        }
-        let typicalInterval = 0.5 * (sorted[7] + sorted[8])
-        state.pointee.typicalInterval = typicalInterval
+        updateTypicalIntervalQuietly()
+        let typicalInterval = state.pointee.typicalInterval
         if !earlyIntervals.isEmpty {
             let early = earlyIntervals
             earlyIntervals = []
@@ -438,6 +510,19 @@ public final class RecordingReader {
                 try reportGap(interval, line: line)
             }
         }
+    }
+
+    /// Median of the interval ring into `typicalInterval` (insertion sort of a copy, no allocation).
+    @inline(never)
+    private func updateTypicalIntervalQuietly() {
+        let sorted = intervalRing + 16
+        for i in 0..<16 {
+            let v = intervalRing[i]
+            var j = i
+            while j > 0, sorted[j - 1] > v { sorted[j] = sorted[j - 1]; j -= 1 }
+            sorted[j] = v
+        }
+        state.pointee.typicalInterval = 0.5 * (sorted[7] + sorted[8])
     }
 
     @inline(never)

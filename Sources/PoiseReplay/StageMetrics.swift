@@ -12,8 +12,12 @@ struct PipelineProbe: Filter {
     var time = 0.0
     var last = SIMD3<Double>.zero
 
+    /// Undoes the prefix's axis changes (remapping) on the output.
+    let axes: AxisMap
+
     init(pipeline: Pipeline, signal: StageSignal, sampleRate: Double) {
         self.pipeline = pipeline; self.signal = signal; period = 1 / sampleRate
+        axes = AxisMap(pipeline)
     }
 
     mutating func process(_ input: SIMD3<Double>) -> SIMD3<Double> { process(input, dt: period) }
@@ -22,11 +26,42 @@ struct PipelineProbe: Filter {
         var record = ProcessedSample(MotionSample(time: time, acceleration: input))
         time += dt > 0 && dt.isFinite ? dt : period
         pipeline.process(&record)
-        if let value = signal.value(in: record) { last = value }
+        if let value = signal.value(in: record) { last = axes.toInput(value) }
         return last
     }
 
     mutating func reset() { pipeline.reset(); time = 0; last = .zero }
+}
+
+/// The linear map a pipeline's non-filtering stages (remapping) apply to the acceleration, found
+/// by sending the three unit vectors through them, and its inverse. Step progress and lag compare
+/// a stage's output with the raw input, so outputs in remapped axes are first mapped back.
+struct AxisMap: Sendable {
+    /// Rows of the inverse map; `nil` when the stages leave the axes alone (or the map is singular).
+    let inverse: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)?
+
+    init(_ pipeline: Pipeline) {
+        let axisStages = Pipeline(pipeline.stages.filter { $0.measuredSignal == nil })
+        let units = [SIMD3<Double>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)]
+        let columns = units.map { unit -> SIMD3<Double> in
+            var stages = axisStages
+            var record = ProcessedSample(MotionSample(time: 0, acceleration: unit))
+            stages.process(&record)
+            return record.acceleration
+        }
+        guard columns != units else { inverse = nil; return }
+        // Inverse of the matrix with these columns: rows are cross products over the determinant.
+        let (a, b, c) = (columns[0], columns[1], columns[2])
+        let determinant = (a * cross(b, c)).sum()
+        guard abs(determinant) > 1e-9 else { inverse = nil; return }
+        inverse = (cross(b, c) / determinant, cross(c, a) / determinant, cross(a, b) / determinant)
+    }
+
+    /// `value` in the input's axes.
+    func toInput(_ value: SIMD3<Double>) -> SIMD3<Double> {
+        guard let (x, y, z) = inverse else { return value }
+        return SIMD3((x * value).sum(), (y * value).sum(), (z * value).sum())
+    }
 }
 
 /// Filtering metrics of a pipeline on a recording, per filtering stage (conventions.md):
@@ -88,13 +123,14 @@ public struct StageMetrics: Sendable {
                     shake: latency90(&shake, step: .shake, sampleRate: sampleRate, noise: noise).samples)
             }
             var running = prefix
+            let axes = AxisMap(prefix)
             var output: [SIMD3<Double>] = []
             output.reserveCapacity(samples.count)
             var last = SIMD3<Double>.zero
             for sample in samples {
                 var record = ProcessedSample(sample)
                 running.process(&record)
-                if let value = signal.value(in: record) { last = value }
+                if let value = signal.value(in: record) { last = axes.toInput(value) }
                 output.append(last)
             }
             var jitterMeasurement: JitterMeasurement?

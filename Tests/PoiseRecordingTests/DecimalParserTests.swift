@@ -76,4 +76,36 @@ import Testing
         // Decimal only: hexadecimal floats (which Double(String) accepts) are not numbers in a CSV.
         #expect(DecimalParser.parse("0x10") == nil)
     }
+
+    /// The short-form fast path (`[-]d{1,7}[.d{0,7}]`) gives the same bits as Double(String), keeps
+    /// −0, stops at the first byte after the number, and declines anything else.
+    @Test func shortFormMatchesDoubleInit() {
+        let parser = DecimalParser()
+        defer { parser.deallocate() }
+        var random = Mix(state: 4)
+        func short(_ text: String) -> (Double, Int)? {
+            let bytes = Array(text.utf8) + Array(repeating: UInt8(ascii: ","), count: 24)
+            return bytes.withUnsafeBufferPointer { b -> (Double, Int)? in
+                var value = 0.0
+                guard let end = parser.parseShort(b.baseAddress!, &value) else { return nil }
+                return (value, end - b.baseAddress!)
+            }
+        }
+        for _ in 0..<100_000 {
+            let integerDigits = Int(random.next() % 7) + 1
+            let fractionDigits = Int(random.next() % 8)
+            var text = random.next() & 1 == 0 ? "-" : ""
+            for _ in 0..<integerDigits { text += String(random.next() % 10) }
+            if fractionDigits > 0 || random.next() & 1 == 0 {
+                text += "."
+                for _ in 0..<fractionDigits { text += String(random.next() % 10) }
+            }
+            guard let (value, length) = short(text) else { Issue.record("declined \(text)"); continue }
+            #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)")
+            #expect(length == text.utf8.count)
+        }
+        #expect(short("-0.0")?.0.sign == .minus)
+        for declined in ["12345678.5", "1.12345678", ".5", "-", "nan", "abc"] { #expect(short(declined) == nil, "\(declined)") }
+        #expect(short("1e5")?.1 == 1)  // stops before the exponent; the caller then sees no comma
+    }
 }

@@ -5,10 +5,12 @@ import Poise
 @Suite struct RecordingReaderTests {
     static let broadHeader = "t_s,acc_x_mps2,acc_y_mps2,acc_z_mps2,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT,gt_qw,gt_qx,gt_qy,gt_qz,gt_pos_x_m,gt_pos_y_m,gt_pos_z_m,movement"
 
-    func read(_ text: String, strict: Bool = true, apple: Bool = false, bufferSize: Int = 1 << 20) throws -> Recording {
+    func read(_ text: String, strict: Bool = true, apple: Bool = false, bufferSize: Int = 1 << 20,
+              memoryMap: Bool = true) throws -> Recording {
         let file = TemporaryFile(text)
         defer { file.remove() }
-        return try Recording.load(path: file.path, options: ReadOptions(appleAccelerometerSign: apple, strict: strict, bufferSize: bufferSize))
+        return try Recording.load(path: file.path, options: ReadOptions(appleAccelerometerSign: apple, strict: strict,
+                                                                         bufferSize: bufferSize, memoryMap: memoryMap))
     }
 
     func error(_ text: String, strict: Bool = true, bufferSize: Int = 1 << 20) -> RecordingError? {
@@ -118,6 +120,25 @@ import Poise
         #expect(r.issues[1].location.line == 4 && r.issues[1].location.column == 3 && r.issues[1].location.message.contains("empty field"))
     }
 
+    /// The same bad fields deep inside a long file (where the batch fast path runs) are caught too.
+    @Test func badFieldsInTheMiddleOfALongFile() throws {
+        var rows = (0..<400).map { "\(Double($0) / 100),0.5,-0.25,1" }
+        rows[200] = "2,0.5,,1"
+        rows[250] = "2.5,0.5,-,1"
+        rows[300] = "3,0.5,abc,1"
+        rows[350] = "3.5,0.5,0.25"
+        let text = Self.small + rows.joined(separator: "\n") + "\n"
+        let e = error(text)
+        #expect(e?.line == 202 && e?.column == 3 && e?.message.contains("empty field") == true)
+        let r = try read(text, strict: false)
+        #expect(r.samples.count == 396 && r.summary.rowsDropped == 4)
+        let dropped = r.issues.filter { $0.action == .dropped }
+        #expect(dropped.map(\.location.line) == [202, 252, 302, 352])
+        #expect(dropped.map(\.kind) == [.notANumber, .notANumber, .notANumber, .wrongFieldCount])
+        // Each dropped row leaves a gap of two intervals before the next row, reported as a warning.
+        #expect(r.issues.filter { $0.kind == .gap }.map(\.location.line) == [203, 253, 303, 353])
+    }
+
     @Test func nonFiniteValuesAreErrorsOrHeldInLenientMode() throws {
         let text = Self.small + "0,0,0,1\n0.01,0,inf,1\n0.02,nan,0,1\nnan,0,0,1\n0.03,0,0,1\n"
         let e = error(text)
@@ -177,6 +198,14 @@ import Poise
         #expect(e2?.line == 3)
         let noBreaks = String(repeating: "x", count: 300)
         #expect(error(noBreaks, bufferSize: 128)?.message.contains("longer than 128 bytes") == true)
+        let long = TemporaryFile(Self.small + "0,0,0,1\n" + String(repeating: "7", count: 300) + "\n")
+        defer { long.remove() }
+        for memoryMap in [false, true] {
+            let e = #expect(throws: RecordingError.self) {
+                _ = try Recording.load(path: long.path, options: ReadOptions(bufferSize: 128, memoryMap: memoryMap))
+            }
+            #expect(e?.line == 3 && e?.message.contains("longer than 128 bytes") == true)
+        }
         let invalidUTF8 = TemporaryFile(bytes: [0xFF, 0xFE, 0x41, 10])
         defer { invalidUTF8.remove() }
         #expect(throws: RecordingError.self) { _ = try Recording.load(path: invalidUTF8.path) }
@@ -193,10 +222,18 @@ import Poise
         for i in 0..<500 {
             text += "\(Double(i) * 0.0035),\(Double(i).squareRoot()),-0.5,9.8,0.1,0.2,0.3,\(i),1,2,0.5,0.5,0.5,0.5,1,2,3,\(i % 2)\n"
         }
-        let large = try read(text)
-        let tiny = try read(text, bufferSize: 200)
+        let mapped = try read(text)
+        let large = try read(text, memoryMap: false)
+        let tiny = try read(text, bufferSize: 200, memoryMap: false)
         #expect(large.samples.count == 500)
-        #expect(large.samples == tiny.samples)
+        #expect(large.samples == tiny.samples && mapped.samples == tiny.samples)
+        // The same bad rows are found on both input paths.
+        let row = "\n\(Double(100) * 0.0035),"
+        let bad = text.replacingOccurrences(of: row, with: row + "x")
+        let issues = try read(bad, strict: false, bufferSize: 200, memoryMap: false).issues
+        #expect(issues.contains { $0.kind == .notANumber && $0.location.line == 102 })
+        func located(_ list: [RecordingIssue]) -> [String] { list.map { "\($0.kind) \($0.location.line):\($0.location.column) \($0.location.message)" } }
+        #expect(try located(issues) == located(read(bad, strict: false).issues))
     }
 
     /// The streaming API equals the whole-file load, and memory stays at the one buffer: a file
@@ -207,7 +244,7 @@ import Poise
         for i in 0..<60_000 { text += "\(Double(i) / 100),\(Double(i % 7) / 3),0.25,1\n" }
         let file = TemporaryFile(text)
         defer { file.remove() }
-        let options = ReadOptions(bufferSize: 16 * 1024)
+        let options = ReadOptions(bufferSize: 16 * 1024, memoryMap: false)  // read(2) through one 16 KiB buffer
         let reader = try RecordingReader(path: file.path, options: options)
         var chunk: [MotionSample] = []
         chunk.reserveCapacity(256)

@@ -84,6 +84,24 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
         #expect(metrics.whole.stage == "delay:3 | delay:4")
     }
 
+    @Test func remappingBeforeAFilterDoesNotChangeItsFigures() throws {
+        // The filter then sees the steps in other axes; the metrics map its output back, so the
+        // figures equal those without the remap (a rotation leaves latency, jitter and lag alone).
+        let context = StageContext(sampleRate: 100)
+        let plain = StageMetrics(pipeline: try StageCatalog.standard.pipeline("factor:k=0.1", context: context),
+                                 samples: simulatedRecording(), sampleRate: 100)
+        for orientation in ["landscapeLeft", "landscapeRight", "portraitUpsideDown", "+Y-X+Z"] {
+            let remapped = StageMetrics(
+                pipeline: try StageCatalog.standard.pipeline("remap:\(orientation) | factor:k=0.1", context: context),
+                samples: simulatedRecording(), sampleRate: 100)
+            #expect(remapped.stages.count == 1)
+            #expect(remapped.stages[0].latency90Samples == StepLatencySamples(tilt: 22, shake: 22), "\(orientation)")
+            #expect(remapped.stages[0].lagMilliseconds == plain.stages[0].lagMilliseconds, "\(orientation)")
+            let a = try #require(remapped.stages[0].jitter), b = try #require(plain.stages[0].jitter)
+            #expect(abs(a.output - b.output) < 1e-12, "\(orientation)")
+        }
+    }
+
     @Test func noiseComesFromTheLongestStillSegment() throws {
         let metrics = StageMetrics(pipeline: Pipeline(), samples: simulatedRecording(), sampleRate: 100)
         let segment = try #require(metrics.noiseSegment)

@@ -5,7 +5,8 @@
 /// with bias estimation and magnetic disturbance rejection", Information Fusion 91, 2023;
 /// reference implementation MIT-licensed, github.com/dlaidig/vqf), ported from its C++ source
 /// with these changes, each documented in docs/fusion.md:
-/// - the gyroscope is integrated with each sample's real time step (irregular timestamps);
+/// - the gyroscope is integrated with each sample's real time step (irregular timestamps;
+///   steps within 0.1 % of the nominal period count as the nominal period);
 ///   a repeated or backward timestamp integrates nothing; a gap longer than
 ///   `maximumTimeStep` is integrated as `maximumTimeStep` and flagged;
 /// - a magnetometer sample identical to the previous one (a held value from a slower
@@ -79,7 +80,10 @@ public struct DeviceMotionEstimator: Sendable {
         if let last = state.lastTime {
             let d = time - last
             if !(d > 0) { dt = 0 }  // repeated, backward or non-finite timestamp
-            else if d > c.maximumTimeStep { dt = c.maximumTimeStep; flags.insert(.timeGap) } else { dt = d }
+            else if d > c.maximumTimeStep { dt = c.maximumTimeStep; flags.insert(.timeGap) }
+            // Steps within 0.1 % of the nominal period are rounding jitter of the timestamps
+            // (e.g. index/rate printed to 1 µs): use the period itself.
+            else if (d - c.period).magnitude > c.period * 0.001 { dt = d }
         }
         if time.isFinite { state.lastTime = time } else { flags.insert(.invalidInput) }
 
@@ -103,7 +107,7 @@ public struct DeviceMotionEstimator: Sendable {
                 let dtMag: Double
                 if let t = state.lastMagneticTime, time.isFinite {
                     let d = time - t
-                    dtMag = d > 0 ? Swift.min(d, c.maximumTimeStep) : 0
+                    dtMag = (d - c.period).magnitude <= c.period * 0.001 ? c.period : (d > 0 ? Swift.min(d, c.maximumTimeStep) : 0)
                 } else { dtMag = c.period }
                 state.lastMagneticField = m
                 if time.isFinite { state.lastMagneticTime = time }

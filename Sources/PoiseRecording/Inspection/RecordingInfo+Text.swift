@@ -30,7 +30,10 @@ extension RecordingInfo {
         }
         if let t = rowsWithTruth { lines.append("  ground truth: \(t) of \(rows) rows") }
         if let m = movementFraction { lines.append("  movement mask: \(f(m * 100, 1)) % of rows") }
-        lines.append("  still segments (|ω| < \(restDetector.gyroscopeThreshold) rad/s, ||a| − 1 g| < \(restDetector.accelerationThreshold) g, ≥ \(restDetector.minimumDuration) s): \(stillSegments.count)")
+        var tests: [String] = []
+        if restDetector.useGyroscope { tests.append("|ω| < \(restDetector.gyroscopeThreshold) rad/s") }
+        if restDetector.useAccelerometer { tests.append("acc RMS over \(restDetector.window) s < \(restDetector.accelerationThreshold) g") }
+        lines.append("  still segments (\(tests.joined(separator: ", ")), ≥ \(restDetector.minimumDuration) s): \(stillSegments.count)")
         for s in stillSegments.prefix(20) { lines.append("    \(f(s.startS)) – \(f(s.endS)) s (\(f(s.durationS, 2)) s)") }
         if stillSegments.count > 20 { lines.append("    …") }
         if !issueCounts.isEmpty {

@@ -1,8 +1,9 @@
 import Foundation
 import Poise
 
-/// What `poise info` reports about a recording. Computed in one streaming pass (memory grows
-/// only with the number of distinct sample intervals, gaps listed and still segments).
+/// What `poise info` reports about a recording. Computed in one pass over the reader; the samples
+/// are kept in memory (about 160 bytes per row) for the core `RestDetector`, everything else is
+/// accumulated as it streams.
 /// Units: seconds (`_s`), milliseconds (`_ms`), Hz, and the core units g, rad/s, µT.
 /// JSON keys are the snake_case forms of the property names (`duration_s`, `sample_rate_hz`…).
 public struct RecordingInfo: Sendable, Codable {
@@ -85,8 +86,8 @@ public struct RecordingInfo: Sendable, Codable {
     public var repairedRows: Int
     public var held: [String: Held]
     public var stillSegments: [TimeSegment]
-    /// Rest detector settings used.
-    public var restDetector: RestDetectorSettings
+    /// Rest detector used for `stillSegments` (the core `Poise.RestDetector`).
+    public var restDetector: RestDetector
     public var ranges: [String: Range]
     public var rowsWithTruth: Int?
     public var movementFraction: Double?
@@ -101,7 +102,7 @@ public struct RecordingInfo: Sendable, Codable {
     ///
     /// - Throws: `RecordingError` for unreadable files and headers (and, in strict mode, the first bad row).
     public static func inspect(path: String, options: ReadOptions = ReadOptions(strict: false),
-                               restDetector: RestDetectorSettings = RestDetectorSettings()) throws -> RecordingInfo {
+                               restDetector: RestDetector = RestDetector()) throws -> RecordingInfo {
         let reader = try RecordingReader(path: path, options: options)
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
@@ -132,15 +133,13 @@ public struct RecordingInspector: Sendable {
     var duplicateTimestamps = 0
     var heldCounts = [0, 0, 0]
     var rest: RestDetector
+    var samples: [MotionSample] = []
     var minimum = [SIMD3<Double>](repeating: SIMD3(repeating: .infinity), count: 3)
     var maximum = [SIMD3<Double>](repeating: SIMD3(repeating: -.infinity), count: 3)
     var atMinimum = [SIMD3<Int>](repeating: .zero, count: 3)
     var atMaximum = [SIMD3<Int>](repeating: .zero, count: 3)
     var normMinimum = [Double](repeating: .infinity, count: 3)
     var normMaximum = [Double](repeating: -.infinity, count: 3)
-    /// Norm histogram at quiet samples (0.001-unit bins) for the rest norm median.
-    var quietNorms: [[Int: Int]] = [[:], [:], [:]]
-    var allNorms: [[Int: Int]] = [[:], [:], [:]]
     var rowsWithTruth = 0
     var truthNormOff = 0
     var movementRows = 0
@@ -148,9 +147,14 @@ public struct RecordingInspector: Sendable {
     /// (kept only for intervals more than 1.2× the running minimum, so normally few).
     var longIntervals: [(time: Double, interval: Double)] = []
 
-    public init(schema: RecordingSchema, restDetector: RestDetectorSettings = RestDetectorSettings()) {
+    /// - Parameter restDetector: settings for still segments; its gyroscope/accelerometer tests
+    ///   are switched off when the recording lacks that sensor.
+    public init(schema: RecordingSchema, restDetector: RestDetector = RestDetector()) {
         self.schema = schema
-        rest = RestDetector(settings: restDetector)
+        var detector = restDetector
+        detector.useGyroscope = detector.useGyroscope && schema.hasGyroscope
+        detector.useAccelerometer = detector.useAccelerometer && schema.hasAccelerometer
+        rest = detector
     }
 
     func vectors(_ s: MotionSample) -> [SIMD3<Double>?] {
@@ -177,16 +181,12 @@ public struct RecordingInspector: Sendable {
             let before = vectors(p)
             for k in 0..<3 { if let a = current[k], let b = before[k], a == b { heldCounts[k] += 1 } }
         }
-        let quiet = rest.isQuiet(acceleration: current[0], rotationRate: current[1])
-        rest.process(time: s.time, acceleration: current[0], rotationRate: current[1])
+        samples.append(s)
         for k in 0..<3 {
             guard let v = current[k] else { continue }
             let n = (v * v).sum().squareRoot()
             normMinimum[k] = min(normMinimum[k], n)
             normMaximum[k] = max(normMaximum[k], n)
-            let bin = Int((n * 1000).rounded())
-            allNorms[k][bin, default: 0] += 1
-            if quiet { quietNorms[k][bin, default: 0] += 1 }
             for axis in 0..<3 {
                 if v[axis] > maximum[k][axis] { maximum[k][axis] = v[axis]; atMaximum[k][axis] = 1 } else if v[axis] == maximum[k][axis] { atMaximum[k][axis] += 1 }
                 if v[axis] < minimum[k][axis] { minimum[k][axis] = v[axis]; atMinimum[k][axis] = 1 } else if v[axis] == minimum[k][axis] { atMinimum[k][axis] += 1 }
@@ -205,7 +205,17 @@ public struct RecordingInspector: Sendable {
 
     /// The report.
     public mutating func finish(path: String, summary: ReadSummary, issues: [RecordingIssue]) -> RecordingInfo {
-        let segments = rest.finish()
+        let still = rest.stillSegments(in: samples)
+        let segments = still.map { TimeSegment(startS: samples[$0.lowerBound].time, endS: samples[$0.upperBound - 1].time) }
+        // Median norm per sensor over the still samples (all samples when there are none).
+        var restNorms: [Double?] = [nil, nil, nil]
+        for k in 0..<3 {
+            var norms: [Double] = []
+            for range in still.isEmpty ? [0..<samples.count] : still {
+                for i in range { if let v = vectors(samples[i])[k] { norms.append((v * v).sum().squareRoot()) } }
+            }
+            if !norms.isEmpty { norms.sort(); restNorms[k] = norms[norms.count / 2] }
+        }
         let intervalCount = intervalCounts.values.reduce(0, +)
         var intervals: RecordingInfo.Intervals?
         var median = 0.0
@@ -256,12 +266,11 @@ public struct RecordingInspector: Sendable {
             held[Self.sensorNames[k]] = .init(rows: heldCounts[k],
                                              fraction: rows > 1 ? Double(heldCounts[k]) / Double(rows - 1) : 0,
                                              updateIntervalMs: changes > 0 ? (last - (first ?? last)) / Double(changes) * 1000 : 0)
-            let norms = quietNorms[k].isEmpty ? allNorms[k] : quietNorms[k]
             ranges[Self.sensorNames[k]] = .init(unit: Self.coreUnits[k],
                                                minimum: [minimum[k].x, minimum[k].y, minimum[k].z],
                                                maximum: [maximum[k].x, maximum[k].y, maximum[k].z],
                                                normMinimum: normMinimum[k], normMaximum: normMaximum[k],
-                                               restNorm: Self.median(of: norms).map { Double($0) / 1000 })
+                                               restNorm: restNorms[k])
         }
         var suspicious: [String] = []
         suspicious += saturation(present: present)
@@ -279,22 +288,11 @@ public struct RecordingInspector: Sendable {
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
             sampleRateHz: median > 0 ? 1 / median : 0, intervals: intervals, gaps: gaps, gapCount: gapCount,
             duplicateTimestamps: duplicateTimestamps, droppedRows: summary.rowsDropped, repairedRows: summary.rowsRepaired,
-            held: held, stillSegments: segments, restDetector: rest.settings, ranges: ranges,
+            held: held, stillSegments: segments, restDetector: rest, ranges: ranges,
             rowsWithTruth: schema.hasTruth ? rowsWithTruth : nil,
             movementFraction: schema.hasMovement && rows > 0 ? Double(movementRows) / Double(rows) : nil,
             issueCounts: Dictionary(uniqueKeysWithValues: summary.issueCounts.map { ($0.key.rawValue, $0.value) }),
             issues: issues.prefix(20).map(\.description), suspicious: suspicious)
-    }
-
-    static func median(of histogram: [Int: Int]) -> Int? {
-        let total = histogram.values.reduce(0, +)
-        guard total > 0 else { return nil }
-        var seen = 0
-        for k in histogram.keys.sorted() {
-            seen += histogram[k] ?? 0
-            if 2 * seen >= total { return k }
-        }
-        return nil
     }
 
     /// An axis whose extreme value repeats at least 3 times at a large magnitude is clipping.

@@ -142,13 +142,41 @@ struct DecimalParser {
         }
         // Tier 1: Clinger.
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            var d = Double(mantissa)
+            var d = Double(Int64(bitPattern: mantissa))  // ≤ 2^53: the signed conversion is exact
             d = exponent < 0 ? d / powersOfTen[-exponent] : d * powersOfTen[exponent]
             value = Double(bitPattern: d.bitPattern | signBit)
             return p
         }
         // Tier 2: Eisel–Lemire.
         value = Double(bitPattern: eiselLemire(mantissa: mantissa, exponent: exponent) | signBit)
+        return p
+    }
+
+    /// The common case only: `[-]d…d[.d…d]` with at most 7 digits before and 7 after the point,
+    /// no exponent. Needs 17 readable bytes at `start`. Returns the position after the number, or
+    /// nil when the text is anything else (then `parse` handles it). The value is exact: the
+    /// mantissa is below 10¹⁴ < 2⁵³ and the power of ten at most 10⁷, so one IEEE division rounds
+    /// correctly (Clinger's fast path).
+    @inline(__always)
+    func parseShort(_ start: UnsafePointer<UInt8>, _ value: inout Double) -> UnsafePointer<UInt8>? {
+        let negative = start.pointee == UInt8(ascii: "-")
+        var p = start + (negative ? 1 : 0)
+        let (integerDigits, integerPart) = DecimalParser.eightDigits(p)
+        guard UInt(bitPattern: integerDigits &- 1) < 7 else { return nil }  // 1...7 digits
+        p += integerDigits
+        var mantissa = integerPart
+        var fractionDigits = 0
+        if p.pointee == UInt8(ascii: ".") {
+            let (count, fraction) = DecimalParser.eightDigits(p + 1)
+            guard count < 8 else { return nil }
+            mantissa = integerPart &* integerPowersOfTen[count] &+ fraction
+            fractionDigits = count
+            p += 1 &+ count
+        }
+        // Signed conversion (one instruction; UInt64 → Double takes several on x86-64), and the
+        // sign as an exact multiplication by ±1 so −0 stays −0, all in floating-point registers.
+        let d = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
+        value = d * (negative ? -1 : 1)
         return p
     }
 
