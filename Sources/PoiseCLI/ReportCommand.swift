@@ -48,7 +48,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let recording: Recording
         do { recording = try Recording.load(path: file) } catch let error as RecordingError {
-            throw ValidationError(error.description)
+            throw CommandError(error.description)
         }
         var options = ReportOptions(pipeline: pipeline)
         options.target = .latencyMilliseconds(targetLatencyMs)
@@ -58,21 +58,21 @@ struct ReportCommand: ParsableCommand {
             options.kinds = try kinds.split(separator: ",").map { name in
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 guard let kind = SweepKind(rawValue: trimmed) else {
-                    throw ValidationError("--kinds: unknown kind '\(trimmed)'; available: \(SweepKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw CommandError("--kinds: unknown kind '\(trimmed)'; available: \(SweepKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 return kind
             }
         }
         let report: RecordingReport
         do { report = try RecordingReport(recording: recording, options: options) } catch let error as CustomStringConvertible {
-            throw ValidationError(error.description)
+            throw CommandError(error.description)
         }
         let html = report.html()
         let temporary = out + ".partial-\(getpid())"
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, out) == 0 else {
-                throw ValidationError("\(out): cannot rename \(temporary) onto it: \(String(cString: strerror(errno)))")
+                throw CommandError("\(out): cannot rename \(temporary) onto it: \(String(cString: strerror(errno)))")
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)

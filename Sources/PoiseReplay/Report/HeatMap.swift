@@ -83,8 +83,8 @@ public struct HeatMap: Sendable {
         let xr = (x0 - dx / 2)...(x1 + dx / 2), yr = max(0, y0 - dy / 2)...(y1 + dy / 2)
         let axes = LinePlot(title: title, x: PlotAxis(xAxis.label, range: xAxis.range ?? xr),
                             y: PlotAxis(yAxis.label, range: yAxis.range ?? yr), series: [], frame: f)
-        let xm = AxisMap(axis: axes.xAxis, values: [], start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
-        let ym = AxisMap(axis: axes.yAxis, values: [], start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
+        let xm = PlotScaleMap(axis: axes.xAxis, values: [], start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
+        let ym = PlotScaleMap(axis: axes.yAxis, values: [], start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
         var s = "<svg class=\"plot heatmap\" width=\"\(pixels(f.width))\" height=\"\(pixels(f.height))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(f.height))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
         s += "<text class=\"title\" x=\"\(pixels(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"

@@ -165,7 +165,7 @@ public func minMaxDownsample(x: [Double], y: [Double], buckets: Int, range: Clos
 }
 
 /// Maps data values to pixels along one axis.
-struct AxisMap {
+struct PlotScaleMap {
     let scale: AxisScale
     let lower: Double, upper: Double
     let start: Double, length: Double
@@ -259,8 +259,8 @@ public struct LinePlot: Sendable {
         } else {
             yValues = series.flatMap(\.y)
         }
-        let xm = AxisMap(axis: xAxis, values: xValues, start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
-        let ym = AxisMap(axis: yAxis, values: yValues, start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
+        let xm = PlotScaleMap(axis: xAxis, values: xValues, start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
+        let ym = PlotScaleMap(axis: yAxis, values: yValues, start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
         let totalHeight = f.height + legendExtraHeight
         var s = "<svg class=\"plot\" width=\"\(pixels(f.width))\" height=\"\(pixels(totalHeight))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
@@ -308,7 +308,7 @@ public struct LinePlot: Sendable {
         return s
     }
 
-    func axesSVG(xm: AxisMap, ym: AxisMap) -> String {
+    func axesSVG(xm: PlotScaleMap, ym: PlotScaleMap) -> String {
         let f = frame
         var s = "<g class=\"axes\">\n"
         let bottom = f.top + f.plotHeight
