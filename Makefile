@@ -10,7 +10,7 @@ SWIFT ?= swift
 DEMO_FILE ?= data/phone-tilt-steer-100hz.csv
 DEMO_PIPELINE ?= adaptive
 
-.PHONY: deps build demo test bench bench-baseline clean data
+.PHONY: deps build demo test bench bench-baseline clean data reports check-reports
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -47,3 +47,13 @@ bench-baseline: deps
 data: deps
 	$(SWIFT) build --product poise
 	POISE=.build/debug/poise sh scripts/make_data.sh
+
+# Regenerate notebooks-export/ (one HTML report per recording in data/, and an index) with
+# `poise report` (runs scripts/export_reports.sh; see docs/reports.md).
+reports: deps
+	$(SWIFT) build --product poise
+	POISE=.build/debug/poise sh scripts/export_reports.sh
+
+# Screenshot every exported page in headless Chromium and fail on a blank or broken one.
+check-reports:
+	sh scripts/check_reports.sh

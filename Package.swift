@@ -5,6 +5,7 @@
 // Layers (arrows point to what a target may import):
 //   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReplay ─▶ PoiseRecording ─▶ Poise
 //                          └─▶ PoiseSpectral (FFTW via CFFTW) ─▶ Poise
+//   (PoiseReplay also imports PoiseSpectral for the HTML report's spectra.)
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
 import PackageDescription
@@ -40,7 +41,7 @@ let package = Package(
         ),
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
         .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
-        .target(name: "PoiseReplay", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
+        .target(name: "PoiseReplay", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral"], swiftSettings: coreSettings),
         .target(
             name: "PoiseCLI",
             dependencies: [
@@ -49,6 +50,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
+        // Small example programs (docs/reports.md); built with the package so they compile in CI.
+        .executableTarget(name: "ExampleGameTilt", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GameTilt"),
+        .executableTarget(name: "ExampleRobotIMU", dependencies: ["Poise", "PoiseRecording"], path: "Examples/RobotIMU"),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),

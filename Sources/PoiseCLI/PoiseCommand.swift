@@ -14,6 +14,7 @@ public struct PoiseCommand: ParsableCommand {
             FuseCommand.self,
             EvaluateCommand.self,
             RemapCommand.self, TiltCommand.self,
+            ReportCommand.self,
         ]
     )
 

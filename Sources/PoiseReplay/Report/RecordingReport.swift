@@ -1,0 +1,203 @@
+import Foundation
+import Poise
+import PoiseRecording
+import PoiseSpectral
+
+/// What `RecordingReport` builds and how.
+public struct ReportOptions: Sendable {
+    /// The pipeline shown as "filtered" (spec grammar of `StageCatalog`); `nil`: the sweep's
+    /// overall recommendation, or `lowpass:cutoff=5` when the sweep has none.
+    public var pipeline: String?
+    /// Filter kinds swept for the latency–jitter plane (each on its default grid).
+    public var kinds: [SweepKind] = SweepKind.allCases
+    /// What the recommendation aims at (default: latency ≤ 100 ms, lowest jitter).
+    public var target: SweepTarget = .default
+    /// Sweep worker threads.
+    public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Most zoomed signal panels (one per movement onset, plus the longest still segment).
+    public var maximumZoomPanels = 6
+    /// Page title; default "Poise report: FILE NAME".
+    public var title: String?
+
+    public init(pipeline: String? = nil) { self.pipeline = pipeline }
+}
+
+/// Why a report cannot be built.
+public struct ReportError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A recording's report: every figure and the narrative, built from the numbers.
+///
+/// Sections: the recording (summary table), signals (overview and zoomed panels, raw vs
+/// filtered), step responses of the chosen filters (tilt and shake, conventions.md), the
+/// latency–jitter plane with the Pareto front of the sweep engine, spectra (Welch PSD and a
+/// spectrogram heat map), attitude from device-motion fusion (roll, pitch, yaw in degrees, and
+/// the error against `gt_q*` when present).
+public struct RecordingReport: Sendable {
+    /// The pipeline spec shown as "filtered".
+    public var pipeline: String
+    /// Where the pipeline choice came from (user, sweep recommendation, fallback).
+    public var pipelineOrigin: String
+    /// Measurements of the pipeline on the recording (latency, jitter, lag).
+    public var metrics: StageMetrics
+    /// The sweep of `options.kinds`; `nil` when the recording cannot be swept (the reason is in
+    /// `sweepProblem`).
+    public var sweep: SweepComparison?
+    public var sweepProblem: String?
+    /// Fusion error against ground truth (BROAD metric); `nil` without `gt_q*` or gyroscope.
+    public var attitudeError: OrientationError?
+    /// The page.
+    public var document: HTMLReport
+
+    /// Builds the report of `recording`.
+    ///
+    /// - Throws: ``ReportError`` for a recording with fewer than two distinct timestamps, or
+    ///   the pipeline's `PipelineError` (naming stage and column) for a bad `--pipeline`.
+    public init(recording: Recording, options: ReportOptions = ReportOptions()) throws {
+        let samples = recording.samples
+        let name = (recording.path as NSString).lastPathComponent
+        guard samples.count >= 16, let rate = nominalSampleRate(of: samples) else {
+            throw ReportError("\(recording.path): needs at least 16 samples with increasing timestamps to report on, got \(samples.count)")
+        }
+        let schema = recording.schema
+        var detector = RestDetector()
+        detector.useGyroscope = schema.hasGyroscope
+
+        // Sweep (latency–jitter plane) and the pipeline choice.
+        var sweep: SweepComparison?
+        var problem: String?
+        do {
+            let prepared = try SweepRecording(name: name, samples: samples, sampleRate: rate, detector: detector)
+            let kinds = options.kinds.filter { $0 != .butter || rate > 31 }
+            let sweeps = try kinds.map { try FilterSweep(filter: $0.rawValue) }
+            sweep = try Sweeper.compare(sweeps, on: [prepared], target: options.target, threads: max(1, options.threads))
+        } catch {
+            problem = String(describing: error)
+        }
+        let recommended = sweep.flatMap { s in s.recommendation.flatMap { s.entries[$0].best?.setting.spec.description } }
+        if let given = options.pipeline {
+            pipeline = given; pipelineOrigin = "given with --pipeline"
+        } else if let recommended {
+            pipeline = recommended; pipelineOrigin = "the sweep’s recommendation for \(options.target)"
+        } else {
+            pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
+        }
+        self.sweep = sweep
+        sweepProblem = problem
+        let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer))
+        metrics = StageMetrics(pipeline: built, samples: samples, sampleRate: rate, hasGyroscope: schema.hasGyroscope, detector: detector)
+
+        // Filtered signal: the last filtering stage's signal (acceleration when there is none).
+        let signal = built.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
+        var running = built
+        var filtered: [SIMD3<Double>] = []
+        filtered.reserveCapacity(samples.count)
+        var last = SIMD3<Double>.zero
+        for sample in samples {
+            var record = ProcessedSample(sample)
+            running.process(&record)
+            if let value = signal.value(in: record) { last = value }
+            filtered.append(last)
+        }
+
+        var page = HTMLReport(title: options.title ?? "Poise report: \(name)")
+        let builder = ReportFigures(samples: samples, rate: rate, filtered: filtered, still: metrics.stillSegments,
+                                    pipeline: pipeline, pipelineStages: built)
+        let times = samples.map(\.time)
+        let duration = (times.last ?? 0) - (times.first ?? 0)
+        let stillSeconds = metrics.stillSegments.reduce(0.0) { $0 + times[$1.upperBound - 1] - times[$1.lowerBound] }
+
+        // 1. The recording.
+        page.heading("The recording")
+        let channels = ["accelerometer"] + (schema.hasGyroscope ? ["gyroscope"] : []) + (schema.hasMagnetometer ? ["magnetometer"] : [])
+            + (schema.hasTruth ? ["ground-truth attitude (gt_q*)"] : []) + (schema.hasMovement ? ["movement mask"] : [])
+        page.paragraph("\(name) holds \(samples.count) samples over \(fixed(duration, 1)) s at a nominal \(fixed(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g, at least \(fixed(detector.minimumDuration, 1)) s) finds \(metrics.stillSegments.count) still segment\(metrics.stillSegments.count == 1 ? "" : "s") totalling \(fixed(stillSeconds, 1)) s (\(fixed(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
+        page.paragraph("The filtered signal in every figure is the pipeline \u{201C}\(pipeline)\u{201D}, \(pipelineOrigin).")
+        page.table(header: ["", "value"], rows: builder.summaryRows(metrics: metrics))
+
+        // 2. Signals.
+        page.heading("Signals: raw and filtered")
+        let panels = builder.zoomPanels(maximum: options.maximumZoomPanels)
+        let onsets = panels.count - (metrics.stillSegments.isEmpty ? 0 : 1)
+        var signalsText = "The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. "
+        if onsets > 0 { signalsText += "The first \(onsets) zoomed panel\(onsets == 1 ? "" : "s") show\(onsets == 1 ? "s a" : "") movement onset\(onsets == 1 ? "" : "s") (the end of a still segment), where latency shows as a delay of the dark curve. " }
+        if !metrics.stillSegments.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
+        page.paragraph(signalsText)
+        page.figure(builder.overview(), caption: "Acceleration over the whole recording; shaded: still segments (jitter is measured there).")
+        if schema.hasGyroscope {
+            page.figure(builder.gyroscopeOverview(), caption: "Rotation rate (rad/s, device frame), as recorded.")
+        }
+        for panel in panels {
+            page.figure(panel.svg, caption: panel.caption)
+        }
+
+        // 3. Step responses.
+        page.heading("Step responses")
+        let stepFilters = builder.stepCandidates(sweep: sweep)
+        page.paragraph("Each curve is the progress of a filter's output from the value before a standard step to the value after it, in % (conventions.md): tilt turns gravity by 90° (0, 0, 1 g → 0, 1 g, 0), shake raises its magnitude (0, 0, 1 g → 0, 0, 1.5 g), fed at \(fixed(rate, 1)) Hz. Latency to 90 % is where a curve crosses the dashed line. Curves: the pipeline and each swept kind's best setting for \(options.target).")
+        for step in StandardStep.allCases {
+            page.figure(builder.stepPlot(step, candidates: stepFilters), caption: "\(step.rawValue.capitalized) step response; time from the step sample.")
+        }
+
+        // 4. Latency–jitter plane.
+        page.heading("Latency and jitter: the trade-off")
+        if let sweep {
+            page.paragraph(builder.sweepNarrative(sweep, metrics: metrics))
+            page.figure(builder.tradeoffPlot(sweep, metrics: metrics), caption: "Every swept setting (latency = worse of the tilt and shake steps, ms; jitter on the still segments, g, log scale). The line joins the Pareto front; the large red dot is the recommendation, the black dot the pipeline, the dashed line the raw input’s jitter.")
+            page.table(header: ["kind", "best setting", "latency ms", "jitter g", "attenuation ×", "lag ms", "on front"],
+                       rows: builder.sweepRows(sweep))
+        } else {
+            page.paragraph("No sweep: \(problem ?? "unknown reason"). Without a still segment there is no jitter to trade latency against.")
+        }
+
+        // 5. Spectra.
+        page.heading("Spectra")
+        if let spectra = try? builder.spectra() {
+            page.paragraph(spectra.narrative)
+            page.figure(spectra.psd, caption: "Welch power spectral density (Hann, \(spectra.segment)-sample segments, half overlap, g²/Hz, log scale), raw and filtered.")
+            page.figure(spectra.spectrogram, caption: "Spectrogram of the acceleration magnitude |a| − mean (\(spectra.spectrogramSegment)-sample Hann segments, 75 % overlap), dB re 1 g²/Hz.")
+        } else {
+            page.paragraph("Too few regularly spaced samples for a spectrum.")
+        }
+
+        // 6. Attitude.
+        page.heading("Attitude from device-motion fusion")
+        if schema.hasGyroscope {
+            let attitude = builder.attitude(hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth)
+            attitudeError = attitude.error
+            page.paragraph(attitude.narrative)
+            page.figure(attitude.angles, caption: "Roll, pitch and yaw (degrees, CoreMotion convention) of the estimate\(schema.hasTruth ? " (solid) and the ground truth (dashed)" : "").")
+            if let errorPlot = attitude.errorPlot {
+                page.figure(errorPlot, caption: attitude.errorCaption)
+            }
+        } else {
+            attitudeError = nil
+            page.paragraph("The recording has no gyroscope, so there is no attitude estimate.")
+        }
+
+        page.heading("How to reproduce")
+        page.paragraph("poise report \(recording.path) --pipeline \"\(pipeline)\" --out REPORT.html; the numbers: poise replay \(recording.path) --speed max --pipeline \"\(pipeline)\" and poise bench \(recording.path) --compare.")
+        document = page
+    }
+
+    /// The page as HTML.
+    public func html() -> String { document.render() }
+}
+
+/// Formats a number with `digits` decimals ("–" when not finite).
+func fixed(_ value: Double, _ digits: Int) -> String {
+    value.isFinite ? String(format: "%.\(digits)f", value) : "–"
+}
+
+/// Formats a number with 3 significant digits.
+func significant(_ value: Double) -> String {
+    guard value.isFinite else { return "–" }
+    if value == 0 { return "0" }
+    let a = abs(value)
+    if a >= 1000 { return String(format: "%.0f", value) }
+    if a < 1e-3 { return String(format: "%.2e", value) }
+    let decimals = max(0, 2 - Int(floor(log10(a))))
+    return String(format: "%.\(decimals)f", value)
+}
