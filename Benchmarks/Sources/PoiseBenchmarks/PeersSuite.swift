@@ -65,6 +65,20 @@ func peersSuite(_ r: Report) {
             blackHole(outputDouble)
         })
     }
+    // Full 9D update (bias estimation at rest and in motion, magnetic-disturbance rejection) on
+    // the same stream the x-io Fusion C and VQF peers get.
+    var configuration = DeviceMotionConfiguration()
+    configuration.sampleRate = 100
+    var estimator = DeviceMotionEstimator(configuration: configuration)
+    let samples = recording.samples
+    r.add(measure("fusion 9D update", items: rows, runs: 3, warmup: 1) {
+        estimator.reset()
+        for sample in samples {
+            estimator.update(time: sample.time, acceleration: sample.acceleration,
+                             rotationRate: sample.rotationRate, magneticField: sample.magneticField)
+        }
+        blackHole(estimator.state)
+    })
     if let welch = try? WelchEstimator(configuration: SpectralConfiguration(sampleRate: 100, segmentLength: 1024)) {
         // scipy.signal.welch defaults: Hann, half overlap, constant detrend, density.
         let channels = (0..<3).map { axis in acceleration.map { $0[axis] } }
