@@ -88,4 +88,17 @@ import Testing
             #expect(peak.isFinite && peak <= 8, "\(text) at \(rate) Hz: peak \(peak)")
         }
     }
+
+    @Test func floatButterworthFarBelowTheRateStartsAtTheFirstInput() throws {
+        // Regression (found by the filterspec fuzz target): a Float Butterworth whose cutoff is
+        // far below the rate computed its start-up DC gain in Float, 0/0, and emitted ±inf/NaN.
+        for text in ["butter:lowpass,order=4,cutoff=5", "butter:highpass,order=8,cutoff=2", "butter:bandpass,order=2,low=1,high=3"] {
+            var filter = try FilterSpec(parsing: text).makeFilter(SIMD4<Float>.self, sampleRate: 1e6)
+            let x = SIMD4<Float>(-3, 1, 1e4, 0)
+            let first = filter.process(x)
+            let expected = text.contains("lowpass") ? x : .zero
+            #expect(first.isFinite && (first - expected).maxMagnitude <= 1e-3 * 1e4, "\(text): \(first)")
+            for _ in 0..<200 { #expect(filter.process(x).isFinite) }
+        }
+    }
 }
