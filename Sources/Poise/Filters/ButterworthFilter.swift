@@ -135,9 +135,12 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     mutating func settle(at input: Value) -> Value {
         var x = input
         for k in 0..<(coefficients.count / 5) {
-            let b0 = coefficients[5 * k], b1 = coefficients[5 * k + 1], b2 = coefficients[5 * k + 2]
+            let b1 = coefficients[5 * k + 1], b2 = coefficients[5 * k + 2]
             let a1 = coefficients[5 * k + 3], a2 = coefficients[5 * k + 4]
-            let gain = (b0 + b1 + b2) / (1 + a1 + a2)
+            // The DC gain from the design's Double coefficients: in Float, 1 + a1 + a2 rounds to
+            // 0 for a cutoff far below the rate (5 Hz at 1 MHz) and the gain became ±inf or NaN.
+            let d = sections[k]
+            let gain = Scalar((d.b0 + d.b1 + d.b2) / (1 + d.a1 + d.a2))
             let y = gain * x
             state[2 * k + 1] = b2 * x - a2 * y
             state[2 * k] = (b1 * x - a1 * y) + state[2 * k + 1]

@@ -12,7 +12,8 @@
 /// - a magnetometer sample identical to the previous one (a held value from a slower
 ///   magnetometer) is not applied again, and the magnetometer gains use the real time since
 ///   the last new sample;
-/// - non-finite or all-zero inputs are skipped and flagged, so no NaN ever reaches the state;
+/// - non-finite or all-zero inputs are skipped and flagged, so no NaN ever reaches the state
+///   (a vector whose squared norm overflows, |v| ≳ 1e154, counts as non-finite);
 /// - accelerometer samples far from 1 g are left out of the inclination correction.
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
@@ -89,19 +90,19 @@ public struct DeviceMotionEstimator: Sendable {
 
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
-        if rotationRate.isFinite {
+        if Self.isUsable(rotationRate) {
             updateGyroscope(rotationRate, dt: dt)
         } else {
             flags.insert(.invalidInput)
         }
-        if acceleration.isFinite {
+        if Self.isUsable(acceleration) {
             if acceleration != .zero { updateAccelerometer(acceleration, dt: dt, flags: &flags) }
         } else {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
         }
         if c.usesMagnetometer, let m = magneticField {
-            if !m.isFinite {
+            if !Self.isUsable(m) {
                 flags.insert(.invalidInput)
             } else if m != .zero && !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) {
                 let dtMag: Double
@@ -119,6 +120,11 @@ public struct DeviceMotionEstimator: Sendable {
         if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
     }
+
+    /// True when `v` is finite and so is its squared norm (|v| below about 1e154): larger
+    /// values overflow in the rotations and norms of the update (seen as NaN attitudes).
+    @inlinable @inline(__always)
+    static func isUsable(_ v: SIMD3<Double>) -> Bool { (v * v).sum().isFinite }
 
     // MARK: Gyroscope: strapdown integration and rest detection
 

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Soak: a 2 GB CSV streams through `poise info` (and `poise fuse` when the CLI has it) in under
+# 100 MB of memory. Prints wall time and max RSS of each.
+#   scripts/soak_bigcsv.sh [GIGABYTES]   (default 2; needs that much free space in $TMPDIR)
+set -eu
+cd "$(dirname "$0")/.."
+GB=${1:-2}
+POISE=${POISE:-.build/release/poise}
+[ -x "$POISE" ] || make build
+DIR=${TMPDIR:-/tmp}/poise-soak-big
+mkdir -p "$DIR"
+f="$DIR/big-$GB-GB.csv"
+[ -f "$f" ] || python3 scripts/soak/make_long_recording.py "$f" --bytes $((GB * 1024 * 1024 * 1024)) --rate 200 --magnetometer
+echo "== $(wc -c < "$f") bytes"
+/usr/bin/time -f "info: wall %e s, max RSS %M KB" "$POISE" info "$f" > "$DIR/info.txt"
+tail -n 5 "$DIR/info.txt"
+if "$POISE" help fuse >/dev/null 2>&1; then
+    /usr/bin/time -f "fuse: wall %e s, max RSS %M KB" "$POISE" fuse "$f" --output "$DIR/fused.csv" > /dev/null
+else
+    echo "fuse: no 'poise fuse' command in this build (skipped)"
+fi
