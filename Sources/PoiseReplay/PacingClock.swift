@@ -20,16 +20,19 @@ public protocol PacingClock {
 /// The real clock: `CLOCK_MONOTONIC`, an absolute `clock_nanosleep` to `spinThreshold` before the
 /// deadline, then a busy wait reading the clock until the deadline.
 ///
-/// On this project's machine kind a plain sleep wakes 150–200 µs late (timer slack and the
-/// hypervisor); sleeping to 200 µs early and spinning the rest delivers with a median lateness of
-/// about 0 µs at the cost of ≤ 200 µs of busy CPU per sample (about 2 % of one core at 100 Hz).
+/// On this project's machine kind a plain absolute sleep wakes late: p50 ≈ 100 µs and p90
+/// 130–200 µs on an idle virtual machine (the vCPU halts and the hypervisor wakes it), less on a
+/// busy one, with a millisecond tail. A 200 µs margin was enough under load but missed about one
+/// deadline in ten on an idle machine (p90 lateness 240 µs), so the default is 1 ms: sleep to 1 ms
+/// before the deadline and spin the rest, at the cost of ≤ 1 ms of busy CPU per sample (about
+/// 10 % of one core at 100 Hz). Stalls longer than the margin still show as lateness.
 /// `spinThreshold: 0` gives a plain absolute sleep, for comparison.
 public struct MonotonicClock: PacingClock, Sendable {
-    /// How long before the deadline to stop sleeping and start spinning, ns (default 200 µs).
+    /// How long before the deadline to stop sleeping and start spinning, ns (default 1 ms).
     public var spinThreshold: Int64
 
-    /// Creates the clock. `spinThreshold` in ns, ≥ 0 (default 200 000 = 200 µs).
-    public init(spinThreshold: Int64 = 200_000) {
+    /// Creates the clock. `spinThreshold` in ns, ≥ 0 (default 1 000 000 = 1 ms).
+    public init(spinThreshold: Int64 = 1_000_000) {
         self.spinThreshold = max(0, spinThreshold)
     }
 
@@ -81,7 +84,7 @@ public func processCPUTime() -> Int64 {
 /// Needs permission (root, `CAP_SYS_NICE` or an `RLIMIT_RTPRIO` allowance); without it `raise`
 /// returns `nil` and pacing runs at normal priority. The kernel's real-time throttling
 /// (`sched_rt_runtime_us`, 95 % by default) keeps a real-time thread from starving the machine,
-/// and the replay engine only spins for the last 200 µs before each deadline.
+/// and the replay engine only spins for the last millisecond before each deadline.
 public struct RealTimeScheduling: Sendable {
     private let policy: Int32
     private let priority: Int32
