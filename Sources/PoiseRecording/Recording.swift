@@ -19,9 +19,16 @@ public struct ReadOptions: Sendable {
     /// memory stays bounded. Pipes and empty files always use read(2).
     public var memoryMap: Bool
 
+    /// Sample rate in Hz of a file without a time column: its n-th data row (from 0, counting
+    /// rows that are dropped in lenient mode, not blank lines) gets time n / rate seconds. Nil
+    /// (default): such a file is an error. Ignored when the file has a time column.
+    public var sampleRate: Double?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
-                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = true) {
+                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = true,
+                sampleRate: Double? = nil) {
         self.memoryMap = memoryMap
+        self.sampleRate = sampleRate
         self.appleAccelerometerSign = appleAccelerometerSign
         self.strict = strict
         self.bufferSize = bufferSize

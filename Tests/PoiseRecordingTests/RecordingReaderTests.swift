@@ -89,6 +89,40 @@ import Poise
         #expect(r.issues.first?.kind == .unknownColumn && r.issues.first?.location.column == 5)
     }
 
+    @Test func filesWithoutATimeColumnAreTimedByTheGivenRate() throws {
+        let text = "acc_x_g,acc_y_g,acc_z_g\n0,0,1\n0,0,x\n\n0,1,0\n1,0,0\n"
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        // Without a rate: a header error that says what to do.
+        let missing = error("acc_x_g,acc_y_g,acc_z_g\n0,0,1\n")
+        #expect(missing?.line == 1 && missing?.message.contains("--rate") == true)
+        // With one: row n (counting the dropped bad row, not the blank line) at n / rate.
+        let recording = try Recording.load(path: file.path, options: ReadOptions(strict: false, sampleRate: 50))
+        #expect(recording.samples.map(\.time) == [0, 2.0 / 50, 3.0 / 50])
+        #expect(recording.samples.map(\.acceleration) == [SIMD3(0, 0, 1), SIMD3(0, 1, 0), SIMD3(1, 0, 0)])
+        #expect(recording.summary.rowsDropped == 1 && !recording.schema.hasTime)
+        // Strict mode still stops at the bad row, naming line and column.
+        #expect(throws: RecordingError.self) { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: 50)) }
+        do { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: 50)) } catch let e as RecordingError {
+            #expect(e.line == 3 && e.column == 3)
+        }
+        // A file with times keeps them; the rate is ignored.
+        let timed = try read("t_s,acc_x_g,acc_y_g,acc_z_g\n0.5,0,0,1\n0.75,0,0,1\n")
+        #expect(timed.samples.map(\.time) == [0.5, 0.75])
+        for bad in [0.0, -5, .nan, .infinity] {
+            #expect(throws: RecordingError.self) { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: bad)) }
+        }
+        // The fast batch path is not used without times, and agrees with the per-row path.
+        var long = "acc_x_g,acc_y_g,acc_z_g\n"
+        for i in 0..<5000 { long += "0.\(i % 97),-0.25,1.5\n" }
+        let longFile = TemporaryFile(long)
+        defer { longFile.remove() }
+        let reader = try RecordingReader(path: longFile.path, options: ReadOptions(sampleRate: 200))
+        var batch: [MotionSample] = []
+        while try reader.read(into: &batch, maximumCount: 999) > 0 {}
+        #expect(batch.count == 5000 && batch.enumerated().allSatisfy { $0.element.time == Double($0.offset) / 200 })
+    }
+
     @Test func missingAndIncompleteAndDuplicateColumns() {
         #expect(error("acc_x_g,acc_y_g,acc_z_g\n0,0,1\n")?.message.contains("missing time column") == true)
         let incomplete = error("t_s,acc_x_g,acc_y_g\n0,0,1\n")

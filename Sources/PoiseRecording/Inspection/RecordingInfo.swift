@@ -76,6 +76,8 @@ public struct RecordingInfo: Sendable, Codable {
     public var durationS: Double
     /// 1 / median interval.
     public var sampleRateHz: Double
+    /// The rate given for a file without a time column (its rows are timed n / rate), else nil.
+    public var assignedSampleRateHz: Double?
     public var intervals: Intervals?
     public var gaps: [Gap]
     public var gapCount: Int
@@ -98,7 +100,8 @@ public struct RecordingInfo: Sendable, Codable {
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
 
-    /// Inspects a recording (read leniently unless `options.strict`).
+    /// Inspects a recording (read leniently unless `options.strict`; a file without a time column
+    /// needs `options.sampleRate`).
     ///
     /// - Throws: `RecordingError` for unreadable files and headers (and, in strict mode, the first bad row).
     public static func inspect(path: String, options: ReadOptions = ReadOptions(strict: false),
@@ -106,7 +109,9 @@ public struct RecordingInfo: Sendable, Codable {
         let reader = try RecordingReader(path: path, options: options)
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
-        return inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+        var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+        if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
+        return info
     }
 
     /// Pretty-printed JSON with snake_case keys.
@@ -331,7 +336,8 @@ public struct RecordingInspector: Sendable {
             path: path, format: schema.format.rawValue,
             columns: schema.columns.map(Self.describe),
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
-            sampleRateHz: median > 0 ? 1 / median : 0, intervals: intervals, gaps: gaps, gapCount: gapCount,
+            sampleRateHz: median > 0 ? 1 / median : 0,
+            assignedSampleRateHz: nil, intervals: intervals, gaps: gaps, gapCount: gapCount,
             duplicateTimestamps: duplicateTimestamps, droppedRows: summary.rowsDropped, repairedRows: summary.rowsRepaired,
             held: held, stillSegments: segments, restDetector: rest, ranges: ranges,
             rowsWithTruth: schema.hasTruth ? rowsWithTruth : nil,
