@@ -74,6 +74,8 @@ public final class RecordingReader {
         var rowsDelivered = 0
         /// Data rows seen (delivered, dropped or bad; not blank lines): the index of the next row.
         var dataRows = 0
+        /// Bytes of the file before `bytes[0]` (read(2) path: moved out by refills).
+        var discarded = 0
     }
 
     // Parsing plan.
@@ -201,6 +203,16 @@ public final class RecordingReader {
     }
 
     // MARK: - Public streaming API
+
+    /// Bytes of the file consumed so far (header and rows returned or rejected).
+    public var bytesConsumed: Int { state.pointee.discarded + state.pointee.position }
+
+    /// The file's size in bytes when it is a regular file, else nil (pipes).
+    public var fileSize: Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
 
     /// The next sample in file order, or `nil` at the end of the file.
     ///
@@ -677,6 +689,7 @@ public final class RecordingReader {
 
     @inline(never)
     private func refill() throws {
+        state.pointee.discarded += state.pointee.position
         try RecordingReader.refill(descriptor: descriptor, buffer: ownedBuffer, capacity: capacity, path: path,
                                    position: &state.pointee.position, filled: &state.pointee.filled,
                                    atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Poise
 @testable import PoiseRecording
@@ -299,6 +302,31 @@ import Poise
         var same = true
         while let s = try single.next() { same = same && s == loaded.samples[index]; index += 1 }
         #expect(same && index == 60_000)
+    }
+
+    /// A file cut short by another process while it is read (a recording being rewritten): the
+    /// default read(2) path reports the cut line and never touches the lost bytes (a memory
+    /// mapping would die with SIGBUS there, which is why mapping is opt-in).
+    @Test func fileTruncatedDuringTheReadEndsWithATruncatedLineError() throws {
+        var text = Self.small
+        for i in 0..<20_000 { text += "\(Double(i) / 100),0.125,0.25,1\n" }
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        #expect(ReadOptions().memoryMap == false)
+        let reader = try RecordingReader(path: file.path, options: ReadOptions(bufferSize: 4096))
+        var samples: [MotionSample] = []
+        try reader.read(into: &samples, maximumCount: 1000)
+        let consumed = reader.bytesConsumed
+        #expect(samples.count == 1000 && consumed > 1000 * 15 && reader.fileSize == text.utf8.count)
+        // Cut the file in the middle of a row well beyond what the buffer holds.
+        let cut = consumed + 40_000 + 7
+        #expect(truncate(file.path, off_t(cut)) == 0)
+        let error = #expect(throws: RecordingError.self) { while try reader.read(into: &samples, maximumCount: 4096) > 0 {} }
+        #expect(error?.message.contains("truncated last line") == true)
+        // Every complete row before the cut was delivered, in order.
+        let complete = text.utf8.prefix(cut).split(separator: 10).count - 2  // header, cut row
+        #expect(samples.count == complete)
+        #expect(samples.enumerated().allSatisfy { $0.element.time == Double($0.offset) / 100 })
     }
 
     @Test func issueStorageIsCappedButCountsAreComplete() throws {
