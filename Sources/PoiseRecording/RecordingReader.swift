@@ -81,6 +81,8 @@ public final class RecordingReader {
     // Parsing plan.
     private let parser: DecimalParser
     private let values: UnsafeMutablePointer<Double>
+    /// The short path's powers of ten, one per column (padding lanes stay 1).
+    private let divisors: UnsafeMutablePointer<Double>
     private let skipColumn: UnsafeMutablePointer<Bool>
     private let columnCount: Int
     private let hasSkippedColumns: Bool
@@ -154,8 +156,12 @@ public final class RecordingReader {
         }
         schema = schemaResult
         columnCount = schemaResult.columns.count
-        values = .allocate(capacity: columnCount)
-        values.initialize(repeating: 0, count: columnCount)
+        // Padded to whole SIMD4 groups for the short path's vector division.
+        let padded = (columnCount + 3) & ~3
+        values = .allocate(capacity: padded)
+        values.initialize(repeating: 0, count: padded)
+        divisors = .allocate(capacity: padded)
+        divisors.initialize(repeating: 1, count: padded)
         skipColumn = .allocate(capacity: columnCount)
         var time = (column: -1, scale: 1.0)
         var acc = (columns: SIMD3<Int>(repeating: -1), scales: SIMD3<Double>(repeating: 1))
@@ -197,6 +203,7 @@ public final class RecordingReader {
         ownedBuffer.deallocate()
         parser.deallocate()
         values.deallocate()
+        divisors.deallocate()
         skipColumn.deallocate()
         state.deallocate()
         intervalRing.deallocate()
@@ -389,13 +396,25 @@ public final class RecordingReader {
         let last = columnCount - 1
         let parser = self.parser
         let row = values
+        let powers = divisors
         for c in 0...last {
-            guard limit - p >= 17, let q = parser.parseShort(p, &row[c]) else { return nil }
+            guard limit - p >= 17, let q = parser.parseShortMantissa(p, &row[c], &powers[c]) else { return nil }
             p = q
             if c < last {
                 guard p.pointee == 44 else { return nil }
                 p += 1
             }
+        }
+        // One correctly rounded division per value, four lanes at a time (Clinger's fast path:
+        // mantissa < 2⁵³ and divisor ≤ 10⁷ are exact, so each quotient is the exact value rounded).
+        let rawRow = UnsafeMutableRawPointer(row), rawPowers = UnsafeRawPointer(powers)
+        var offset = 0
+        let end = columnCount &* 8
+        while offset < end {
+            let quotient = rawRow.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+                / rawPowers.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+            rawRow.storeBytes(of: quotient, toByteOffset: offset, as: SIMD4<Double>.self)
+            offset &+= 32
         }
         return p
     }

@@ -329,6 +329,45 @@ import Poise
         #expect(samples.enumerated().allSatisfy { $0.element.time == Double($0.offset) / 100 })
     }
 
+    /// The batch path divides four fields at once (SIMD); every value must still have the bits of
+    /// Double(String), −0 included, for any column count (padding lanes).
+    @Test func batchPathValuesAreExactlyRounded() throws {
+        var random = UInt64(77)
+        func next() -> UInt64 { random = random &* 6364136223846793005 &+ 1442695040888963407; return random >> 11 }
+        func shortValue() -> String {
+            var text = next() & 1 == 0 ? "-" : ""
+            for _ in 0..<Int(next() % 7 + 1) { text += String(next() % 10) }
+            let fraction = Int(next() % 8)
+            if fraction > 0 { text += "."; for _ in 0..<fraction { text += String(next() % 10) } }
+            return text
+        }
+        for header in ["t_s,acc_x_g,acc_y_g,acc_z_g",
+                       "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps",
+                       "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT"] {
+            let sensors = header.split(separator: ",").count - 1
+            var text = header + "\n"
+            var expected: [[Double]] = []
+            for i in 0..<4000 {
+                var fields = [String(format: "%.2f", Double(i) / 100)]
+                for _ in 0..<sensors { fields.append(shortValue()) }
+                if i == 7 { fields[1] = "-0.000" }
+                text += fields.joined(separator: ",") + "\n"
+                expected.append(fields.map { Double($0)! })
+            }
+            let file = TemporaryFile(text)
+            defer { file.remove() }
+            let samples = try Recording.load(path: file.path).samples
+            #expect(samples.count == expected.count)
+            for (sample, row) in zip(samples, expected) {
+                var got = [sample.time, sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
+                if sensors >= 6 { got += [sample.rotationRate.x, sample.rotationRate.y, sample.rotationRate.z] }
+                if sensors >= 9, let m = sample.magneticField { got += [m.x, m.y, m.z] }
+                #expect(got.map(\.bitPattern) == row.map(\.bitPattern), "\(row)")
+            }
+            #expect(samples[7].acceleration.x.sign == .minus)
+        }
+    }
+
     @Test func issueStorageIsCappedButCountsAreComplete() throws {
         var text = Self.small
         for i in 0..<50 { text += "\(i),x,0,1\n" }
