@@ -14,8 +14,11 @@ struct FusionOptions: ParsableArguments {
     @Option(help: "Magnetic declination in degrees, east positive (true-north reference).")
     var declination: Double = 0
 
-    @Option(help: "Nominal sample rate in Hz (default: the median timestamp step of the file).")
+    @Option(help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
     var sampleRate: Double?
+
+    /// How fuse and evaluate read the recording.
+    var readOptions: ReadOptions { ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate) }
 
     @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
@@ -97,7 +100,7 @@ struct EvaluateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
+        let recording = try Recording.load(path: file, options: fusion.readOptions)
         guard recording.schema.hasTruth else {
             throw CommandError("\(file): no ground-truth columns (gt_qw, gt_qx, gt_qy, gt_qz)")
         }

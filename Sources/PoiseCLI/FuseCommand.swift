@@ -30,7 +30,7 @@ struct FuseCommand: ParsableCommand {
     /// memory does not grow with the file. The sample rate (unless given) is estimated from the
     /// first 2048 rows. Ctrl-C stops cleanly: the output file is not created (exit status 130).
     func run() throws {
-        let reader = try RecordingReader(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
+        let reader = try RecordingReader(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }

@@ -115,7 +115,7 @@ enum HeaderMapping {
             columns.append(ColumnMapping(name: trimmed, meaning: meaning, unit: unit))
         }
         guard seen["time"] != nil || sampleRate != nil else {
-            throw RecordingError(file: file, line: 1, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)' or '#timestamp [ns]'); for a file without timestamps give its sample rate with --rate HZ (poise info, poise replay; ReadOptions.sampleRate)")
+            throw RecordingError(file: file, line: 1, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)' or '#timestamp [ns]'); for a file without timestamps give its sample rate: --rate HZ (poise info, replay), --sample-rate HZ (fuse, evaluate), ReadOptions.sampleRate")
         }
         // Sensors come as complete triples; the truth quaternion as all four components.
         let groups: [(label: String, slots: [String], parts: [String], names: String)] = [
