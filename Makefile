@@ -10,7 +10,7 @@ SWIFT ?= swift
 DEMO_FILE ?= data/phone-tilt-steer-100hz.csv
 DEMO_PIPELINE ?= adaptive
 
-.PHONY: deps build demo test bench bench-baseline clean data reports check-reports
+.PHONY: deps build demo test bench bench-baseline clean data reports check-reports check-docs
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -57,3 +57,9 @@ reports: deps
 # Screenshot every exported page in headless Chromium and fail on a blank or broken one.
 check-reports:
 	sh scripts/check_reports.sh
+
+# Build the DocC catalogs with the toolchain's docc (no plugin), fail on any DocC warning, and
+# type-check every Swift example in the articles (scripts/check_docs.sh; docs/reports.md).
+check-docs: deps
+	$(SWIFT) build --product PoiseSpectral
+	sh scripts/check_docs.sh
