@@ -26,36 +26,56 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary (samples, final attitude, bias, flag counts) instead of the CSV; with --out the CSV is still written.")
     var json = false
 
+    /// Streams: the recording is read in chunks and each row written as it is estimated, so
+    /// memory does not grow with the file. The sample rate (unless given) is estimated from the
+    /// first 2048 rows. Ctrl-C stops cleanly: the output file is not created (exit status 130).
     func run() throws {
-        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
-        if fusion.mode == .nine && !recording.schema.hasMagnetometer {
+        let reader = try RecordingReader(path: file, options: ReadOptions(appleAccelerometerSign: fusion.appleAccelerometerSign))
+        if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
-        let configuration = try fusion.configuration(for: recording.samples, earthFrame: frame)
+        var chunk: [MotionSample] = []
+        try reader.read(into: &chunk, maximumCount: 2048)
+        let configuration = try fusion.configuration(for: chunk, earthFrame: frame)
         var estimator = DeviceMotionEstimator(configuration: configuration)
-        var text = DeviceMotionCSV.header(earthFrameUserAcceleration: earthUserAcceleration) + "\n"
+        let interrupt = InterruptFlag()  // before the output exists: Ctrl-C never leaves a partial file
+        defer { interrupt.restore() }
+        let output: OutputFile? = out != nil ? try OutputFile(path: out!) : (json ? nil : OutputFile.standardOutput)
+        output?.append(DeviceMotionCSV.header(earthFrameUserAcceleration: earthUserAcceleration) + "\n")
+        var row = ""
         var last: DeviceMotion?
         var counts = [String: Int]()
-        for sample in recording.samples {
-            let motion = estimator.process(sample)
-            DeviceMotionCSV.appendRow(motion, earthFrameUserAcceleration: earthUserAcceleration, to: &text)
-            if motion.flags.contains(.atRest) { counts["at_rest", default: 0] += 1 }
-            if motion.flags.contains(.magneticDisturbance) { counts["mag_disturbance", default: 0] += 1 }
-            if motion.flags.contains(.timeGap) { counts["time_gap", default: 0] += 1 }
-            if motion.flags.contains(.invalidInput) { counts["invalid_input", default: 0] += 1 }
-            last = motion
-        }
-        if let out {
-            do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-                throw CommandError("cannot write \(out): \(error.localizedDescription)")
+        var samples = 0
+        while !chunk.isEmpty {
+            for sample in chunk {
+                let motion = estimator.process(sample)
+                if let output {
+                    row.removeAll(keepingCapacity: true)
+                    DeviceMotionCSV.appendRow(motion, earthFrameUserAcceleration: earthUserAcceleration, to: &row)
+                    output.append(row)
+                }
+                if motion.flags.contains(.atRest) { counts["at_rest", default: 0] += 1 }
+                if motion.flags.contains(.magneticDisturbance) { counts["mag_disturbance", default: 0] += 1 }
+                if motion.flags.contains(.timeGap) { counts["time_gap", default: 0] += 1 }
+                if motion.flags.contains(.invalidInput) { counts["invalid_input", default: 0] += 1 }
+                last = motion
             }
-        } else if !json {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            samples += chunk.count
+            if interrupt.isSet {
+                output?.abandon()
+                FileHandle.standardError.write(Data("poise fuse: interrupted after \(samples) samples; \(out.map { "\($0) was not written" } ?? "output incomplete")\n".utf8))
+                throw ExitCode(130)
+            }
+            chunk.removeAll(keepingCapacity: true)
+            try reader.read(into: &chunk, maximumCount: 4096)
+        }
+        do { try output?.finish() } catch let error as RecordingError {
+            throw CommandError("cannot write \(out ?? "standard output"): \(error.message)")
         }
         if json, let m = last {
             let object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue, "frame": frame.rawValue,
-                "reference": configuration.reference.rawValue, "samples": recording.samples.count,
+                "reference": configuration.reference.rawValue, "samples": samples,
                 "sample_rate_hz": configuration.sampleRate,
                 "final_quaternion_wxyz": [m.attitude.w, m.attitude.x, m.attitude.y, m.attitude.z],
                 "final_bias_radps": [m.bias.x, m.bias.y, m.bias.z],

@@ -19,11 +19,18 @@ public struct InfoCommand: ParsableCommand {
     @Flag(help: "The accelerometer uses Apple's raw sign (−1 g up at rest); negate it.")
     var appleAccelerometerSign = false
 
+    @Option(help: ArgumentHelp("Sample rate of a file without a time column (row n is timed n / rate s); ignored when the file has times.", valueName: "HZ"))
+    var rate: Double?
+
     public init() {}
+
+    public func validate() throws {
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz, not \(rate)") }
+    }
 
     /// The report as printed.
     public func output() throws -> String {
-        let info = try RecordingInfo.inspect(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict))
+        let info = try RecordingInfo.inspect(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict, sampleRate: rate))
         return json ? try info.json() : info.text
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import PoiseRecording
 
@@ -55,12 +56,19 @@ public struct SimulateCommand: ParsableCommand {
     public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
                                                     sensors: ideal ? .ideal : .phone, magnetometerRate: magnetometerRate)
+        let interrupt = InterruptFlag()  // Ctrl-C: delete the partial file, leave `out` as it was
+        defer { interrupt.restore() }
         let writer = try RecordingWriter(path: out, options: WriteOptions(
             includeMagneticField: true, includeTruth: true, includeMovement: true, significantDigits: digits))
         var count = 0
         for sample in Simulator(configuration) {
             try writer.write(sample)
             count += 1
+            if count & 4095 == 0, interrupt.isSet {
+                writer.abandon()
+                FileHandle.standardError.write(Data("poise simulate: interrupted after \(count) samples; \(out) was not written\n".utf8))
+                throw ExitCode(130)
+            }
         }
         try writer.close()
         return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(out)"

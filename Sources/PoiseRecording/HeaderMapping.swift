@@ -81,12 +81,15 @@ enum HeaderMapping {
     /// Builds the schema for a header line, or throws naming the first column it cannot map.
     ///
     /// - Parameter strict: when false, unknown columns are ignored and reported in `issues`.
-    static func schema(header: [String], file: String, strict: Bool = true) throws -> RecordingSchema {
+    /// - Parameter sampleRate: when given, a header without a time column is accepted (the reader
+    ///   then times row n at n / rate); when nil, a missing time column is an error.
+    static func schema(header: [String], file: String, strict: Bool = true, sampleRate: Double? = nil) throws -> RecordingSchema {
         var issues: [RecordingIssue] = []
-        return try schema(header: header, file: file, strict: strict, issues: &issues)
+        return try schema(header: header, file: file, strict: strict, sampleRate: sampleRate, issues: &issues)
     }
 
-    static func schema(header: [String], file: String, strict: Bool, issues: inout [RecordingIssue]) throws -> RecordingSchema {
+    static func schema(header: [String], file: String, strict: Bool, sampleRate: Double? = nil,
+                       issues: inout [RecordingIssue]) throws -> RecordingSchema {
         var columns: [ColumnMapping] = []
         var seen: [String: Int] = [:]
         for (i, name) in header.enumerated() {
@@ -111,8 +114,8 @@ enum HeaderMapping {
             }
             columns.append(ColumnMapping(name: trimmed, meaning: meaning, unit: unit))
         }
-        guard seen["time"] != nil else {
-            throw RecordingError(file: file, line: 1, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)' or '#timestamp [ns]')")
+        guard seen["time"] != nil || sampleRate != nil else {
+            throw RecordingError(file: file, line: 1, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)' or '#timestamp [ns]'); for a file without timestamps give its sample rate with --rate HZ (poise info, poise replay; ReadOptions.sampleRate)")
         }
         // Sensors come as complete triples; the truth quaternion as all four components.
         let groups: [(label: String, slots: [String], parts: [String], names: String)] = [

@@ -14,14 +14,24 @@ public struct ReadOptions: Sendable {
     /// `ReadSummary` and passed to `onIssue`). Default 1000.
     public var maximumStoredIssues: Int
 
-    /// Reads regular files through a read-only memory mapping instead of read(2) (default true;
-    /// saves a copy of every byte). Consumed pages are released as the read advances, so resident
-    /// memory stays bounded. Pipes and empty files always use read(2).
+    /// Reads regular files through a read-only memory mapping instead of read(2) into the one
+    /// buffer (default false). Mapping saves a copy of every byte (measured: within a few % of
+    /// read(2), `make bench SUITES=ingest`), but if another process truncates the file while it
+    /// is read, touching the lost pages kills the process with SIGBUS — so it is opt-in, for files
+    /// nobody is writing. Consumed pages are released as the read advances, so resident memory
+    /// stays bounded either way. Pipes and empty files always use read(2).
     public var memoryMap: Bool
 
+    /// Sample rate in Hz of a file without a time column: its n-th data row (from 0, counting
+    /// rows that are dropped in lenient mode, not blank lines) gets time n / rate seconds. Nil
+    /// (default): such a file is an error. Ignored when the file has a time column.
+    public var sampleRate: Double?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
-                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = true) {
+                bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
+                sampleRate: Double? = nil) {
         self.memoryMap = memoryMap
+        self.sampleRate = sampleRate
         self.appleAccelerometerSign = appleAccelerometerSign
         self.strict = strict
         self.bufferSize = bufferSize
@@ -55,6 +65,14 @@ public struct Recording: Sendable {
     public static func load(path: String, options: ReadOptions = ReadOptions()) throws -> Recording {
         let reader = try RecordingReader(path: path, options: options)
         var samples: [MotionSample] = []
+        // Reserve for the whole file from the size of the first rows, so the array is not
+        // regrown and copied (about 40 % of the load time of a 1M-row file).
+        try reader.read(into: &samples, maximumCount: 1024)
+        if let size = reader.fileSize, samples.count == 1024, reader.bytesConsumed > 0 {
+            let bytesPerRow = Double(reader.bytesConsumed) / Double(samples.count)
+            let estimate = Double(size) / bytesPerRow * 1.03 + 1024
+            if estimate < 1e9 { samples.reserveCapacity(Int(estimate)) }
+        }
         while try reader.read(into: &samples, maximumCount: 1 << 16) > 0 {}
         return Recording(path: path, schema: reader.schema, samples: samples,
                          issues: reader.issues, summary: reader.summary)

@@ -26,7 +26,9 @@ public struct WriteOptions: Sendable {
     }
 }
 
-/// Writes samples as a Poise CSV recording in core units, streaming through a fixed buffer.
+/// Writes samples as a Poise CSV recording in core units, streaming through a fixed buffer into
+/// a temporary file that `close()` renames onto `path` (`OutputFile`): until then, and if the
+/// writer is dropped without `close()`, `path` is untouched.
 ///
 /// Header: `t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps[,mag_x_uT,mag_y_uT,mag_z_uT]`
 /// `[,gt_qw,gt_qx,gt_qy,gt_qz][,movement]`. Units: seconds, g (specific force), rad/s, µT — the
@@ -37,9 +39,8 @@ public final class RecordingWriter {
     public let path: String
     /// The options in effect.
     public let options: WriteOptions
-    private var descriptor: Int32
-    private var buffer: [UInt8] = []
-    private let flushThreshold = 1 << 16
+    private let output: OutputFile
+    private var closed = false
     private var scratch = [CChar](repeating: 0, count: 64)
 
     /// The header line this writer produces for `options` (without the line break).
@@ -51,43 +52,37 @@ public final class RecordingWriter {
         return names.joined(separator: ",")
     }
 
-    /// Creates (or truncates) `path` and writes the header.
+    /// Creates the temporary file for `path` and writes the header.
     ///
     /// - Throws: `RecordingError` (line 0) when the file cannot be created.
     public init(path: String, options: WriteOptions = WriteOptions()) throws {
         self.path = path
         self.options = options
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if descriptor < 0 {
-            throw RecordingError(file: path, line: 0, column: 0, message: "cannot create the file (\(String(cString: strerror(errno))))")
-        }
-        buffer.reserveCapacity(flushThreshold + 1024)
-        buffer.append(contentsOf: RecordingWriter.header(for: options).utf8)
-        buffer.append(10)
+        output = try OutputFile(path: path)
+        output.append(RecordingWriter.header(for: options) + "\n")
     }
-
-    deinit { if descriptor >= 0 { systemClose(descriptor) } }
 
     /// Appends one row. A missing magnetic field writes `nan` (readers then reject the row unless lenient).
     public func write(_ sample: MotionSample) throws {
+        guard !closed else { throw RecordingError(file: path, line: 0, column: 0, message: "write after close") }
         append(sample.time)
         for v in [sample.acceleration, sample.rotationRate] {
-            buffer.append(44); append(v.x); buffer.append(44); append(v.y); buffer.append(44); append(v.z)
+            output.append(byte: 44); append(v.x); output.append(byte: 44); append(v.y); output.append(byte: 44); append(v.z)
         }
         if options.includeMagneticField {
             let m = sample.magneticField ?? SIMD3(repeating: .nan)
-            buffer.append(44); append(m.x); buffer.append(44); append(m.y); buffer.append(44); append(m.z)
+            output.append(byte: 44); append(m.x); output.append(byte: 44); append(m.y); output.append(byte: 44); append(m.z)
         }
         if options.includeTruth {
             let q = sample.truth ?? Quaternion(w: .nan, x: .nan, y: .nan, z: .nan)
-            for c in [q.w, q.x, q.y, q.z] { buffer.append(44); append(c) }
+            for c in [q.w, q.x, q.y, q.z] { output.append(byte: 44); append(c) }
         }
         if options.includeMovement {
-            buffer.append(44)
-            buffer.append(sample.movement == true ? 49 : 48)
+            output.append(byte: 44)
+            output.append(byte: sample.movement == true ? 49 : 48)
         }
-        buffer.append(10)
-        if buffer.count >= flushThreshold { try flush() }
+        output.append(byte: 10)
+        output.flushIfFull()
     }
 
     /// Appends every sample of a sequence.
@@ -95,16 +90,19 @@ public final class RecordingWriter {
         for s in samples { try write(s) }
     }
 
-    /// Writes buffered bytes and closes the file. Further writes throw.
+    /// Writes buffered bytes, closes the file and moves it onto `path`. Further writes throw.
+    ///
+    /// - Throws: `RecordingError` when a write, the close or the rename failed (the temporary
+    ///   file is removed and `path` left as it was).
     public func close() throws {
-        try flush()
-        if descriptor >= 0 {
-            let result = systemClose(descriptor)
-            descriptor = -1
-            if result != 0 {
-                throw RecordingError(file: path, line: 0, column: 0, message: "close failed (\(String(cString: strerror(errno))))")
-            }
-        }
+        closed = true
+        try output.finish()
+    }
+
+    /// Stops writing and deletes the temporary file; `path` is left as it was.
+    public func abandon() {
+        closed = true
+        output.abandon()
     }
 
     private func append(_ value: Double) {
@@ -112,28 +110,10 @@ public final class RecordingWriter {
             let count = scratch.withUnsafeMutableBufferPointer { out in
                 withVaList([Int32(digits), value]) { vsnprintf(out.baseAddress, out.count, "%.*g", $0) }
             }
-            for i in 0..<Int(min(count, 63)) { buffer.append(UInt8(bitPattern: scratch[i])) }
+            for i in 0..<Int(min(count, 63)) { output.append(byte: UInt8(bitPattern: scratch[i])) }
         } else {
-            buffer.append(contentsOf: value.description.utf8)
+            output.append(bytes: value.description.utf8)
         }
-    }
-
-    private func flush() throws {
-        guard descriptor >= 0 else {
-            throw RecordingError(file: path, line: 0, column: 0, message: "write after close")
-        }
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes in
-                systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(file: path, line: 0, column: 0, message: "write failed (\(String(cString: strerror(errno))))")
-            }
-            offset += written
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

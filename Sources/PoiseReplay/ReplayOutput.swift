@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 import Poise
+import PoiseRecording
 
 /// Streams replay output as CSV while the replay runs.
 ///
-/// Rows go to a temporary file next to the destination (`NAME.partial-PID`), which `finish()`
-/// renames onto the destination in one step, so an interrupted or failed replay never leaves a
-/// half-written file under the destination's name. Writes are buffered (64 KiB).
+/// Rows go through an `OutputFile`: a temporary file next to the destination (`NAME.partial-PID`),
+/// which `finish()` renames onto the destination in one step, so an interrupted or failed replay
+/// never leaves a half-written file under the destination's name. Writes are buffered (64 KiB).
 ///
 /// Columns (units in the names, conventions.md): per sample `t_s`, the current acceleration
 /// `acc_x_g…` (filtered when the pipeline filters), `gyr_x_radps…`, then `mag_x_uT…` when the
@@ -21,8 +22,7 @@ import Poise
 public struct ReplayOutputWriter: ~Copyable {
     /// Destination path.
     public let path: String
-    private let temporaryPath: String
-    private var file: UnsafeMutablePointer<FILE>?
+    private let file: OutputFile
     private let columns: OutputColumns
     private let frameColumns: OutputColumns?
     private var line: String = ""
@@ -37,19 +37,16 @@ public struct ReplayOutputWriter: ~Copyable {
     /// - Throws: `ReplayError` when the file cannot be created.
     public init(path: String, outputs: StageOutputs, hasMagnetometer: Bool, frameOutputs: StageOutputs? = nil) throws {
         self.path = path
-        temporaryPath = path + ".partial-\(getpid())"
-        guard let handle = fopen(temporaryPath, "w") else {
-            throw ReplayError("cannot create \(temporaryPath): \(String(cString: strerror(errno)))")
+        do { file = try OutputFile(path: path) } catch let error as RecordingError {
+            throw ReplayError("cannot create \(path + ".partial-\(getpid())"): \(error.message)")
         }
-        file = handle
-        setvbuf(handle, nil, _IOFBF, 1 << 16)
         columns = OutputColumns(outputs: outputs, magnetometer: hasMagnetometer)
         frameColumns = frameOutputs.map { OutputColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true) }
         var header = frameOutputs == nil ? "t_s" : "frame,t_s,stacked"
         columns.appendHeader(to: &header, prefix: "")
         frameColumns?.appendHeader(to: &header, prefix: "frame_")
         header += "\n"
-        fputs(header, handle)
+        file.append(header)
     }
 
     /// Writes one sample row.
@@ -58,7 +55,7 @@ public struct ReplayOutputWriter: ~Copyable {
         line += String(record.time)
         columns.append(record, to: &line)
         line += "\n"
-        fputs(line, file)
+        file.append(line)
     }
 
     /// Writes one frame row.
@@ -69,36 +66,21 @@ public struct ReplayOutputWriter: ~Copyable {
         columns.append(latest, to: &line)
         if let frameColumns, let smoothed = frame.frameSmoothed { frameColumns.append(smoothed, to: &line) }
         line += "\n"
-        fputs(line, file)
+        file.append(line)
     }
 
     /// Flushes, closes and renames the temporary file onto `path`.
     ///
     /// - Throws: `ReplayError` when writing or renaming failed (the temporary file is removed).
     public consuming func finish() throws {
-        guard let handle = file else { return }
-        file = nil
-        let failed = fflush(handle) != 0 || ferror(handle) != 0
-        fclose(handle)
-        if failed {
-            unlink(temporaryPath)
-            throw ReplayError("writing \(path) failed: \(String(cString: strerror(errno)))")
-        }
-        if rename(temporaryPath, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw ReplayError("cannot move \(temporaryPath) to \(path): \(reason)")
+        do { try file.finish() } catch let error as RecordingError {
+            throw ReplayError("writing \(path) failed: \(error.message)")
         }
     }
 
     /// Closes and deletes the temporary file (the destination is left as it was).
     public consuming func abandon() {
-        if let handle = file { fclose(handle); unlink(temporaryPath) }
-        file = nil
-    }
-
-    deinit {
-        if let handle = file { fclose(handle); unlink(temporaryPath) }
+        file.abandon()
     }
 }
 

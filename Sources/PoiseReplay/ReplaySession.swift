@@ -71,7 +71,11 @@ public struct ReplaySession: Sendable {
             throw ReplayError("frame rate \(frameRate) Hz must be a positive number")
         }
         self.request = request
-        recording = try Recording.load(path: request.path, options: request.readOptions)
+        var readOptions = request.readOptions
+        if case .fixed(let hz) = request.rate, readOptions.sampleRate == nil, hz > 0, hz.isFinite {
+            readOptions.sampleRate = hz  // times the rows of a file without a time column
+        }
+        recording = try Recording.load(path: request.path, options: readOptions)
         plan = try ReplayPlan(samples: recording.samples, hasTimestamps: recording.schema.hasTime,
                               rate: request.rate, speed: request.speed)
         let magnetometer = recording.schema.hasMagnetometer

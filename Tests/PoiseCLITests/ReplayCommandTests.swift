@@ -105,6 +105,29 @@ func csvRows(_ path: String) throws -> [[String]] {
         #expect(scratch.leftovers.isEmpty)
     }
 
+    @Test func fileWithoutTimeColumnReplaysAtTheGivenRate() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording("notime.csv", count: 300, rate: 50, timeColumn: false)
+        let result = try PoiseProcess.run(["replay", input, "--rate", "50", "--pipeline", "none", "--speed", "max", "--json",
+                                           "--out", scratch.path("out.csv")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        #expect(report["samples"] as? Int == 300)
+        #expect(abs((report["sample_rate_hz"] as? Double ?? 0) - 50) < 1e-9)
+        let rows = try csvRows(scratch.path("out.csv"))
+        #expect(rows.count == 301)
+        // Row n is timed n / 50 s.
+        for (n, row) in rows.dropFirst().enumerated() { #expect(Double(row[0]) == Double(n) / 50) }
+        // poise info says how the rows were timed.
+        let info = try PoiseProcess.run(["info", input, "--rate", "50", "--json"])
+        #expect(info.status == 0, "\(info.stderr)")
+        let fields = try json(info.stdout)
+        #expect(fields["assigned_sample_rate_hz"] as? Double == 50)
+        #expect(abs((fields["sample_rate_hz"] as? Double ?? 0) - 50) < 1e-6)
+        #expect(abs((fields["duration_s"] as? Double ?? 0) - 299.0 / 50) < 1e-9)
+    }
+
     @Test func reportHasFilteringFiguresPerStageAndForThePipeline() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -186,8 +209,8 @@ func csvRows(_ path: String) throws -> [[String]] {
         let noTime = try scratch.recording("notime.csv", count: 100, rate: 100, timeColumn: false)
         let cases: [([String], [String])] = [
             (["replay", fast], ["285.7 Hz", "--rate 100"]),
-            // The reader rejects files without a time column, naming the file and line.
-            (["replay", noTime], ["notime.csv:1", "missing time column"]),
+            // A file without a time column needs --rate, and the reader says so, naming file and line.
+            (["replay", noTime], ["notime.csv:1", "missing time column", "--rate HZ"]),
             (["replay", fast, "--rate", "250"], ["above the real-time limit"]),
             (["replay", fast, "--pipeline", "lowpas:cutoff=5", "--speed", "max"], ["stage 1", "unknown stage 'lowpas'"]),
             (["replay", scratch.path("missing.csv")], ["missing.csv"]),

@@ -90,6 +90,31 @@ import Testing
         #expect(info.suspicious.allSatisfy { $0.contains("gap") })
     }
 
+    /// `poise info` streams (constant memory); its still segments must be exactly the batch
+    /// detector's on the whole recording, and its rest norms the exact medians to 0.024 %.
+    @Test(arguments: ["data/phone-tilt-steer-100hz.csv", "data/rotations-with-breaks.csv", "data/shake.csv", "data/still.csv"])
+    func streamingInspectionMatchesTheBatchDetector(file: String) throws {
+        let path = Self.packageRoot.appendingPathComponent(file).path
+        let info = try RecordingInfo.inspect(path: path)
+        let recording = try Recording.load(path: path)
+        let batch = info.restDetector.stillSegments(in: recording.samples)
+        let samples = recording.samples
+        #expect(info.stillSegments == batch.map { TimeSegment(startS: samples[$0.lowerBound].time, endS: samples[$0.upperBound - 1].time) })
+        let stillSamples = batch.isEmpty ? samples : batch.flatMap { samples[$0] }
+        for (k, name) in ["accelerometer", "gyroscope", "magnetometer"].enumerated() {
+            guard let range = info.ranges[name] else { continue }
+            var norms: [Double] = []
+            for sample in stillSamples {
+                let vector: SIMD3<Double>? = k == 0 ? sample.acceleration : (k == 1 ? sample.rotationRate : sample.magneticField)
+                if let v = vector { norms.append((v * v).sum().squareRoot()) }
+            }
+            norms.sort()
+            let exact: Double = norms[norms.count / 2]
+            let streamed: Double = try #require(range.restNorm)
+            #expect((streamed - exact).magnitude <= 2.5e-4 * exact, "\(file) \(name): \(streamed) vs \(exact)")
+        }
+    }
+
     @Test func suspiciousUnitsSaturationAndJSONKeys() throws {
         var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n"
         for i in 0..<300 {

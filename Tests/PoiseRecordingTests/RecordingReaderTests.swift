@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Poise
 @testable import PoiseRecording
@@ -87,6 +90,40 @@ import Poise
         let r = try read(text, strict: false)
         #expect(r.samples.count == 1 && r.samples[0].acceleration.z == 1)
         #expect(r.issues.first?.kind == .unknownColumn && r.issues.first?.location.column == 5)
+    }
+
+    @Test func filesWithoutATimeColumnAreTimedByTheGivenRate() throws {
+        let text = "acc_x_g,acc_y_g,acc_z_g\n0,0,1\n0,0,x\n\n0,1,0\n1,0,0\n"
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        // Without a rate: a header error that says what to do.
+        let missing = error("acc_x_g,acc_y_g,acc_z_g\n0,0,1\n")
+        #expect(missing?.line == 1 && missing?.message.contains("--rate") == true)
+        // With one: row n (counting the dropped bad row, not the blank line) at n / rate.
+        let recording = try Recording.load(path: file.path, options: ReadOptions(strict: false, sampleRate: 50))
+        #expect(recording.samples.map(\.time) == [0, 2.0 / 50, 3.0 / 50])
+        #expect(recording.samples.map(\.acceleration) == [SIMD3(0, 0, 1), SIMD3(0, 1, 0), SIMD3(1, 0, 0)])
+        #expect(recording.summary.rowsDropped == 1 && !recording.schema.hasTime)
+        // Strict mode still stops at the bad row, naming line and column.
+        #expect(throws: RecordingError.self) { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: 50)) }
+        do { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: 50)) } catch let e as RecordingError {
+            #expect(e.line == 3 && e.column == 3)
+        }
+        // A file with times keeps them; the rate is ignored.
+        let timed = try read("t_s,acc_x_g,acc_y_g,acc_z_g\n0.5,0,0,1\n0.75,0,0,1\n")
+        #expect(timed.samples.map(\.time) == [0.5, 0.75])
+        for bad in [0.0, -5, .nan, .infinity] {
+            #expect(throws: RecordingError.self) { _ = try Recording.load(path: file.path, options: ReadOptions(sampleRate: bad)) }
+        }
+        // The fast batch path is not used without times, and agrees with the per-row path.
+        var long = "acc_x_g,acc_y_g,acc_z_g\n"
+        for i in 0..<5000 { long += "0.\(i % 97),-0.25,1.5\n" }
+        let longFile = TemporaryFile(long)
+        defer { longFile.remove() }
+        let reader = try RecordingReader(path: longFile.path, options: ReadOptions(sampleRate: 200))
+        var batch: [MotionSample] = []
+        while try reader.read(into: &batch, maximumCount: 999) > 0 {}
+        #expect(batch.count == 5000 && batch.enumerated().allSatisfy { $0.element.time == Double($0.offset) / 200 })
     }
 
     @Test func missingAndIncompleteAndDuplicateColumns() {
@@ -265,6 +302,70 @@ import Poise
         var same = true
         while let s = try single.next() { same = same && s == loaded.samples[index]; index += 1 }
         #expect(same && index == 60_000)
+    }
+
+    /// A file cut short by another process while it is read (a recording being rewritten): the
+    /// default read(2) path reports the cut line and never touches the lost bytes (a memory
+    /// mapping would die with SIGBUS there, which is why mapping is opt-in).
+    @Test func fileTruncatedDuringTheReadEndsWithATruncatedLineError() throws {
+        var text = Self.small
+        for i in 0..<20_000 { text += "\(Double(i) / 100),0.125,0.25,1\n" }
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        #expect(ReadOptions().memoryMap == false)
+        let reader = try RecordingReader(path: file.path, options: ReadOptions(bufferSize: 4096))
+        var samples: [MotionSample] = []
+        try reader.read(into: &samples, maximumCount: 1000)
+        let consumed = reader.bytesConsumed
+        #expect(samples.count == 1000 && consumed > 1000 * 15 && reader.fileSize == text.utf8.count)
+        // Cut the file in the middle of a row well beyond what the buffer holds.
+        let cut = consumed + 40_000 + 7
+        #expect(truncate(file.path, off_t(cut)) == 0)
+        let error = #expect(throws: RecordingError.self) { while try reader.read(into: &samples, maximumCount: 4096) > 0 {} }
+        #expect(error?.message.contains("truncated last line") == true)
+        // Every complete row before the cut was delivered, in order.
+        let complete = text.utf8.prefix(cut).split(separator: 10).count - 2  // header, cut row
+        #expect(samples.count == complete)
+        #expect(samples.enumerated().allSatisfy { $0.element.time == Double($0.offset) / 100 })
+    }
+
+    /// The batch path divides four fields at once (SIMD); every value must still have the bits of
+    /// Double(String), −0 included, for any column count (padding lanes).
+    @Test func batchPathValuesAreExactlyRounded() throws {
+        var random = UInt64(77)
+        func next() -> UInt64 { random = random &* 6364136223846793005 &+ 1442695040888963407; return random >> 11 }
+        func shortValue() -> String {
+            var text = next() & 1 == 0 ? "-" : ""
+            for _ in 0..<Int(next() % 7 + 1) { text += String(next() % 10) }
+            let fraction = Int(next() % 8)
+            if fraction > 0 { text += "."; for _ in 0..<fraction { text += String(next() % 10) } }
+            return text
+        }
+        for header in ["t_s,acc_x_g,acc_y_g,acc_z_g",
+                       "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps",
+                       "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT"] {
+            let sensors = header.split(separator: ",").count - 1
+            var text = header + "\n"
+            var expected: [[Double]] = []
+            for i in 0..<4000 {
+                var fields = [String(format: "%.2f", Double(i) / 100)]
+                for _ in 0..<sensors { fields.append(shortValue()) }
+                if i == 7 { fields[1] = "-0.000" }
+                text += fields.joined(separator: ",") + "\n"
+                expected.append(fields.map { Double($0)! })
+            }
+            let file = TemporaryFile(text)
+            defer { file.remove() }
+            let samples = try Recording.load(path: file.path).samples
+            #expect(samples.count == expected.count)
+            for (sample, row) in zip(samples, expected) {
+                var got = [sample.time, sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
+                if sensors >= 6 { got += [sample.rotationRate.x, sample.rotationRate.y, sample.rotationRate.z] }
+                if sensors >= 9, let m = sample.magneticField { got += [m.x, m.y, m.z] }
+                #expect(got.map(\.bitPattern) == row.map(\.bitPattern), "\(row)")
+            }
+            #expect(samples[7].acceleration.x.sign == .minus)
+        }
     }
 
     @Test func issueStorageIsCappedButCountsAreComplete() throws {

@@ -30,49 +30,11 @@ public struct RestDetector: Sendable, Equatable, Codable {
     /// Index ranges of still segments, in order.
     ///
     /// - Parameter samples: a recording's samples (time in seconds, non-decreasing).
-    /// - Complexity: O(n).
+    /// - Complexity: O(n); built on `StillSegmentTracker`, which does the same one sample at a time.
     public func stillSegments(in samples: [MotionSample]) -> [Range<Int>] {
-        let count = samples.count
-        guard count > 0 else { return [] }
-        var quiet = [Bool](repeating: true, count: count)
-        if useGyroscope {
-            let limit = gyroscopeThreshold * gyroscopeThreshold
-            for i in 0..<count where samples[i].rotationRate.lengthSquared >= limit { quiet[i] = false }
-        }
-        if useAccelerometer {
-            let half = window / 2
-            let limit = accelerationThreshold * accelerationThreshold
-            var low = 0, high = 0
-            var sum = SIMD3<Double>.zero
-            var sumSquares = 0.0
-            for i in 0..<count {
-                let t = samples[i].time
-                while high <= i || (high < count && samples[high].time <= t + half) {
-                    sum += samples[high].acceleration
-                    sumSquares += samples[high].acceleration.lengthSquared
-                    high += 1
-                }
-                while samples[low].time < t - half {
-                    sum -= samples[low].acceleration
-                    sumSquares -= samples[low].acceleration.lengthSquared
-                    low += 1
-                }
-                let n = Double(high - low)
-                let mean = sum / n
-                let variance = sumSquares / n - mean.lengthSquared
-                if variance >= limit { quiet[i] = false }
-            }
-        }
+        var tracker = StillSegmentTracker(detector: self)
         var segments: [Range<Int>] = []
-        var start: Int? = nil
-        for i in 0...count {
-            let isQuiet = i < count && quiet[i]
-            if isQuiet, start == nil { start = i }
-            if !isQuiet, let s = start {
-                if samples[i - 1].time - samples[s].time >= minimumDuration { segments.append(s..<i) }
-                start = nil
-            }
-        }
-        return segments
+        for sample in samples { segments += tracker.add(sample).map(\.indices) }
+        return segments + tracker.finish().map(\.indices)
     }
 }

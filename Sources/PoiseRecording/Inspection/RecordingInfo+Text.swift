@@ -7,6 +7,9 @@ extension RecordingInfo {
         var lines: [String] = []
         lines.append("\(path)")
         lines.append("  format \(format), \(rows) rows, \(f(durationS)) s (\(f(startS)) → \(f(endS)) s), sample rate \(f(sampleRateHz)) Hz")
+        if let rate = assignedSampleRateHz {
+            lines.append("  no time column: row n is timed n / \(f(rate)) Hz (the rate given with --rate)")
+        }
         lines.append("  columns:")
         for c in columns {
             let unit = c.unit.isEmpty ? "" : " [\(c.unit)\(c.coreUnit.isEmpty || c.coreUnit == c.unit ? "" : " → \(c.coreUnit)")]"

@@ -1,9 +1,9 @@
 import Foundation
 import Poise
 
-/// What `poise info` reports about a recording. Computed in one pass over the reader; the samples
-/// are kept in memory (about 160 bytes per row) for the core `RestDetector`, everything else is
-/// accumulated as it streams.
+/// What `poise info` reports about a recording. Computed in one pass over the reader in memory that
+/// does not grow with the file: still segments come from the core `StillSegmentTracker`, medians
+/// from histograms (intervals at 1 µs, norms at 0.024 % resolution).
 /// Units: seconds (`_s`), milliseconds (`_ms`), Hz, and the core units g, rad/s, µT.
 /// JSON keys are the snake_case forms of the property names (`duration_s`, `sample_rate_hz`…).
 public struct RecordingInfo: Sendable, Codable {
@@ -61,7 +61,7 @@ public struct RecordingInfo: Sendable, Codable {
         public var maximum: [Double]
         public var normMinimum: Double
         public var normMaximum: Double
-        /// Median norm over still segments (or all rows when there are none).
+        /// Median norm over still segments (or all rows when there are none), to 0.024 %.
         public var restNorm: Double?
     }
 
@@ -76,6 +76,8 @@ public struct RecordingInfo: Sendable, Codable {
     public var durationS: Double
     /// 1 / median interval.
     public var sampleRateHz: Double
+    /// The rate given for a file without a time column (its rows are timed n / rate), else nil.
+    public var assignedSampleRateHz: Double?
     public var intervals: Intervals?
     public var gaps: [Gap]
     public var gapCount: Int
@@ -98,7 +100,8 @@ public struct RecordingInfo: Sendable, Codable {
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
 
-    /// Inspects a recording (read leniently unless `options.strict`).
+    /// Inspects a recording (read leniently unless `options.strict`; a file without a time column
+    /// needs `options.sampleRate`).
     ///
     /// - Throws: `RecordingError` for unreadable files and headers (and, in strict mode, the first bad row).
     public static func inspect(path: String, options: ReadOptions = ReadOptions(strict: false),
@@ -106,7 +109,9 @@ public struct RecordingInfo: Sendable, Codable {
         let reader = try RecordingReader(path: path, options: options)
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
-        return inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+        var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+        if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
+        return info
     }
 
     /// Pretty-printed JSON with snake_case keys.
@@ -133,7 +138,21 @@ public struct RecordingInspector: Sendable {
     var duplicateTimestamps = 0
     var heldCounts = [0, 0, 0]
     var rest: RestDetector
-    var samples: [MotionSample] = []
+    var tracker: StillSegmentTracker
+    var segments: [TimeSegment] = []
+    /// Norms (accelerometer, gyroscope, magnetometer; NaN when absent) of the samples the tracker
+    /// has not decided yet: `pendingNorms[pendingHead...]` are samples `decided...`.
+    var pendingNorms: [SIMD4<Double>] = []
+    var pendingHead = 0
+    var decided = 0
+    var verdicts: [Bool] = []
+    /// Norm histograms per sensor: all rows, confirmed still rows, the quiet run being built, and
+    /// closed runs waiting to hear whether they became a segment (keyed by first index).
+    var allNorms = [NormHistogram](repeating: NormHistogram(), count: 3)
+    var stillNorms = [NormHistogram](repeating: NormHistogram(), count: 3)
+    var runNorms: [NormHistogram]? = nil
+    var runStart = 0
+    var closedRuns: [Int: [NormHistogram]] = [:]
     var minimum = [SIMD3<Double>](repeating: SIMD3(repeating: .infinity), count: 3)
     var maximum = [SIMD3<Double>](repeating: SIMD3(repeating: -.infinity), count: 3)
     var atMinimum = [SIMD3<Int>](repeating: .zero, count: 3)
@@ -155,6 +174,7 @@ public struct RecordingInspector: Sendable {
         detector.useGyroscope = detector.useGyroscope && schema.hasGyroscope
         detector.useAccelerometer = detector.useAccelerometer && schema.hasAccelerometer
         rest = detector
+        tracker = StillSegmentTracker(detector: detector)
     }
 
     func vectors(_ s: MotionSample) -> [SIMD3<Double>?] {
@@ -181,10 +201,12 @@ public struct RecordingInspector: Sendable {
             let before = vectors(p)
             for k in 0..<3 { if let a = current[k], let b = before[k], a == b { heldCounts[k] += 1 } }
         }
-        samples.append(s)
+        var norms = SIMD4<Double>(repeating: .nan)
         for k in 0..<3 {
             guard let v = current[k] else { continue }
             let n = (v * v).sum().squareRoot()
+            norms[k] = n
+            allNorms[k].add(n)
             normMinimum[k] = min(normMinimum[k], n)
             normMaximum[k] = max(normMaximum[k], n)
             for axis in 0..<3 {
@@ -198,6 +220,38 @@ public struct RecordingInspector: Sendable {
         }
         if s.movement == true { movementRows += 1 }
         previous = s
+        pendingNorms.append(norms)
+        verdicts.removeAll(keepingCapacity: true)
+        let completed = tracker.add(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, verdicts: &verdicts)
+        for quiet in verdicts { record(quiet: quiet) }
+        settle(completed)
+    }
+
+    /// Files the norms of sample `index` (the next undecided one) by the tracker's verdict.
+    mutating func record(quiet: Bool) {
+        let index = decided
+        decided += 1
+        let norms = pendingNorms[pendingHead]
+        pendingHead += 1
+        if pendingHead == pendingNorms.count { pendingNorms.removeAll(keepingCapacity: true); pendingHead = 0 }
+        else if pendingHead >= 1024 && 2 * pendingHead >= pendingNorms.count { pendingNorms.removeFirst(pendingHead); pendingHead = 0 }
+        if quiet {
+            if runNorms == nil { runNorms = [NormHistogram](repeating: NormHistogram(), count: 3); runStart = index }
+            for k in 0..<3 where !norms[k].isNaN { runNorms?[k].add(norms[k]) }
+        } else if let run = runNorms {
+            closedRuns[runStart] = run
+            runNorms = nil
+        }
+    }
+
+    /// Moves the norms of runs that became still segments into `stillNorms`; the other closed
+    /// runs were too short.
+    mutating func settle(_ completed: [StillSegment]) {
+        for segment in completed {
+            segments.append(TimeSegment(startS: segment.startTime, endS: segment.endTime))
+            if let run = closedRuns[segment.indices.lowerBound] { for k in 0..<3 { stillNorms[k].merge(run[k]) } }
+        }
+        closedRuns.removeAll(keepingCapacity: true)
     }
 
     static let sensorNames = ["accelerometer", "gyroscope", "magnetometer"]
@@ -205,17 +259,13 @@ public struct RecordingInspector: Sendable {
 
     /// The report.
     public mutating func finish(path: String, summary: ReadSummary, issues: [RecordingIssue]) -> RecordingInfo {
-        let still = rest.stillSegments(in: samples)
-        let segments = still.map { TimeSegment(startS: samples[$0.lowerBound].time, endS: samples[$0.upperBound - 1].time) }
+        verdicts.removeAll(keepingCapacity: true)
+        let completed = tracker.finish(verdicts: &verdicts)
+        for quiet in verdicts { record(quiet: quiet) }
+        if let run = runNorms { closedRuns[runStart] = run; runNorms = nil }
+        settle(completed)
         // Median norm per sensor over the still samples (all samples when there are none).
-        var restNorms: [Double?] = [nil, nil, nil]
-        for k in 0..<3 {
-            var norms: [Double] = []
-            for range in still.isEmpty ? [0..<samples.count] : still {
-                for i in range { if let v = vectors(samples[i])[k] { norms.append((v * v).sum().squareRoot()) } }
-            }
-            if !norms.isEmpty { norms.sort(); restNorms[k] = norms[norms.count / 2] }
-        }
+        let restNorms: [Double?] = (0..<3).map { k in segments.isEmpty ? allNorms[k].median : stillNorms[k].median }
         let intervalCount = intervalCounts.values.reduce(0, +)
         var intervals: RecordingInfo.Intervals?
         var median = 0.0
@@ -286,7 +336,8 @@ public struct RecordingInspector: Sendable {
             path: path, format: schema.format.rawValue,
             columns: schema.columns.map(Self.describe),
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
-            sampleRateHz: median > 0 ? 1 / median : 0, intervals: intervals, gaps: gaps, gapCount: gapCount,
+            sampleRateHz: median > 0 ? 1 / median : 0,
+            assignedSampleRateHz: nil, intervals: intervals, gaps: gaps, gapCount: gapCount,
             duplicateTimestamps: duplicateTimestamps, droppedRows: summary.rowsDropped, repairedRows: summary.rowsRepaired,
             held: held, stillSegments: segments, restDetector: rest, ranges: ranges,
             rowsWithTruth: schema.hasTruth ? rowsWithTruth : nil,
