@@ -9,12 +9,16 @@
 set -eu
 POISE=${POISE:-.build/release/poise}
 OUT=${OUT:-notebooks-export/replay-timing}
-# name=pipeline (the sweep's recommendation on that page; `grep pipeline notebooks-export/index.html`).
-RECORDINGS=${RECORDINGS:-"phone-tilt-steer-100hz=adaptive:cutoff=0.1,threshold=0.01"}
+# Recordings to replay; each through the pipeline its page recommends (found by a report
+# without --replay, so the replay and the page agree).
+RECORDINGS=${RECORDINGS:-"phone-tilt-steer-100hz"}
 mkdir -p "$OUT"
-for item in $RECORDINGS; do
-  name=${item%%=*}
-  pipeline=${item#*=}
+scratch=$(mktemp)
+trap 'rm -f "$scratch" "$scratch.html"' EXIT
+for name in $RECORDINGS; do
+  line=$("$POISE" report "data/$name.csv" --out "$scratch.html" --threads 2)
+  pipeline=$(printf '%s\n' "$line" | sed -n 's/.*; pipeline \(.*\) (.*)$/\1/p')
+  [ -n "$pipeline" ] || { echo "record_replay_timing: no pipeline in: $line" >&2; exit 1; }
   tmp="$OUT/$name.json.partial"
   echo "replaying data/$name.csv through '$pipeline' in real time…" >&2
   "$POISE" replay "data/$name.csv" --pipeline "$pipeline" --json > "$tmp"
