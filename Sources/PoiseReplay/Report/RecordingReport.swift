@@ -38,7 +38,8 @@ public struct ReportError: Error, Sendable, CustomStringConvertible {
 /// filtered), step responses of the chosen filters (tilt and shake, conventions.md), the
 /// latency–jitter plane with the Pareto front of the sweep engine, spectra (Welch PSD and a
 /// spectrogram heat map), attitude from device-motion fusion (roll, pitch, yaw in degrees, and
-/// the error against `gt_q*` when present).
+/// the error against `gt_q*` when present), and the delivery timing of a real-time replay
+/// (lateness and processing-cost histograms) when `ReportOptions.replay` is given.
 public struct RecordingReport: Sendable {
     /// The pipeline spec shown as "filtered".
     public var pipeline: String
