@@ -15,7 +15,7 @@ echo "== $(wc -c < "$f") bytes"
 /usr/bin/time -f "info: wall %e s, max RSS %M KB" "$POISE" info "$f" > "$DIR/info.txt"
 tail -n 5 "$DIR/info.txt"
 if "$POISE" help fuse >/dev/null 2>&1; then
-    /usr/bin/time -f "fuse: wall %e s, max RSS %M KB" "$POISE" fuse "$f" --output "$DIR/fused.csv" > /dev/null
+    /usr/bin/time -f "fuse: wall %e s, max RSS %M KB" "$POISE" fuse "$f" --mode 9d --out "$DIR/fused.csv" > /dev/null
 else
     echo "fuse: no 'poise fuse' command in this build (skipped)"
 fi

@@ -88,10 +88,11 @@ struct ReplayCommand: ParsableCommand {
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()
+        // Ctrl-C stops delivery and still reports; once delivery is over (output complete), Ctrl-C
+        // quits at once, also during the metrics pass.
         let report = try session.run(clock: MonotonicClock(), shouldStop: { interrupt.isSet },
-                                     progress: { status.show($0) })
-        status.clear()
-        interrupt.restore()
+                                     progress: { status.show($0) },
+                                     delivered: { status.clear(); interrupt.restore() })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

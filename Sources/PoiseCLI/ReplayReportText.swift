@@ -58,7 +58,7 @@ enum ReplayReportText {
         if let lateness = t.latenessMicroseconds {
             line("  lateness µs     median \(number(lateness.p50))  p90 \(number(lateness.p90))  p99 \(number(lateness.p99))  max \(number(lateness.max))  mean \(number(lateness.mean))")
             line("  period jitter   \(number(t.periodJitterMicroseconds ?? 0)) µs")
-            line("  drift           \(number(t.driftMicroseconds ?? 0)) µs (last − first lateness)")
+            line("  drift           \(number(t.driftMicroseconds ?? 0)) µs (last − first lateness); trend \(number(t.driftTrendMicroseconds ?? 0)) µs (least-squares slope × span)")
             line("  late samples    \(t.lateSamples) (later than one period, \(number(t.lateThresholdMicroseconds / 1000, 2)) ms); none dropped")
         } else {
             line("  not paced (--speed max): no lateness")

@@ -93,9 +93,13 @@ public struct ReplaySession: Sendable {
     ///   - shouldStop: polled often; `true` stops cleanly (Ctrl-C). The report covers what was
     ///     delivered and the output file is still completed.
     ///   - progress: called about every 0.25 s of wall time.
+    ///   - delivered: called once delivery is over and the output file is complete, before the
+    ///     report's metrics pass (which re-runs the pipeline over the delivered samples). The CLI
+    ///     gives Ctrl-C its default meaning back here, so a second Ctrl-C quits at once.
     /// - Throws: `ReplayError` when the output file cannot be written.
     public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
-                                        progress: (ReplayProgress) -> Void = { _ in }) throws -> ReplayReport {
+                                        progress: (ReplayProgress) -> Void = { _ in },
+                                        delivered: () -> Void = {}) throws -> ReplayReport {
         var writer: ReplayOutputWriter? = nil
         if let path = request.outputPath {
             writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
@@ -137,6 +141,7 @@ public struct ReplaySession: Sendable {
         }, onFrame: { frame in writer?.write(frame) })
         scheduling?.restore()
         if let finished = writer.take() { try finished.finish() }
+        delivered()
         var report = ReplayReport(session: self, result: result)
         report.realTimeScheduling = scheduling != nil
         return report

@@ -173,7 +173,8 @@ public struct TimingHistogram: Sendable, Equatable {
 ///
 /// For sample i scheduled at s_i = start + (t_i − t_0)/speed and delivered at a_i:
 /// lateness e_i = a_i − s_i; period jitter = standard deviation of (a_i − a_{i−1}) − (s_i − s_{i−1})
-/// (= e_i − e_{i−1}); drift = e_last − e_first; a sample is late when e_i exceeds one sample
+/// (= e_i − e_{i−1}); drift = e_last − e_first (and, robustly, the least-squares trend of e_i over
+/// the replay); a sample is late when e_i exceeds one sample
 /// period; processing cost = wall time of the pipeline for that sample.
 public struct ReplayTiming: Sendable, Codable, Equatable {
     /// Samples delivered (never fewer than read: nothing is dropped; fewer only after a stop).
@@ -184,6 +185,11 @@ public struct ReplayTiming: Sendable, Codable, Equatable {
     public var periodJitterMicroseconds: Double?
     /// Drift e_last − e_first in µs; `nil` for `--speed max`.
     public var driftMicroseconds: Double?
+    /// Drift from the least-squares line of lateness against schedule time: its slope times the
+    /// scheduled span, µs. Unlike `driftMicroseconds` it is not moved by one late first or last
+    /// sample (a VM stall), so it shows whether the schedule really creeps. `nil` for `--speed max`
+    /// or fewer than two samples.
+    public var driftTrendMicroseconds: Double?
     /// Samples whose lateness exceeded the late threshold.
     public var lateSamples: Int
     /// The late threshold in µs (one sample period at the replay rate).
@@ -207,6 +213,7 @@ public struct ReplayTiming: Sendable, Codable, Equatable {
         case latenessMicroseconds = "lateness_us"
         case periodJitterMicroseconds = "period_jitter_us"
         case driftMicroseconds = "drift_us"
+        case driftTrendMicroseconds = "drift_trend_us"
         case lateSamples = "late_samples"
         case lateThresholdMicroseconds = "late_threshold_us"
         case processingNanoseconds = "processing_ns"
@@ -228,6 +235,10 @@ public struct TimingAccumulator: Sendable {
     private var previous: Int64?
     private var lateCount = 0
     private var scheduled: Bool
+    // Least-squares sums of lateness (µs) against schedule time (s since the first sample).
+    private var firstScheduled: Int64?
+    private var lastScheduled: Int64 = 0
+    private var trend = (n: 0.0, x: 0.0, y: 0.0, xx: 0.0, xy: 0.0)
     /// Lateness above this counts as late, ns.
     public let lateThreshold: Int64
 
@@ -254,6 +265,20 @@ public struct TimingAccumulator: Sendable {
         if let previous { period.add(Double(e - previous)) }
         if first == nil { first = e }
         previous = e
+        let origin = firstScheduled ?? s
+        firstScheduled = origin
+        lastScheduled = s
+        let x = Double(s - origin) * 1e-9, y = Double(e) * 1e-3
+        trend.n += 1; trend.x += x; trend.y += y; trend.xx += x * x; trend.xy += x * y
+    }
+
+    /// Slope of the least-squares line × scheduled span, µs (nil when undefined).
+    private var trendDrift: Double? {
+        guard scheduled, trend.n >= 2, let origin = firstScheduled else { return nil }
+        let denominator = trend.n * trend.xx - trend.x * trend.x
+        guard denominator > 0 else { return nil }
+        let slope = (trend.n * trend.xy - trend.x * trend.y) / denominator  // µs per s
+        return slope * Double(lastScheduled - origin) * 1e-9
     }
 
     /// The statistics so far. `wall` and `cpu` in ns.
@@ -264,6 +289,7 @@ public struct TimingAccumulator: Sendable {
             latenessMicroseconds: lateness.summary(scale: 1e-3),
             periodJitterMicroseconds: scheduled && samples >= 2 ? period.standardDeviation * 1e-3 : nil,
             driftMicroseconds: scheduled ? first.flatMap { f in previous.map { Double($0 - f) * 1e-3 } } : nil,
+            driftTrendMicroseconds: trendDrift,
             lateSamples: lateCount,
             lateThresholdMicroseconds: Double(lateThreshold) * 1e-3,
             processingNanoseconds: cost.summary(),

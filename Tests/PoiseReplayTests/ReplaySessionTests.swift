@@ -47,4 +47,24 @@ import Poise
         let data = try JSONEncoder().encode(report)
         #expect(try JSONDecoder().decode(ReplayReport.self, from: data) == report)
     }
+
+    /// `delivered` runs once, after the output file is complete and before the metrics pass (the
+    /// CLI restores Ctrl-C there, so the metrics pass can be interrupted without losing output).
+    @Test func deliveredHookRunsOnceWithTheOutputComplete() throws {
+        let path = try write(simulatedRecording())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = path + ".hook.csv"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let session = try ReplaySession(ReplayRequest(path: path, pipeline: "lowpass:cutoff=5", speed: .maximum,
+                                                      outputPath: output, realTimePriority: false))
+        var calls = 0
+        var rowsAtHook = 0
+        let report = try session.run(clock: ScriptedClock(), delivered: {
+            calls += 1
+            rowsAtHook = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").count
+        })
+        #expect(calls == 1)
+        #expect(rowsAtHook == 1401)
+        #expect(report.stages.count == 1)
+    }
 }

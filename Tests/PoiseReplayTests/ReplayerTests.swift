@@ -67,6 +67,14 @@ func replay(_ samples: [MotionSample], clock: ScriptedClock, options: ReplayOpti
         #expect(summary.max == lateness.max())
         #expect(abs(summary.mean - lateness.reduce(0, +) / 1000) < 1e-9)
         #expect(result.timing.driftMicroseconds == lateness.last! - lateness.first!)
+        // Trend drift: the least-squares slope (numpy.polyfit form) × the 9.99 s span.
+        let times: [Double] = (0 ..< 1000).map { Double($0) / 100 }
+        let tm: Double = times.reduce(0, +) / 1000
+        let lm: Double = lateness.reduce(0, +) / 1000
+        var covariance = 0.0, variance = 0.0
+        for (t, e) in zip(times, lateness) { covariance += (t - tm) * (e - lm); variance += (t - tm) * (t - tm) }
+        let slope = covariance / variance
+        #expect(abs(result.timing.driftTrendMicroseconds! - slope * 9.99) < 1e-6)
         let steps = zip(lateness.dropFirst(), lateness).map { $0 - $1 }
         let mean = steps.reduce(0, +) / Double(steps.count)
         let std = (steps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(steps.count)).squareRoot()
@@ -76,12 +84,28 @@ func replay(_ samples: [MotionSample], clock: ScriptedClock, options: ReplayOpti
         #expect(!result.stopped)
     }
 
+    /// One stalled last sample (18 ms, a VM stall) moves last − first by the whole stall but the
+    /// trend by a fraction; a schedule that really creeps (1 µs per sample) shows in both.
+    @Test func trendDriftIgnoresOneStalledSampleButSeesACreepingSchedule() {
+        var stalled = ScriptedClock()
+        stalled.lateness = { ($0 - lead) / 10_000_000 == 5999 ? 18_000_000 : 1_500 }
+        let (stall, _, _) = replay(regularSamples(6000), clock: stalled, options: ReplayOptions())
+        #expect(stall.timing.driftMicroseconds == 18_000 - 1.5)
+        #expect(abs(stall.timing.driftTrendMicroseconds!) < 20)
+        var creeping = ScriptedClock()
+        creeping.lateness = { ($0 - lead) / 10_000_000 * 1_000 }
+        let (creep, _, _) = replay(regularSamples(6000), clock: creeping, options: ReplayOptions(lateThreshold: 1))
+        #expect(abs(creep.timing.driftMicroseconds! - 5_999) < 1e-6)
+        #expect(abs(creep.timing.driftTrendMicroseconds! - 5_999) < 1e-3)
+    }
+
     @Test func constantWakeUpDelayGivesNoDriftAndNoJitter() {
         // A plain sleep wakes ~170 µs late every time; absolute deadlines keep that from adding up.
         var clock = ScriptedClock()
         clock.lateness = { _ in 170_000 }
         let (result, delivered, _) = replay(regularSamples(500), clock: clock, options: ReplayOptions())
         #expect(result.timing.driftMicroseconds == 0)
+        #expect(abs(result.timing.driftTrendMicroseconds!) < 1e-9)
         #expect(result.timing.periodJitterMicroseconds == 0)
         #expect(result.timing.latenessMicroseconds?.p50 == 170)
         let last = delivered.deliveries.last!

@@ -7,7 +7,7 @@ import PoiseReplay
 /// - Overhead: `Replayer` at `--speed max` over 200 000 samples through `lowpass:cutoff=5`, against
 ///   the same pipeline in a plain loop (the reference): the difference is what pacing costs per
 ///   sample (two clock reads and the statistics).
-/// - Lateness: 2000 ticks at 100 Hz (20 s) with the real `MonotonicClock` (absolute sleep to 200 µs
+/// - Lateness: 2000 ticks at 100 Hz (20 s) with the real `MonotonicClock` (absolute sleep to 1 ms
 ///   before each deadline, then spin) at real-time priority (`SCHED_FIFO` when permitted, as
 ///   `poise replay` does), and 500 ticks each with plain absolute sleeps and with sleep-then-spin
 ///   at normal priority for comparison.
@@ -65,11 +65,11 @@ func replaySuite(_ r: Report) {
     let plainSleep = paced(500, clock: MonotonicClock(spinThreshold: 0))
     describe("plain absolute sleep, 500 ticks at 100 Hz", plainSleep)
     let ordinary = paced(500, clock: MonotonicClock())
-    describe("sleep then spin (200 µs), normal priority, 500 ticks at 100 Hz", ordinary)
+    describe("sleep then spin (\(MonotonicClock().spinThreshold / 1000) µs), normal priority, 500 ticks at 100 Hz", ordinary)
     let scheduling = RealTimeScheduling.raise()
     let spin = paced(2000, clock: MonotonicClock())
     scheduling?.restore()
-    describe("sleep then spin (200 µs), \(scheduling == nil ? "normal priority (SCHED_FIFO not permitted)" : "SCHED_FIFO"), 2000 ticks at 100 Hz", spin)
+    describe("sleep then spin (\(MonotonicClock().spinThreshold / 1000) µs), \(scheduling == nil ? "normal priority (SCHED_FIFO not permitted)" : "SCHED_FIFO"), 2000 ticks at 100 Hz", spin)
     if let l = spin.timing.latenessMicroseconds {
         r.check("lateness median µs at 100 Hz", l.p50, atMost: 5)
         r.check("lateness p90 µs at 100 Hz", l.p90, atMost: 20)
@@ -78,5 +78,8 @@ func replaySuite(_ r: Report) {
         }
     }
     r.check("|drift| µs over 2000 ticks", abs(spin.timing.driftMicroseconds ?? .infinity), atMost: 50)
-    r.check("pacing CPU / wall (1 = one core)", spin.timing.cpuFraction, atMost: 0.1)
+    // The issue asks for "well under one core". Spinning the last 1 ms of each 10 ms period costs
+    // 10 % by construction (the margin that covers this VM's wake-up delays, docs/replay.md), so
+    // the limit is 0.2: twice that, a fifth of a core.
+    r.check("pacing CPU / wall (1 = one core)", spin.timing.cpuFraction, atMost: 0.2)
 }
