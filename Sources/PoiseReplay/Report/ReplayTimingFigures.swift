@@ -70,7 +70,8 @@ struct ReplayTimingFigures {
             rows.append(["lateness median / p90 / p99 / max", "\(significant(lateness.p50)) / \(significant(lateness.p90)) / \(significant(lateness.p99)) / \(significant(lateness.max)) µs"])
             rows.append(["late samples (> \(significant(t.lateThresholdMicroseconds)) µs)", "\(t.lateSamples) of \(t.samples)"])
             if let jitter = t.periodJitterMicroseconds { rows.append(["period jitter", "\(significant(jitter)) µs"]) }
-            if let drift = t.driftMicroseconds { rows.append(["drift", "\(significant(drift)) µs"]) }
+            if let drift = t.driftMicroseconds { rows.append(["drift (last − first lateness)", "\(significant(drift)) µs"]) }
+            if let trend = t.driftTrendMicroseconds { rows.append(["drift (least-squares trend over the replay)", "\(significant(trend)) µs"]) }
             if let bins = t.latenessHistogram, !bins.isEmpty {
                 let svg = Self.histogram(title: "Delivery lateness", unit: "lateness (µs, log scale)", bins: bins, color: "#1f77b4",
                                          name: "samples per bin",
