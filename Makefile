@@ -67,5 +67,5 @@ check-reports:
 # Build the DocC catalogs with the toolchain's docc (no plugin), fail on any DocC warning, and
 # type-check every Swift example in the articles (scripts/check_docs.sh; docs/reports.md).
 check-docs: deps
-	$(SWIFT) build --product PoiseSpectral
+	$(SWIFT) build --target PoiseSpectral
 	sh scripts/check_docs.sh
