@@ -10,7 +10,7 @@ SWIFT ?= swift
 DEMO_FILE ?= data/phone-tilt-steer-100hz.csv
 DEMO_PIPELINE ?= adaptive
 
-.PHONY: deps build demo test bench bench-baseline clean data reports check-reports
+.PHONY: deps build demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -54,6 +54,18 @@ reports: deps
 	$(SWIFT) build --product poise
 	POISE=.build/debug/poise sh scripts/export_reports.sh
 
+# Re-measure the real-time replay timing shown in notebooks-export/ (release build, 60 s per
+# recording listed in scripts/record_replay_timing.sh); run `make reports` afterwards.
+replay-timing: deps
+	$(SWIFT) build -c release --product poise
+	POISE=.build/release/poise sh scripts/record_replay_timing.sh
+
 # Screenshot every exported page in headless Chromium and fail on a blank or broken one.
 check-reports:
 	sh scripts/check_reports.sh
+
+# Build the DocC catalogs with the toolchain's docc (no plugin), fail on any DocC warning, and
+# type-check every Swift example in the articles (scripts/check_docs.sh; docs/reports.md).
+check-docs: deps
+	$(SWIFT) build --target PoiseSpectral
+	sh scripts/check_docs.sh

@@ -2,8 +2,9 @@
 # Opens every page of notebooks-export/ (or the files given) in headless Chromium, takes a
 # 1200×3000 screenshot of each into ${SHOTS:-/tmp/poise-report-shots}, and fails when a page is
 # broken: no screenshot, a screenshot that is (almost) all one colour, a page without inline
-# SVG plots, or a page referring to anything outside itself. Needs `chromium`
-# (Debian: apt-get install -y chromium) and python3. See docs/reports.md.
+# SVG plots, a page referring to anything outside itself, or a page without the replay-timing
+# histogram although its recording has a committed replay (notebooks-export/replay-timing/).
+# Needs `chromium` (Debian: apt-get install -y chromium) and python3. See docs/reports.md.
 set -eu
 SHOTS=${SHOTS:-/tmp/poise-report-shots}
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
@@ -26,6 +27,12 @@ if re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', text): problems.append("ext
 if re.search(r'<script[^>]*\bsrc', text): problems.append("external script")
 if "index" not in page and text.count("<svg") < 5: problems.append(f"only {text.count('<svg')} inline SVG plots")
 if text.count("<svg") != text.count("</svg>"): problems.append("unbalanced <svg>")
+# A page whose recording has a committed real-time replay (scripts/record_replay_timing.sh) must
+# show its timing histograms, with bars.
+import os
+replay = os.path.join(os.path.dirname(page), "replay-timing", os.path.basename(page)[:-5] + ".json")
+if os.path.exists(replay) and not re.search(r'Delivery lateness.*?data-bars="[1-9]', text, re.S):
+    problems.append("no lateness histogram although " + replay + " exists")
 try:
     data = open(shot, "rb").read()
 except OSError:

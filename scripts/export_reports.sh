@@ -9,7 +9,11 @@ summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
 for csv in data/*.csv; do
   name=$(basename "$csv" .csv)
-  line=$("$POISE" report "$csv" --out "$OUT/$name.html" --threads 2)
+  # A committed real-time replay of this recording (scripts/record_replay_timing.sh) adds the
+  # replay-timing histograms; the page stays a function of committed files.
+  replay=""
+  [ -f "$OUT/replay-timing/$name.json" ] && replay="$OUT/replay-timing/$name.json"
+  line=$("$POISE" report "$csv" --out "$OUT/$name.html" --threads 2 ${replay:+--replay "$replay"})
   echo "$line"
   printf '%s\t%s\n' "$name" "$line" >> "$summary"
 done
@@ -41,7 +45,7 @@ page = f"""<!DOCTYPE html>
 <p>One page per simulated recording in <code>data/</code> (see data/README.md), made by <code>poise report</code>
 (regenerate with <code>make reports</code>). Each page tells what the recording is, shows raw and filtered signals,
 step responses, the latency–jitter plane of a sweep over the filter kinds with its Pareto front, spectra and the
-fused attitude against the ground truth, and says which filter setting is best for a latency of at most 100 ms and why.
+fused attitude against the ground truth (and, for the recordings replayed in real time, the delivery-timing histograms), and says which filter setting is best for a latency of at most 100 ms and why.
 Every page is a single self-contained HTML file (inline SVG, no scripts).</p>
 <ul>
 {chr(10).join(items)}

@@ -38,6 +38,10 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Sweep worker threads (default: the number of active processors).")
     var threads: Int?
 
+    @Option(help: ArgumentHelp("JSON of a real-time replay of the same recording (poise replay FILE --json > replay.json): adds lateness and processing-cost histograms; its pipeline is the page's unless --pipeline is given.",
+                               valueName: "replay.json"))
+    var replay: String?
+
     func validate() throws {
         guard targetLatencyMs > 0, targetLatencyMs.isFinite else {
             throw ValidationError("--target-latency-ms must be a positive number of milliseconds, got \(targetLatencyMs)")
@@ -51,6 +55,7 @@ struct ReportCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         var options = ReportOptions(pipeline: pipeline)
+        if let replay { options.replay = try Self.loadReplay(replay) }
         options.target = .latencyMilliseconds(targetLatencyMs)
         options.title = title
         if let threads { options.threads = threads }
@@ -79,5 +84,32 @@ struct ReportCommand: ParsableCommand {
             throw error
         }
         print("\(out): \(html.utf8.count / 1024) KiB; pipeline \(report.pipeline) (\(report.pipelineOrigin))")
+    }
+
+    /// Reads the JSON written by `poise replay --json`; errors name the file and what is wrong.
+    static func loadReplay(_ path: String) throws -> ReplayReport {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CommandError("--replay \(path): cannot read the file: \((error as NSError).localizedDescription)")
+        }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try decoder.decode(ReplayReport.self, from: data)
+        } catch let error as DecodingError {
+            let problem: String
+            switch error {
+            case .keyNotFound(let key, let context):
+                problem = "missing key '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context):
+                problem = "wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+            case .dataCorrupted(let context):
+                problem = context.codingPath.isEmpty ? "not valid JSON (\(context.underlyingError.map { ($0 as NSError).localizedDescription } ?? context.debugDescription))"
+                    : "bad value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+            @unknown default:
+                problem = String(describing: error)
+            }
+            throw CommandError("--replay \(path): not the JSON of `poise replay --json`: \(problem)")
+        }
     }
 }

@@ -102,6 +102,73 @@ public struct RunningDeviation: Sendable, Equatable {
     }
 }
 
+/// One bin of a ``TimingHistogram``: `count` values with `from ≤ value < to`.
+public struct HistogramBin: Sendable, Codable, Equatable {
+    /// Lower edge (inclusive), in the unit of the field holding the bins.
+    public var from: Double
+    /// Upper edge (exclusive).
+    public var to: Double
+    /// Number of values in the bin.
+    public var count: Int
+
+    public init(from: Double, to: Double, count: Int) { self.from = from; self.to = to; self.count = count }
+}
+
+/// A histogram of integer values (nanoseconds) on a log scale, in constant memory, exact counts.
+///
+/// Bins: values ≤ 0 share the first bin; 1, 2 and 3 have one bin each; above, every octave
+/// [2ᵏ, 2ᵏ⁺¹) is split into four equal bins (edges 2ᵏ·{1, 1.25, 1.5, 1.75}), so a bin is at
+/// most 25 % wider than its lower edge whatever the scale — microseconds of lateness and seconds
+/// of a stall land in bins of the same relative width. The bin of a value is found from its
+/// leading-zero count (no logarithm), and `add` never allocates.
+public struct TimingHistogram: Sendable, Equatable {
+    /// Counts per bin index (248 bins cover every positive `Int64`).
+    private var counts = [Int](repeating: 0, count: 248)
+    /// Smallest value added (the lower edge of the first bin when a value was ≤ 0).
+    private var minimum = Int64.max
+    /// Values added.
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// The bin index of `value`.
+    @inline(__always)
+    static func index(_ value: Int64) -> Int {
+        if value < 4 { return Swift.max(0, Int(value)) }
+        let octave = 63 - value.leadingZeroBitCount            // ≥ 2
+        return 4 * (octave - 1) + Int((value >> (octave - 2)) & 3)
+    }
+
+    /// The edges [lower, upper) of bin `index` (index ≥ 1).
+    static func edges(_ index: Int) -> (Int64, Int64) {
+        if index < 4 { return (Int64(index), Int64(index + 1)) }
+        let octave = index / 4 + 1, sub = Int64(index % 4)
+        let width = Int64(1) << (octave - 2)
+        return ((4 + sub) * width, (5 + sub) * width)
+    }
+
+    /// Adds a value.
+    public mutating func add(_ value: Int64) {
+        counts[Self.index(value)] += 1
+        if value < minimum { minimum = value }
+        count += 1
+    }
+
+    /// The non-empty bins in increasing order, edges multiplied by `scale` (1e-3: ns → µs).
+    public func bins(scale: Double = 1) -> [HistogramBin] {
+        var out: [HistogramBin] = []
+        for (i, c) in counts.enumerated() where c > 0 {
+            if i == 0 {
+                out.append(HistogramBin(from: Double(Swift.min(minimum, 0)) * scale, to: 1 * scale, count: c))
+            } else {
+                let (lower, upper) = Self.edges(i)
+                out.append(HistogramBin(from: Double(lower) * scale, to: Double(upper) * scale, count: c))
+            }
+        }
+        return out
+    }
+}
+
 /// The delivery timing of a replay, as defined in conventions.md "Replay timing".
 ///
 /// For sample i scheduled at s_i = start + (t_i − t_0)/speed and delivered at a_i:
@@ -133,6 +200,11 @@ public struct ReplayTiming: Sendable, Codable, Equatable {
     public var wallSeconds: Double
     /// Process CPU time (user + system) during the replay loop in seconds.
     public var cpuSeconds: Double
+    /// Histogram of the lateness, µs (non-empty bins of ``TimingHistogram``, exact counts over
+    /// all samples); `nil` for `--speed max` or in JSON written before it existed.
+    public var latenessHistogram: [HistogramBin]? = nil
+    /// Histogram of the processing cost, ns; `nil` in JSON written before it existed.
+    public var processingHistogram: [HistogramBin]? = nil
     /// `cpuSeconds / wallSeconds`: 1 means one core fully busy.
     public var cpuFraction: Double { wallSeconds > 0 ? cpuSeconds / wallSeconds : 0 }
 
@@ -147,6 +219,8 @@ public struct ReplayTiming: Sendable, Codable, Equatable {
         case processingNanoseconds = "processing_ns"
         case wallSeconds = "wall_s"
         case cpuSeconds = "cpu_s"
+        case latenessHistogram = "lateness_histogram_us"
+        case processingHistogram = "processing_histogram_ns"
     }
 }
 
@@ -154,6 +228,8 @@ public struct ReplayTiming: Sendable, Codable, Equatable {
 public struct TimingAccumulator: Sendable {
     private var lateness: ValueCollector
     private var cost: ValueCollector
+    private var latenessBins = TimingHistogram()
+    private var costBins = TimingHistogram()
     private var period = RunningDeviation()
     private var first: Int64?
     private var previous: Int64?
@@ -180,9 +256,11 @@ public struct TimingAccumulator: Sendable {
     /// Records one delivered sample: scheduled and actual delivery time and processing cost, ns.
     public mutating func record(scheduled s: Int64, delivered a: Int64, cost c: Int64) {
         cost.add(c)
+        costBins.add(c)
         guard scheduled else { return }
         let e = a - s
         lateness.add(e)
+        latenessBins.add(e)
         if e > lateThreshold { lateCount += 1 }
         if let previous { period.add(Double(e - previous)) }
         if first == nil { first = e }
@@ -216,6 +294,8 @@ public struct TimingAccumulator: Sendable {
             lateThresholdMicroseconds: Double(lateThreshold) * 1e-3,
             processingNanoseconds: cost.summary(),
             wallSeconds: Double(wall) * 1e-9,
-            cpuSeconds: Double(cpu) * 1e-9)
+            cpuSeconds: Double(cpu) * 1e-9,
+            latenessHistogram: scheduled && latenessBins.count > 0 ? latenessBins.bins(scale: 1e-3) : nil,
+            processingHistogram: costBins.count > 0 ? costBins.bins() : nil)
     }
 }

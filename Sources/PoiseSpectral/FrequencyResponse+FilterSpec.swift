@@ -13,6 +13,8 @@ extension FrequencyResponse {
     /// `linearityError`.
     ///
     /// - Parameters:
+    ///   - spec: the filter to measure.
+    ///   - sampleRate: Hz, the rate the filter is made for.
     ///   - length: impulse response samples (bins are sampleRate/length apart). Default 4096.
     ///   - settling: samples of `baseline` before the impulse; default 2 s worth (at least 1), so
     ///     filters that start from their first input or adapt have settled.

@@ -85,6 +85,7 @@ public struct FrequencyResponse: Sendable, Hashable, Codable {
     ///   - settling: samples on the baseline before the impulse, so the filter starts settled.
     ///   - amplitude: impulse size, in the filter's input unit (≠ 0).
     ///   - baseline: constant input the filter settles on, in the input unit.
+    ///   - makeFilter: makes a fresh filter, a function from one input sample to one output sample.
     /// - Throws: `SpectralError.invalidParameter`, or `.nonFiniteSample` if the filter outputs NaN/∞.
     public static func measure(sampleRate: Double, length: Int = 4096, settling: Int = 0, amplitude: Double = 1,
                                baseline: Double = 0, makeFilter: () -> (Double) -> Double) throws -> FrequencyResponse {

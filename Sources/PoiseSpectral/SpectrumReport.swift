@@ -83,10 +83,12 @@ public struct SpectrumReport: Sendable, Codable {
     /// Analyses `samples` (in time order) with Welch's method.
     ///
     /// - Parameters:
+    ///   - samples: the recording's samples (units of `MotionSample`).
     ///   - channels: what to analyse (throws if a magnetometer channel is asked for without data).
     ///   - configuration: Welch settings; its `sampleRate` is used as is.
     ///   - sampling: the timing estimate to report, if the rate came from the timestamps.
-    ///   - peakCount: peaks per channel; `minimumPeakFrequency`: Hz, peaks below are ignored.
+    ///   - peakCount: peaks per channel.
+    ///   - minimumPeakFrequency: Hz; peaks below are ignored.
     ///   - bands: for band powers.
     public init(samples: [MotionSample], channels: [MotionChannel], configuration: SpectralConfiguration,
                 sampling: SamplingEstimate?, peakCount: Int = 3, minimumPeakFrequency: Double = 0,

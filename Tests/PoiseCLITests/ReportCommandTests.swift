@@ -63,4 +63,49 @@ private func count(_ needle: String, in text: String) -> Int { text.components(s
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(scratch.leftovers.isEmpty)
     }
+
+    /// A real-time replay's JSON adds the replay-timing section: a lateness and a cost histogram
+    /// whose bars are the JSON's non-empty bins, numbers from the same JSON, the replay's
+    /// pipeline as the page's. A replay of another file, or a file that is not replay JSON, is
+    /// refused with a message naming it, and nothing is written.
+    @Test func replayTimingHistogramsFromReplayJSON() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let csv = try scratch.recording("tilt.csv", count: 150, rate: 100)
+        let replay = try PoiseProcess.run(["replay", csv, "--pipeline", "lowpass:cutoff=5", "--json", "--normal-priority"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayPath = scratch.path("replay.json")
+        try replay.stdout.write(toFile: replayPath, atomically: true, encoding: .utf8)
+        let object = try json(replay.stdout)
+        let latenessBins = try #require(object["lateness_histogram_us"] as? [[String: Any]])
+        let costBins = try #require(object["processing_histogram_ns"] as? [[String: Any]])
+        #expect(latenessBins.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 150)
+
+        let out = scratch.path("report.html")
+        let result = try PoiseProcess.run(["report", csv, "--replay", replayPath, "--kinds", "lowpass", "--threads", "1", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pipeline lowpass:cutoff=5 (the pipeline of the replay given with --replay)"), "\(result.stdout)")
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        let section = try #require(html.range(of: ">Replay timing</h2>")).upperBound
+        let timing = String(html[section...].prefix { _ in true }.split(separator: "<h2", maxSplits: 1)[0])
+        #expect(timing.contains("Delivery lateness") && timing.contains("Processing cost per sample"))
+        #expect(timing.contains("delivered 150 samples"))
+        // One bar per non-empty bin (the bins are drawn, gaps between them are not).
+        #expect(timing.contains("data-bars=\"\(latenessBins.count)\""), "expected \(latenessBins.count) lateness bars")
+        #expect(timing.contains("data-bars=\"\(costBins.count)\""), "expected \(costBins.count) cost bars")
+        let lateness = try #require(object["lateness_us"] as? [String: Any])
+        let p50 = try #require(lateness["p50"] as? Double)
+        #expect(timing.contains("median of \(p50 >= 1000 ? String(format: "%.0f", p50) : String(format: "%.\(max(0, 2 - Int(floor(log10(abs(p50))))))f", p50)) µs"))
+        #expect(!html.contains("<script") && !html.contains("nan"))
+
+        // Refusals.
+        let other = try scratch.recording("other.csv", count: 150, rate: 100)
+        let wrongFile = try PoiseProcess.run(["report", other, "--replay", replayPath, "--kinds", "lowpass", "--out", scratch.path("o.html")])
+        #expect(wrongFile.status != 0 && wrongFile.stderr.contains("tilt.csv") && wrongFile.stderr.contains("other.csv"), "\(wrongFile.stderr)")
+        try "{\"file\": \"tilt.csv\"}".write(toFile: scratch.path("bad.json"), atomically: true, encoding: .utf8)
+        let notReplay = try PoiseProcess.run(["report", csv, "--replay", scratch.path("bad.json"), "--kinds", "lowpass", "--out", scratch.path("b.html")])
+        #expect(notReplay.status != 0 && notReplay.stderr.contains("bad.json") && notReplay.stderr.contains("missing key"), "\(notReplay.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("o.html")) && !FileManager.default.fileExists(atPath: scratch.path("b.html")))
+        #expect(scratch.leftovers.isEmpty)
+    }
 }

@@ -47,7 +47,9 @@ public struct OnePoleHighPass<Value: SignalValue>: TimeAwareFilter {
 
     /// Fixed-factor high-pass `y = x − lowpass_k(x)`.
     ///
-    /// - Parameter factor: the low-pass factor `k` in (0, 1].
+    /// - Parameters:
+    ///   - factor: the low-pass factor `k` in (0, 1].
+    ///   - start: state initialisation (default: steady state at the first input).
     /// - Throws: `FilterParameterError` when `k` is outside (0, 1].
     public init(factor: Double, start: FilterStart = .firstInput) throws(FilterParameterError) {
         guard factor > 0, factor <= 1 else {

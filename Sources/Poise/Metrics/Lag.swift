@@ -95,7 +95,10 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
 /// The runs of indices in `0 ..< count` outside `still` that hold at least `minimumLength`
 /// samples, in order: the moving segments of a recording whose still segments are `still`.
 ///
-/// - Parameter still: sorted, non-overlapping index ranges (as from ``RestDetector``).
+/// - Parameters:
+///   - still: sorted, non-overlapping index ranges (as from ``RestDetector``).
+///   - count: number of samples of the recording.
+///   - minimumLength: shortest moving segment kept, samples.
 /// - Complexity: O(segments).
 public func movingSegments(complementing still: [Range<Int>], count: Int, minimumLength: Int) -> [Range<Int>] {
     var result: [Range<Int>] = []

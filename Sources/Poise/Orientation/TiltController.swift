@@ -108,7 +108,10 @@ public struct TiltController: Sendable {
 
     /// Processes an attitude (device → earth) from a fusion filter.
     ///
-    /// - Parameter rotationRate: rad/s for the stillness test, or nil.
+    /// - Parameters:
+    ///   - time: sample time, seconds (non-decreasing).
+    ///   - attitude: device → earth (any earth frame with z up; normalised by the home calibration).
+    ///   - rotationRate: rad/s for the stillness test, or nil.
     public mutating func process(time: Double, attitude: Quaternion<Double>, rotationRate: SIMD3<Double>?) -> TiltOutput {
         let (relative, event) = home.process(attitude: attitude, rotationRate: rotationRate, time: time)
         let angles = TiltAngles(unit: relative)  // a product of unit quaternions

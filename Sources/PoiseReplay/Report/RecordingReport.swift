@@ -18,6 +18,10 @@ public struct ReportOptions: Sendable {
     public var maximumZoomPanels = 6
     /// Page title; default "Poise report: FILE NAME".
     public var title: String?
+    /// A real-time replay of the same recording (`poise replay FILE --json`), whose delivery
+    /// timing the page shows as histograms; `nil`: the page says how to get one. Without
+    /// `pipeline`, the replay's pipeline is the page's.
+    public var replay: ReplayReport?
 
     public init(pipeline: String? = nil) { self.pipeline = pipeline }
 }
@@ -34,7 +38,8 @@ public struct ReportError: Error, Sendable, CustomStringConvertible {
 /// filtered), step responses of the chosen filters (tilt and shake, conventions.md), the
 /// latency–jitter plane with the Pareto front of the sweep engine, spectra (Welch PSD and a
 /// spectrogram heat map), attitude from device-motion fusion (roll, pitch, yaw in degrees, and
-/// the error against `gt_q*` when present).
+/// the error against `gt_q*` when present), and the delivery timing of a real-time replay
+/// (lateness and processing-cost histograms) when `ReportOptions.replay` is given.
 public struct RecordingReport: Sendable {
     /// The pipeline spec shown as "filtered".
     public var pipeline: String
@@ -61,6 +66,9 @@ public struct RecordingReport: Sendable {
         guard samples.count >= 16, let rate = nominalSampleRate(of: samples) else {
             throw ReportError("\(recording.path): needs at least 16 samples with increasing timestamps to report on, got \(samples.count)")
         }
+        if let replay = options.replay, (replay.file as NSString).lastPathComponent != name {
+            throw ReportError("the replay timing is of \(replay.file), not of \(recording.path): replay this recording (poise replay \(recording.path) --json > replay.json) or report on \(replay.file)")
+        }
         let schema = recording.schema
         var detector = RestDetector()
         detector.useGyroscope = schema.hasGyroscope
@@ -79,6 +87,8 @@ public struct RecordingReport: Sendable {
         let recommended = sweep.flatMap { s in s.recommendation.flatMap { s.entries[$0].best?.setting.spec.description } }
         if let given = options.pipeline {
             pipeline = given; pipelineOrigin = "given with --pipeline"
+        } else if let replay = options.replay {
+            pipeline = replay.pipeline; pipelineOrigin = "the pipeline of the replay given with --replay"
         } else if let recommended {
             pipeline = recommended; pipelineOrigin = "the sweep’s recommendation for \(options.target)"
         } else {
@@ -175,6 +185,17 @@ public struct RecordingReport: Sendable {
         } else {
             attitudeError = nil
             page.paragraph("The recording has no gyroscope, so there is no attitude estimate.")
+        }
+
+        // 7. Replay timing.
+        page.heading("Replay timing")
+        if let replay = options.replay {
+            let timing = ReplayTimingFigures(replay: replay).build(recordingName: name, pipeline: pipeline)
+            page.paragraph(timing.narrative)
+            for (svg, caption) in timing.figures { page.figure(svg, caption: caption) }
+            page.table(header: ["delivery timing", "value"], rows: timing.rows)
+        } else {
+            page.paragraph("This page was made without a real-time replay, so it shows no delivery timing (the figures above do not depend on it: filter outputs are the same at any speed). To add the lateness and processing-cost histograms: poise replay \(recording.path) --pipeline \"\(pipeline)\" --json > replay.json, then poise report \(recording.path) --replay replay.json --out REPORT.html.")
         }
 
         page.heading("How to reproduce")

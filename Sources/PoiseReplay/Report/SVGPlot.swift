@@ -28,6 +28,10 @@ public struct PlotSeries: Sendable {
         case line
         /// One circle per point, radius in pixels.
         case markers(radius: Double)
+        /// A histogram: bar i spans x[i] ..< x[i + 1] (so `x` holds one more value than `y`,
+        /// the bin edges) and rises from the bottom of the plot to y[i]. Bars whose height is
+        /// not drawable (not finite, or ≤ 0 on a log axis) are left out.
+        case bars
     }
 
     public var name: String
@@ -300,6 +304,18 @@ public struct LinePlot: Sendable {
                     s += "<circle cx=\"\(pixels(cx))\" cy=\"\(pixels(cy))\" r=\"\(pixels(radius))\"/>"
                 }
                 s += "</g>\n"
+            case .bars:
+                let bottom = f.top + f.plotHeight
+                var drawn = 0
+                var bars = ""
+                for i in 0..<min(item.y.count, max(0, item.x.count - 1)) {
+                    guard let a = xm.position(item.x[i]), let b = xm.position(item.x[i + 1]),
+                          let top = ym.position(item.y[i]), top < bottom else { continue }
+                    let lo = min(a, b), width = max(abs(b - a) - 0.5, 0.5)
+                    bars += "<rect x=\"\(pixels(lo))\" y=\"\(pixels(top))\" width=\"\(pixels(width))\" height=\"\(pixels(bottom - top))\"/>"
+                    drawn += 1
+                }
+                s += "<g class=\"bars\" fill=\"\(item.color)\" data-name=\"\(escapeXML(item.name))\" data-bars=\"\(drawn)\">\(bars)</g>\n"
             }
         }
         s += "</g>\n"
@@ -355,6 +371,8 @@ public struct LinePlot: Sendable {
             switch entry.style {
             case .line:
                 s += "<line x1=\"\(pixels(x))\" y1=\"\(pixels(y - 4))\" x2=\"\(pixels(x + 18))\" y2=\"\(pixels(y - 4))\" stroke=\"\(entry.color)\" stroke-width=\"\(pixels(max(2, entry.width)))\"\(entry.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+            case .bars:
+                s += "<rect x=\"\(pixels(x + 3))\" y=\"\(pixels(y - 10))\" width=\"12\" height=\"12\" fill=\"\(entry.color)\"/>"
             case .markers:
                 s += "<circle cx=\"\(pixels(x + 9))\" cy=\"\(pixels(y - 4))\" r=\"4\" fill=\"\(entry.color)\"/>"
             }
