@@ -52,6 +52,11 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateNorm: Double = -1
         @usableFromInline var magneticCandidateDip: Double = 0
         @usableFromInline var magneticCandidateTime: Double = 0
+        /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
+        /// by the update; recomputed when `headingCorrection` is changed from outside).
+        @usableFromInline var headingCosine: Double = 1
+        @usableFromInline var headingSine: Double = 0
+        @usableFromInline var headingCacheAngle: Double = 0
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
@@ -63,6 +68,7 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct Coefficients: Sendable {
         @usableFromInline var period: Double
+        @usableFromInline var inversePeriod: Double
         @usableFromInline var maximumTimeStep: Double
         @usableFromInline var usesMagnetometer: Bool
         @usableFromInline var skipHeldMagnetometerSamples: Bool
@@ -89,6 +95,9 @@ extension DeviceMotionEstimator {
         @usableFromInline var magnetometerTau: Double
         @usableFromInline var inverseMagnetometerTau: Double
         @usableFromInline var inverseMagneticReferenceTau: Double
+        /// The magnetometer and magnetic-reference gains for a step of exactly `period`.
+        @usableFromInline var magnetometerGain: Double
+        @usableFromInline var magneticReferenceGain: Double
         @usableFromInline var magneticNormThreshold: Double
         @usableFromInline var magneticDipThreshold: Double
         @usableFromInline var magneticNewFieldTime: Double
@@ -103,6 +112,7 @@ extension DeviceMotionEstimator {
             let degree = Double.pi / 180
             let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
             period = 1 / rate
+            inversePeriod = rate
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
             usesMagnetometer = p.reference.usesMagnetometer
             skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
@@ -135,6 +145,8 @@ extension DeviceMotionEstimator {
             func inverse(_ tau: Double) -> Double { tau < 0 ? 0 : (tau == 0 ? .infinity : 1 / tau) }
             inverseMagnetometerTau = inverse(p.magnetometerTimeConstant)
             inverseMagneticReferenceTau = inverse(p.magneticReferenceTimeConstant)
+            magnetometerGain = DeviceMotionEstimator.gain(dt: period, inverseTau: inverseMagnetometerTau)
+            magneticReferenceGain = DeviceMotionEstimator.gain(dt: period, inverseTau: inverseMagneticReferenceTau)
             magneticNormThreshold = p.magneticNormThreshold
             magneticDipThreshold = p.magneticDipThreshold * degree
             magneticNewFieldTime = p.magneticNewFieldTime
