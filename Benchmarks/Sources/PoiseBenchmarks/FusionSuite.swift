@@ -14,25 +14,38 @@ func fusionSuite(_ r: Report) {
     let n = environment["POISE_FUSION_SAMPLES"].flatMap { Int($0) }.map { max(1000, $0) } ?? 200_000
     let stream = FusionBenchmarkStream(samples: n, sampleRate: 100)
 
-    var nine = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .magneticNorthZVertical))
-    let poise9 = measure("Poise 9D update (Double)", items: n, runs: 7, warmup: 1) {
-        nine.reset()
-        stream.time.withUnsafeBufferPointer { time in
-            stream.acceleration.withUnsafeBufferPointer { acc in
-                stream.rotationRate.withUnsafeBufferPointer { gyr in
-                    stream.magneticField.withUnsafeBufferPointer { mag in
-                        for i in 0..<n {
-                            nine.update(time: time[i], acceleration: acc[i], rotationRate: gyr[i], magneticField: mag[i])
+    // The default configuration (correction step at `correctionRate`, 25 Hz), then the same
+    // estimator correcting on every sample as VQF does (`correctionRate` 0), for reference.
+    func nineAxis(_ name: String, correctionRate: Double?) -> (Measurement, DeviceMotionEstimator) {
+        var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        if let correctionRate { configuration.correctionRate = correctionRate }
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        let m = measure(name, items: n, runs: 7, warmup: 1) {
+            estimator.reset()
+            stream.time.withUnsafeBufferPointer { time in
+                stream.acceleration.withUnsafeBufferPointer { acc in
+                    stream.rotationRate.withUnsafeBufferPointer { gyr in
+                        stream.magneticField.withUnsafeBufferPointer { mag in
+                            for i in 0..<n {
+                                estimator.update(time: time[i], acceleration: acc[i], rotationRate: gyr[i], magneticField: mag[i])
+                            }
                         }
                     }
                 }
             }
+            blackHole(estimator.attitude)
         }
-        blackHole(nine.attitude)
+        return (m, estimator)
     }
+    let (poise9, nine) = nineAxis("Poise 9D update (Double, default)", correctionRate: nil)
     r.add(poise9)
+    let extraRates = environment["POISE_FUSION_CORRECTION_RATES"].map { $0.split(separator: ",").compactMap { Double($0) } } ?? [0]
+    for rate in extraRates {
+        r.add(nineAxis(rate == 0 ? "Poise 9D update, correcting every sample (as VQF)" : "Poise 9D update, correctionRate \(rate) Hz",
+                       correctionRate: rate).0)
+    }
     var six = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
-    r.add(measure("Poise 6D update (Double)", items: n, runs: 5, warmup: 1) {
+    r.add(measure("Poise 6D update (Double, default)", items: n, runs: 5, warmup: 1) {
         six.reset()
         for i in 0..<n {
             six.update(time: stream.time[i], acceleration: stream.acceleration[i], rotationRate: stream.rotationRate[i])

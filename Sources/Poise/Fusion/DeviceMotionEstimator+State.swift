@@ -57,6 +57,14 @@ extension DeviceMotionEstimator {
         @usableFromInline var headingCosine: Double = 1
         @usableFromInline var headingSine: Double = 0
         @usableFromInline var headingCacheAngle: Double = 0
+        /// Samples since the last correction step; an accelerometer sample arrived since then.
+        @usableFromInline var correctionCount = 0
+        @usableFromInline var pendingAccelerometer = false
+        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame,
+        /// their count and the time they cover, s.
+        @usableFromInline var magneticFieldSum = SIMD3<Double>.zero
+        @usableFromInline var magneticSampleCount = 0
+        @usableFromInline var magneticElapsed: Double = 0
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
@@ -68,7 +76,11 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct Coefficients: Sendable {
         @usableFromInline var period: Double
-        @usableFromInline var inversePeriod: Double
+        /// Samples per correction step, its period (s) and inverse.
+        @usableFromInline var correctionInterval: Int
+        @usableFromInline var correctionPeriod: Double
+        @usableFromInline var inverseCorrectionPeriod: Double
+        @usableFromInline var motionBiasLowPass: CriticalLowPassCoefficients
         @usableFromInline var maximumTimeStep: Double
         @usableFromInline var usesMagnetometer: Bool
         @usableFromInline var skipHeldMagnetometerSamples: Bool
@@ -95,7 +107,7 @@ extension DeviceMotionEstimator {
         @usableFromInline var magnetometerTau: Double
         @usableFromInline var inverseMagnetometerTau: Double
         @usableFromInline var inverseMagneticReferenceTau: Double
-        /// The magnetometer and magnetic-reference gains for a step of exactly `period`.
+        /// The magnetometer and magnetic-reference gains for a step of exactly `correctionPeriod`.
         @usableFromInline var magnetometerGain: Double
         @usableFromInline var magneticReferenceGain: Double
         @usableFromInline var magneticNormThreshold: Double
@@ -112,7 +124,11 @@ extension DeviceMotionEstimator {
             let degree = Double.pi / 180
             let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
             period = 1 / rate
-            inversePeriod = rate
+            let interval = p.correctionRate.isFinite && p.correctionRate > 0 ? (rate / p.correctionRate).rounded(.down) : 1
+            correctionInterval = Int(Swift.max(1, Swift.min(interval, 1_000_000)))
+            let slow = Double(correctionInterval) * period
+            correctionPeriod = slow
+            inverseCorrectionPeriod = 1 / slow
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
             usesMagnetometer = p.reference.usesMagnetometer
             skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
@@ -121,7 +137,8 @@ extension DeviceMotionEstimator {
             restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: period)
             restAccelerometerLowPass = restGyroscopeLowPass
             magneticCurrentLowPassEnabled = p.magneticCurrentTimeConstant > 0
-            magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: period)
+            magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: slow)
+            motionBiasLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: slow)
             let th = p.accelerationRejectionThreshold > 0 ? p.accelerationRejectionThreshold : .infinity
             accelerationAcceptedMaximumSquared = (1 + th) * (1 + th)
             accelerationAcceptedMinimumSquared = th < 1 ? (1 - th) * (1 - th) : 0
@@ -135,7 +152,9 @@ extension DeviceMotionEstimator {
             biasClip = p.biasClip * degree
             // Bias variances are in (0.01 °/s)², as in VQF.
             biasP0 = (p.biasSigmaInitial * 100) * (p.biasSigmaInitial * 100)
-            biasV = (0.1 * 100) * (0.1 * 100) * period / p.biasForgettingTime
+            // The Kalman filter runs once per correction step: V and W for that period (the
+            // steady-state uncertainties, biasSigmaMotion/Rest, do not depend on it).
+            biasV = (0.1 * 100) * (0.1 * 100) * slow / p.biasForgettingTime
             let pMotion = (p.biasSigmaMotion * 100) * (p.biasSigmaMotion * 100)
             biasMotionW = pMotion * pMotion / biasV + pMotion
             biasVerticalW = biasMotionW / Swift.max(p.biasVerticalForgettingFactor, 1e-10)
@@ -145,8 +164,8 @@ extension DeviceMotionEstimator {
             func inverse(_ tau: Double) -> Double { tau < 0 ? 0 : (tau == 0 ? .infinity : 1 / tau) }
             inverseMagnetometerTau = inverse(p.magnetometerTimeConstant)
             inverseMagneticReferenceTau = inverse(p.magneticReferenceTimeConstant)
-            magnetometerGain = DeviceMotionEstimator.gain(dt: period, inverseTau: inverseMagnetometerTau)
-            magneticReferenceGain = DeviceMotionEstimator.gain(dt: period, inverseTau: inverseMagneticReferenceTau)
+            magnetometerGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverseMagnetometerTau)
+            magneticReferenceGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverseMagneticReferenceTau)
             magneticNormThreshold = p.magneticNormThreshold
             magneticDipThreshold = p.magneticDipThreshold * degree
             magneticNewFieldTime = p.magneticNewFieldTime

@@ -90,18 +90,20 @@ public struct DeviceMotionEstimator: Sendable {
 
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
+        // Samples with some usable input count towards the next correction step (a sample with
+        // none leaves the estimator exactly as if it had not been there).
+        var counts = false
         if Self.isUsable(rotationRate) {
             updateGyroscope(rotationRate, dt: dt)
+            counts = true
         } else {
             flags.insert(.invalidInput)
         }
-        // The 6D attitude (inclination ⊗ gyroscope), shared by the bias and magnetometer steps.
-        var attitude6D: Quaternion<Double>? = nil
         if Self.isUsable(acceleration) {
-            if acceleration != .zero, let a = updateAccelerometer(acceleration, dt: dt, flags: &flags) {
-                let q6 = fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude)
-                attitude6D = q6
-                if c.motionBiasEstimation || c.restBiasEstimation { estimateBias(accelerationEarth: a, attitude6D: q6) }
+            if acceleration != .zero {
+                filterAccelerometer(acceleration, dt: dt, flags: &flags)
+                state.pendingAccelerometer = true
+                counts = true
             }
         } else {
             flags.insert(.invalidInput)
@@ -118,14 +120,44 @@ public struct DeviceMotionEstimator: Sendable {
                 }
                 state.lastMagneticField = m
                 if time.isFinite { state.lastMagneticTime = time }
-                let q6 = attitude6D ?? fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude)
-                updateMagnetometer(m, dt: dtMag, attitude6D: q6)
-                if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
+                // Averaged in the gyroscope earth frame until the next correction.
+                state.magneticFieldSum += fusionRotate(state.gyroscopeAttitude, m)
+                state.magneticSampleCount += 1
+                state.magneticElapsed += dtMag
+                counts = true
             }
+        }
+        if counts {
+            state.correctionCount += 1
+            if state.correctionCount >= c.correctionInterval { correct() }
         }
         if state.restDetected { flags.insert(.atRest) }
         if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
+    }
+
+    /// The correction step, every `correctionInterval` samples: inclination correction, bias
+    /// Kalman filter and magnetometer (heading and disturbance) update, with coefficients
+    /// designed for the correction period (`correctionInterval` × period).
+    @inlinable @inline(__always)
+    mutating func correct() {
+        let c = coefficients
+        state.correctionCount = 0
+        if state.pendingAccelerometer {
+            state.pendingAccelerometer = false
+            if let a = correctInclination(), c.motionBiasEstimation || c.restBiasEstimation {
+                estimateBias(accelerationEarth: a,
+                             attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude))
+            }
+        }
+        if state.magneticSampleCount > 0 {
+            let count = state.magneticSampleCount
+            let mean = count == 1 ? state.magneticFieldSum : state.magneticFieldSum / Double(count)
+            let dt = state.magneticElapsed
+            state.magneticFieldSum = .zero; state.magneticSampleCount = 0; state.magneticElapsed = 0
+            updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
+            if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
+        }
     }
 
     /// True when `v` is finite and so is its squared norm (|v| below about 1e154): larger
@@ -155,20 +187,19 @@ public struct DeviceMotionEstimator: Sendable {
         guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
-        let half = n2.squareRoot() * dt * 0.5
-        let (cosine, sinc) = fusionCosineAndSinc(half)
-        let s = sinc * dt * 0.5
+        let halfDt = dt * 0.5
+        let (cosine, sinc) = fusionCosineAndSinc(squared: n2 * (halfDt * halfDt))
+        let s = sinc * halfDt
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
         state.gyroscopeAttitude = fusionNormalizedProduct(state.gyroscopeAttitude, step)
     }
 
     // MARK: Accelerometer: inclination correction and bias estimation
 
-    /// Rest detection and inclination correction; returns the normalised low-passed specific
-    /// force in the 6D earth frame before this sample's correction (the bias measurement), or
-    /// nil before the low-pass has any output.
+    /// Per sample: rest detection and the low-pass of the specific force in the gyroscope
+    /// earth frame.
     @inlinable @inline(__always)
-    mutating func updateAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) -> SIMD3<Double>? {
+    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
         let c = coefficients
         if c.restBiasEstimation {
             let lp4 = state.restAccelerometerLowPass.step(SIMD4(acc, 0), c.restAccelerometerLowPass)
@@ -192,6 +223,13 @@ public struct DeviceMotionEstimator: Sendable {
             let lp = state.accelerometerLowPass.step(SIMD4(accEarth, 0), c.accelerometerLowPass)
             state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
         }
+    }
+
+    /// Inclination correction (at the correction rate): rotates the low-passed specific force
+    /// onto +z. Returns it normalised in the 6D earth frame before the correction (the bias
+    /// measurement), or nil before the low-pass has any output.
+    @inlinable @inline(__always)
+    mutating func correctInclination() -> SIMD3<Double>? {
         guard state.accelerometerMean != .zero else { return nil }
         // Bring it into the 6D earth frame and correct the inclination so it points up.
         let i = state.inclinationCorrection
@@ -232,7 +270,7 @@ public struct DeviceMotionEstimator: Sendable {
             let m2 = SIMD3(2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y)
             let rbx = (m0 * b).sum(), rby = (m1 * b).sum()
             let packed = SIMD16<Double>(m0.x, m0.y, m0.z, m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, rbx, rby, 0, 0, 0, 0, 0)
-            let f = state.motionBiasLowPass.step(packed, c.accelerometerLowPass)
+            let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
             r0 = SIMD3(f[0], f[1], f[2]); r1 = SIMD3(f[3], f[4], f[5]); r2 = SIMD3(f[6], f[7], f[8])
             biasLp = SIMD2(f[9], f[10])
         }
@@ -245,8 +283,8 @@ public struct DeviceMotionEstimator: Sendable {
             weight = SIMD3(repeating: c.biasRestW)
         } else if c.motionBiasEstimation {
             let rb2 = SIMD3((r0 * b).sum(), (r1 * b).sum(), (r2 * b).sum())
-            e = SIMD3(-a.y * c.inversePeriod + biasLp.x - rb2.x,
-                      a.x * c.inversePeriod + biasLp.y - rb2.y,
+            e = SIMD3(-a.y * c.inverseCorrectionPeriod + biasLp.x - rb2.x,
+                      a.x * c.inverseCorrectionPeriod + biasLp.y - rb2.y,
                       -rb2.z)
             weight = SIMD3(c.biasMotionW, c.biasMotionW, c.biasVerticalW)
         }
@@ -291,10 +329,9 @@ public struct DeviceMotionEstimator: Sendable {
     // MARK: Magnetometer: heading correction and disturbance rejection
 
     @inlinable @inline(__always)
-    mutating func updateMagnetometer(_ mag: SIMD3<Double>, dt: Double, attitude6D q6: Quaternion<Double>) {
+    mutating func updateMagnetometer(earthField m: SIMD3<Double>, dt: Double) {
         let c = coefficients
-        let nominal = dt == c.period
-        let m = fusionRotate(q6, mag)
+        let nominal = (dt - c.correctionPeriod).magnitude <= 1e-9 * c.correctionPeriod
         if c.magneticDisturbanceRejection {
             let norm = (m * m).sum().squareRoot()
             let dip = -fusionArcsine(Swift.max(-1, Swift.min(1, m.z / norm)))
@@ -369,7 +406,7 @@ public struct DeviceMotionEstimator: Sendable {
         if state.magneticInitialGain != 0 {
             if k < state.magneticInitialGain { k = state.magneticInitialGain }
             state.magneticInitialGain = state.magneticInitialGain / (state.magneticInitialGain + 1)
-            if state.magneticInitialGain * c.magnetometerTau < c.period { state.magneticInitialGain = 0 }
+            if state.magneticInitialGain * c.magnetometerTau < c.correctionPeriod { state.magneticInitialGain = 0 }
         }
         let step = k * disagreement
         guard step != 0 else {
@@ -381,7 +418,7 @@ public struct DeviceMotionEstimator: Sendable {
         state.headingCorrection = delta
         // Rotate the cached (cos, sin) by the step; renormalise with one Newton step.
         if step.magnitude <= 0.25 {
-            let (cs, sinc) = fusionCosineAndSinc(step)
+            let (cs, sinc) = fusionCosineAndSinc(squared: step * step)
             let ss = sinc * step
             let nc = hc * cs - hs * ss, ns = hs * cs + hc * ss
             let f = 1.5 - 0.5 * (nc * nc + ns * ns)
