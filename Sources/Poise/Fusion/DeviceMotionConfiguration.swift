@@ -126,10 +126,10 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// gains and filters designed for that period), while the gyroscope integration, the
     /// rest detection and the low-pass filters of the accelerometer and magnetometer run on
     /// every sample. 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
-    /// Default 25 Hz: those corrections have time constants of seconds, and running them
+    /// Default 10 Hz: those corrections have time constants of seconds, and running them
     /// less often makes an update several times cheaper at no measured cost in accuracy
     /// (docs/fusion.md).
-    public var correctionRate: Double = 25
+    public var correctionRate: Double = 10
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}

@@ -38,6 +38,16 @@ extension DeviceMotionEstimator {
         @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var restGyroscopeMean = SIMD3<Double>.zero
+        @usableFromInline var restAccelerometerMean = SIMD3<Double>.zero
+        /// Sums (and counts) of the samples since the last correction step for the low-passes
+        /// that run once per step on the block mean (rest gyroscope and accelerometer, and the
+        /// specific force in the gyroscope earth frame).
+        @usableFromInline var restGyroscopeSum = SIMD4<Double>.zero
+        @usableFromInline var restGyroscopeCount = 0
+        @usableFromInline var restAccelerometerSum = SIMD4<Double>.zero
+        @usableFromInline var restAccelerometerCount = 0
+        @usableFromInline var accelerometerEarthSum = SIMD4<Double>.zero
+        @usableFromInline var accelerometerEarthCount = 0
         @usableFromInline var restGyroscopeDeviation: Double = 0
         @usableFromInline var restAccelerometerDeviation: Double = 0
         @usableFromInline var restTime: Double = 0
@@ -58,8 +68,12 @@ extension DeviceMotionEstimator {
         @usableFromInline var headingSine: Double = 0
         @usableFromInline var headingCacheAngle: Double = 0
         /// Samples since the last correction step; an accelerometer sample arrived since then.
-        @usableFromInline var correctionCount = 0
+        /// The first counted sample runs a correction step (so the attitude is right from
+        /// the start), then every `correctionInterval` samples.
+        @usableFromInline var correctionCount: Int
         @usableFromInline var pendingAccelerometer = false
+        /// An inclination correction has been made.
+        @usableFromInline var inclinationAligned = false
         /// Magnetometer samples since the last correction, summed in the gyroscope earth frame,
         /// their count and the time they cover, s.
         @usableFromInline var magneticFieldSum = SIMD3<Double>.zero
@@ -68,6 +82,7 @@ extension DeviceMotionEstimator {
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
+            correctionCount = coefficients.correctionInterval - 1
             magneticRejectionTime = configuration.magneticMaximumRejectionTime
         }
     }
@@ -78,6 +93,7 @@ extension DeviceMotionEstimator {
         @usableFromInline var period: Double
         /// Samples per correction step, its period (s) and inverse.
         @usableFromInline var correctionInterval: Int
+        @usableFromInline var inverseCorrectionInterval: Double
         @usableFromInline var correctionPeriod: Double
         @usableFromInline var inverseCorrectionPeriod: Double
         @usableFromInline var motionBiasLowPass: CriticalLowPassCoefficients
@@ -127,14 +143,17 @@ extension DeviceMotionEstimator {
             let interval = p.correctionRate.isFinite && p.correctionRate > 0 ? (rate / p.correctionRate).rounded(.down) : 1
             correctionInterval = Int(Swift.max(1, Swift.min(interval, 1_000_000)))
             let slow = Double(correctionInterval) * period
+            inverseCorrectionInterval = 1 / Double(correctionInterval)
             correctionPeriod = slow
             inverseCorrectionPeriod = 1 / slow
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
             usesMagnetometer = p.reference.usesMagnetometer
             skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
             func positive(_ tau: Double) -> Double { tau.isFinite && tau > 0 ? tau : 0 }
-            accelerometerLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: period)
-            restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: period)
+            // These three filter block means at the correction rate (every sample when the
+            // correction interval is 1).
+            accelerometerLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: slow)
+            restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: slow)
             restAccelerometerLowPass = restGyroscopeLowPass
             magneticCurrentLowPassEnabled = p.magneticCurrentTimeConstant > 0
             magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: slow)

@@ -139,15 +139,24 @@ public struct DeviceMotionEstimator: Sendable {
     /// The correction step, every `correctionInterval` samples: inclination correction, bias
     /// Kalman filter and magnetometer (heading and disturbance) update, with coefficients
     /// designed for the correction period (`correctionInterval` × period).
-    @inlinable @inline(__always)
+    @usableFromInline @inline(never)
     mutating func correct() {
         let c = coefficients
         state.correctionCount = 0
+        if c.correctionInterval > 1 {
+            renormalizeGyroscopeAttitude()
+            filterBlockMeans()
+        }
         if state.pendingAccelerometer {
             state.pendingAccelerometer = false
             if let a = correctInclination(), c.motionBiasEstimation || c.restBiasEstimation {
-                estimateBias(accelerationEarth: a,
-                             attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude))
+                // The first correction aligns the initial inclination; with a correction
+                // period of several samples it is not a rate measurement of the bias (VQF,
+                // correcting every sample, treats it as one; kept for interval 1).
+                let aligning = !state.inclinationAligned && c.correctionInterval > 1
+                estimateBias(accelerationEarth: a, attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude),
+                             motionMeasurement: !aligning)
+                state.inclinationAligned = true
             }
         }
         if state.magneticSampleCount > 0 {
@@ -171,9 +180,15 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func updateGyroscope(_ gyr: SIMD3<Double>, dt: Double) {
         let c = coefficients
         if c.restDetectionEnabled {
-            let lp4 = state.restGyroscopeLowPass.step(SIMD4(gyr, 0), c.restGyroscopeLowPass)
-            let lp = SIMD3(lp4.x, lp4.y, lp4.z)
-            state.restGyroscopeMean = lp
+            // Deviation from the rest low-pass: with a correction on every sample the filter
+            // runs first (VQF's order); otherwise it runs at the correction step on the block
+            // mean and each sample is compared with its last output.
+            if c.correctionInterval == 1 {
+                filterRestGyroscope(SIMD4(gyr, 0))
+            } else {
+                state.restGyroscopeSum += SIMD4(gyr, 0); state.restGyroscopeCount += 1
+            }
+            let lp = state.restGyroscopeMean
             let d = gyr - lp
             state.restGyroscopeDeviation = (d * d).sum()
             if state.restGyroscopeDeviation >= c.restGyroscopeThresholdSquared
@@ -191,7 +206,16 @@ public struct DeviceMotionEstimator: Sendable {
         let (cosine, sinc) = fusionCosineAndSinc(squared: n2 * (halfDt * halfDt))
         let s = sinc * halfDt
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
-        state.gyroscopeAttitude = fusionNormalizedProduct(state.gyroscopeAttitude, step)
+        // The product of two unit quaternions is unit to a few ulp; it is renormalised at each
+        // correction step (every sample when correcting on every sample).
+        state.gyroscopeAttitude = fusionProduct(state.gyroscopeAttitude, step)
+        if coefficients.correctionInterval == 1 { renormalizeGyroscopeAttitude() }
+    }
+
+    @inlinable @inline(__always)
+    mutating func renormalizeGyroscopeAttitude() {
+        let q = state.gyroscopeAttitude
+        state.gyroscopeAttitude = fusionNormalized(w: q.w, x: q.x, y: q.y, z: q.z)
     }
 
     // MARK: Accelerometer: inclination correction and bias estimation
@@ -202,9 +226,12 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
         let c = coefficients
         if c.restBiasEstimation {
-            let lp4 = state.restAccelerometerLowPass.step(SIMD4(acc, 0), c.restAccelerometerLowPass)
-            let lp = SIMD3(lp4.x, lp4.y, lp4.z)
-            let d = acc - lp
+            if c.correctionInterval == 1 {
+                filterRestAccelerometer(SIMD4(acc, 0))
+            } else {
+                state.restAccelerometerSum += SIMD4(acc, 0); state.restAccelerometerCount += 1
+            }
+            let d = acc - state.restAccelerometerMean
             state.restAccelerometerDeviation = (d * d).sum()
             if state.restAccelerometerDeviation >= c.restAccelerometerThresholdSquared {
                 state.restTime = 0
@@ -218,10 +245,54 @@ public struct DeviceMotionEstimator: Sendable {
         if norm2 > c.accelerationAcceptedMaximumSquared || norm2 < c.accelerationAcceptedMinimumSquared {
             flags.insert(.accelerationRejected)
         } else {
-            // Low-pass the specific force in the gyroscope-integrated earth frame.
-            let accEarth = fusionRotate(state.gyroscopeAttitude, acc)
-            let lp = state.accelerometerLowPass.step(SIMD4(accEarth, 0), c.accelerometerLowPass)
-            state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+            // Low-pass the specific force in the gyroscope-integrated earth frame (per sample,
+            // or on the block mean at the correction step).
+            let accEarth = SIMD4(fusionRotate(state.gyroscopeAttitude, acc), 0)
+            if c.correctionInterval == 1 {
+                filterAccelerometerEarth(accEarth)
+            } else {
+                state.accelerometerEarthSum += accEarth; state.accelerometerEarthCount += 1
+            }
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func filterRestGyroscope(_ x: SIMD4<Double>) {
+        let lp = state.restGyroscopeLowPass.step(x, coefficients.restGyroscopeLowPass)
+        state.restGyroscopeMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    @inlinable @inline(__always)
+    mutating func filterRestAccelerometer(_ x: SIMD4<Double>) {
+        let lp = state.restAccelerometerLowPass.step(x, coefficients.restAccelerometerLowPass)
+        state.restAccelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    @inlinable @inline(__always)
+    mutating func filterAccelerometerEarth(_ x: SIMD4<Double>) {
+        let lp = state.accelerometerLowPass.step(x, coefficients.accelerometerLowPass)
+        state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    /// The low-pass filters of a correction step with more than one sample: each runs once on
+    /// the mean of its block (coefficients designed for the correction period).
+    @inlinable @inline(__always)
+    mutating func filterBlockMeans() {
+        let c = coefficients
+        @inline(__always) func mean(_ sum: SIMD4<Double>, _ count: Int) -> SIMD4<Double> {
+            sum * (count == c.correctionInterval ? c.inverseCorrectionInterval : 1 / Double(count))
+        }
+        if state.restGyroscopeCount > 0 {
+            filterRestGyroscope(mean(state.restGyroscopeSum, state.restGyroscopeCount))
+            state.restGyroscopeSum = .zero; state.restGyroscopeCount = 0
+        }
+        if state.restAccelerometerCount > 0 {
+            filterRestAccelerometer(mean(state.restAccelerometerSum, state.restAccelerometerCount))
+            state.restAccelerometerSum = .zero; state.restAccelerometerCount = 0
+        }
+        if state.accelerometerEarthCount > 0 {
+            filterAccelerometerEarth(mean(state.accelerometerEarthSum, state.accelerometerEarthCount))
+            state.accelerometerEarthSum = .zero; state.accelerometerEarthCount = 0
         }
     }
 
@@ -257,7 +328,7 @@ public struct DeviceMotionEstimator: Sendable {
     /// written out for a symmetric covariance: with M = P Rᵀ and S = R M + W,
     /// K = M S⁻¹, b ← b + K e, P ← P − K Mᵀ (= P − K R P).
     @inlinable @inline(__always)
-    mutating func estimateBias(accelerationEarth a: SIMD3<Double>, attitude6D q: Quaternion<Double>) {
+    mutating func estimateBias(accelerationEarth a: SIMD3<Double>, attitude6D q: Quaternion<Double>, motionMeasurement: Bool) {
         let c = coefficients
         let b = state.bias
         // Rotation matrix of the 6D attitude, low-passed together with R·b (x, y).
@@ -281,7 +352,7 @@ public struct DeviceMotionEstimator: Sendable {
             e = state.restGyroscopeMean - b
             r0 = SIMD3(1, 0, 0); r1 = SIMD3(0, 1, 0); r2 = SIMD3(0, 0, 1)
             weight = SIMD3(repeating: c.biasRestW)
-        } else if c.motionBiasEstimation {
+        } else if c.motionBiasEstimation && motionMeasurement {
             let rb2 = SIMD3((r0 * b).sum(), (r1 * b).sum(), (r2 * b).sum())
             e = SIMD3(-a.y * c.inverseCorrectionPeriod + biasLp.x - rb2.x,
                       a.x * c.inverseCorrectionPeriod + biasLp.y - rb2.y,

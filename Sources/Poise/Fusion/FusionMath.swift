@@ -62,20 +62,10 @@ func fusionArctangent2(y: Double, x: Double) -> Double {
         + t2 * (1.0 / 13 + t2 * (-1.0 / 15 + t2 * (1.0 / 17 + t2 * (-1.0 / 19))))))))))
 }
 
-/// `a ⊗ b` (Hamilton product, b applied first) scaled to unit length. The product of two unit
-/// quaternions has |q|² within a few ulp of 1; there one Newton step of 1/√n² from 1
-/// ((3 − n²)/2) is exact to 1e-17, with no square root or division. Other norms (and zero or
-/// non-finite products, which give the identity like `Quaternion.normalized`) take the exact path.
-@inlinable @inline(__always)
-func fusionNormalizedProduct(_ a: Quaternion<Double>, _ b: Quaternion<Double>) -> Quaternion<Double> {
-    let w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z
-    let x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y
-    let y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x
-    let z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w
-    return fusionNormalized(w: w, x: x, y: y, z: z)
-}
-
-/// (w, x, y, z) scaled to unit length; see `fusionNormalizedProduct`.
+/// (w, x, y, z) scaled to unit length. Products of unit quaternions have |q|² within a few ulp
+/// of 1; there one Newton step of 1/√n² from 1 ((3 − n²)/2) is exact to 1e-17, with no square
+/// root or division. Other norms (and zero or non-finite values, which give the identity like
+/// `Quaternion.normalized`) take the exact path.
 @inlinable @inline(__always)
 func fusionNormalized(w: Double, x: Double, y: Double, z: Double) -> Quaternion<Double> {
     let n2 = w * w + x * x + y * y + z * z
