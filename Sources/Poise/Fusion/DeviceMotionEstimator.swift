@@ -14,7 +14,10 @@
 ///   the last new sample;
 /// - non-finite or all-zero inputs are skipped and flagged, so no NaN ever reaches the state
 ///   (a vector whose squared norm overflows, |v| ≳ 1e154, counts as non-finite);
-/// - accelerometer samples far from 1 g are left out of the inclination correction.
+/// - accelerometer samples far from 1 g are left out of the inclination correction;
+/// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
+///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
+///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule.
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
 /// rad/s, magnetic field in any unit (µT in Poise), all in the device frame; time in seconds.
