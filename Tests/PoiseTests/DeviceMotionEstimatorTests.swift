@@ -92,7 +92,8 @@ import Testing
                 worst = max(worst, d)
             }
         }
-        #expect(flagged >= 495, "disturbance flagged in \(flagged) of 500 samples")
+        // Detected within 0.15 s: one correction period (10 Hz) plus the field low-pass.
+        #expect(flagged >= 485, "disturbance flagged in \(flagged) of 500 samples")
         #expect(worst < 0.5, "heading moved \(worst)° during the disturbance")
     }
 
@@ -144,12 +145,12 @@ import Testing
         whole.process(samples, into: &reference)
 
         var first = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
-        for s in samples[..<1700] { _ = first.process(s) }
+        for s in samples[..<1703] { _ = first.process(s) }   // mid-way between correction steps
         let saved = try JSONEncoder().encode(first.state)
         var resumed = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
         resumed.state = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: saved)
-        let rest = samples[1700...].map { resumed.process($0) }
-        #expect(rest == Array(reference[1700...]))
+        let rest = samples[1703...].map { resumed.process($0) }
+        #expect(rest == Array(reference[1703...]))
     }
 
     @Test func batchEqualsPerSampleAndResetEqualsFresh() {

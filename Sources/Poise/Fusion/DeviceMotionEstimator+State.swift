@@ -38,6 +38,16 @@ extension DeviceMotionEstimator {
         @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var restGyroscopeMean = SIMD3<Double>.zero
+        @usableFromInline var restAccelerometerMean = SIMD3<Double>.zero
+        /// Sums (and counts) of the samples since the last correction step for the low-passes
+        /// that run once per step on the block mean (rest gyroscope and accelerometer, and the
+        /// specific force in the gyroscope earth frame).
+        @usableFromInline var restGyroscopeSum = SIMD4<Double>.zero
+        @usableFromInline var restGyroscopeCount = 0
+        @usableFromInline var restAccelerometerSum = SIMD4<Double>.zero
+        @usableFromInline var restAccelerometerCount = 0
+        @usableFromInline var accelerometerEarthSum = SIMD4<Double>.zero
+        @usableFromInline var accelerometerEarthCount = 0
         @usableFromInline var restGyroscopeDeviation: Double = 0
         @usableFromInline var restAccelerometerDeviation: Double = 0
         @usableFromInline var restTime: Double = 0
@@ -52,9 +62,27 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateNorm: Double = -1
         @usableFromInline var magneticCandidateDip: Double = 0
         @usableFromInline var magneticCandidateTime: Double = 0
+        /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
+        /// by the update; recomputed when `headingCorrection` is changed from outside).
+        @usableFromInline var headingCosine: Double = 1
+        @usableFromInline var headingSine: Double = 0
+        @usableFromInline var headingCacheAngle: Double = 0
+        /// Samples since the last correction step; an accelerometer sample arrived since then.
+        /// The first counted sample runs a correction step (so the attitude is right from
+        /// the start), then every `correctionInterval` samples.
+        @usableFromInline var correctionCount: Int
+        @usableFromInline var pendingAccelerometer = false
+        /// An inclination correction has been made.
+        @usableFromInline var inclinationAligned = false
+        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame,
+        /// their count and the time they cover, s.
+        @usableFromInline var magneticFieldSum = SIMD3<Double>.zero
+        @usableFromInline var magneticSampleCount = 0
+        @usableFromInline var magneticElapsed: Double = 0
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
+            correctionCount = coefficients.correctionInterval - 1
             magneticRejectionTime = configuration.magneticMaximumRejectionTime
         }
     }
@@ -63,6 +91,12 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct Coefficients: Sendable {
         @usableFromInline var period: Double
+        /// Samples per correction step, its period (s) and inverse.
+        @usableFromInline var correctionInterval: Int
+        @usableFromInline var inverseCorrectionInterval: Double
+        @usableFromInline var correctionPeriod: Double
+        @usableFromInline var inverseCorrectionPeriod: Double
+        @usableFromInline var motionBiasLowPass: CriticalLowPassCoefficients
         @usableFromInline var maximumTimeStep: Double
         @usableFromInline var usesMagnetometer: Bool
         @usableFromInline var skipHeldMagnetometerSamples: Bool
@@ -89,6 +123,9 @@ extension DeviceMotionEstimator {
         @usableFromInline var magnetometerTau: Double
         @usableFromInline var inverseMagnetometerTau: Double
         @usableFromInline var inverseMagneticReferenceTau: Double
+        /// The magnetometer and magnetic-reference gains for a step of exactly `correctionPeriod`.
+        @usableFromInline var magnetometerGain: Double
+        @usableFromInline var magneticReferenceGain: Double
         @usableFromInline var magneticNormThreshold: Double
         @usableFromInline var magneticDipThreshold: Double
         @usableFromInline var magneticNewFieldTime: Double
@@ -103,15 +140,24 @@ extension DeviceMotionEstimator {
             let degree = Double.pi / 180
             let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
             period = 1 / rate
+            let interval = p.correctionRate.isFinite && p.correctionRate > 0 ? (rate / p.correctionRate).rounded(.down) : 1
+            correctionInterval = Int(Swift.max(1, Swift.min(interval, 1_000_000)))
+            let slow = Double(correctionInterval) * period
+            inverseCorrectionInterval = 1 / Double(correctionInterval)
+            correctionPeriod = slow
+            inverseCorrectionPeriod = 1 / slow
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
             usesMagnetometer = p.reference.usesMagnetometer
             skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
             func positive(_ tau: Double) -> Double { tau.isFinite && tau > 0 ? tau : 0 }
-            accelerometerLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: period)
-            restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: period)
+            // These three filter block means at the correction rate (every sample when the
+            // correction interval is 1).
+            accelerometerLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: slow)
+            restGyroscopeLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.restFilterTimeConstant), period: slow)
             restAccelerometerLowPass = restGyroscopeLowPass
             magneticCurrentLowPassEnabled = p.magneticCurrentTimeConstant > 0
-            magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: period)
+            magneticCurrentLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.magneticCurrentTimeConstant), period: slow)
+            motionBiasLowPass = CriticalLowPassCoefficients(timeConstant: positive(p.accelerometerTimeConstant), period: slow)
             let th = p.accelerationRejectionThreshold > 0 ? p.accelerationRejectionThreshold : .infinity
             accelerationAcceptedMaximumSquared = (1 + th) * (1 + th)
             accelerationAcceptedMinimumSquared = th < 1 ? (1 - th) * (1 - th) : 0
@@ -125,7 +171,9 @@ extension DeviceMotionEstimator {
             biasClip = p.biasClip * degree
             // Bias variances are in (0.01 °/s)², as in VQF.
             biasP0 = (p.biasSigmaInitial * 100) * (p.biasSigmaInitial * 100)
-            biasV = (0.1 * 100) * (0.1 * 100) * period / p.biasForgettingTime
+            // The Kalman filter runs once per correction step: V and W for that period (the
+            // steady-state uncertainties, biasSigmaMotion/Rest, do not depend on it).
+            biasV = (0.1 * 100) * (0.1 * 100) * slow / p.biasForgettingTime
             let pMotion = (p.biasSigmaMotion * 100) * (p.biasSigmaMotion * 100)
             biasMotionW = pMotion * pMotion / biasV + pMotion
             biasVerticalW = biasMotionW / Swift.max(p.biasVerticalForgettingFactor, 1e-10)
@@ -135,6 +183,8 @@ extension DeviceMotionEstimator {
             func inverse(_ tau: Double) -> Double { tau < 0 ? 0 : (tau == 0 ? .infinity : 1 / tau) }
             inverseMagnetometerTau = inverse(p.magnetometerTimeConstant)
             inverseMagneticReferenceTau = inverse(p.magneticReferenceTimeConstant)
+            magnetometerGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverseMagnetometerTau)
+            magneticReferenceGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverseMagneticReferenceTau)
             magneticNormThreshold = p.magneticNormThreshold
             magneticDipThreshold = p.magneticDipThreshold * degree
             magneticNewFieldTime = p.magneticNewFieldTime

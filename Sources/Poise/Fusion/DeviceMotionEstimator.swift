@@ -14,7 +14,10 @@
 ///   the last new sample;
 /// - non-finite or all-zero inputs are skipped and flagged, so no NaN ever reaches the state
 ///   (a vector whose squared norm overflows, |v| ≳ 1e154, counts as non-finite);
-/// - accelerometer samples far from 1 g are left out of the inclination correction.
+/// - accelerometer samples far from 1 g are left out of the inclination correction;
+/// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
+///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
+///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule.
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
 /// rad/s, magnetic field in any unit (µT in Poise), all in the device frame; time in seconds.
@@ -90,13 +93,21 @@ public struct DeviceMotionEstimator: Sendable {
 
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
+        // Samples with some usable input count towards the next correction step (a sample with
+        // none leaves the estimator exactly as if it had not been there).
+        var counts = false
         if Self.isUsable(rotationRate) {
             updateGyroscope(rotationRate, dt: dt)
+            counts = true
         } else {
             flags.insert(.invalidInput)
         }
         if Self.isUsable(acceleration) {
-            if acceleration != .zero { updateAccelerometer(acceleration, dt: dt, flags: &flags) }
+            if acceleration != .zero {
+                filterAccelerometer(acceleration, dt: dt, flags: &flags)
+                state.pendingAccelerometer = true
+                counts = true
+            }
         } else {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
@@ -105,20 +116,60 @@ public struct DeviceMotionEstimator: Sendable {
             if !Self.isUsable(m) {
                 flags.insert(.invalidInput)
             } else if m != .zero && !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) {
-                let dtMag: Double
+                var dtMag = c.period
                 if let t = state.lastMagneticTime, time.isFinite {
                     let d = time - t
-                    dtMag = (d - c.period).magnitude <= c.period * 0.001 ? c.period : (d > 0 ? Swift.min(d, c.maximumTimeStep) : 0)
-                } else { dtMag = c.period }
+                    if (d - c.period).magnitude > c.period * 0.001 { dtMag = d > 0 ? Swift.min(d, c.maximumTimeStep) : 0 }
+                }
                 state.lastMagneticField = m
                 if time.isFinite { state.lastMagneticTime = time }
-                updateMagnetometer(m, dt: dtMag)
-                if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
+                // Averaged in the gyroscope earth frame until the next correction.
+                state.magneticFieldSum += fusionRotate(state.gyroscopeAttitude, m)
+                state.magneticSampleCount += 1
+                state.magneticElapsed += dtMag
+                counts = true
             }
+        }
+        if counts {
+            state.correctionCount += 1
+            if state.correctionCount >= c.correctionInterval { correct() }
         }
         if state.restDetected { flags.insert(.atRest) }
         if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
+    }
+
+    /// The correction step, every `correctionInterval` samples: inclination correction, bias
+    /// Kalman filter and magnetometer (heading and disturbance) update, with coefficients
+    /// designed for the correction period (`correctionInterval` × period).
+    @usableFromInline @inline(never)
+    mutating func correct() {
+        let c = coefficients
+        state.correctionCount = 0
+        if c.correctionInterval > 1 {
+            renormalizeGyroscopeAttitude()
+            filterBlockMeans()
+        }
+        if state.pendingAccelerometer {
+            state.pendingAccelerometer = false
+            if let a = correctInclination(), c.motionBiasEstimation || c.restBiasEstimation {
+                // The first correction aligns the initial inclination; with a correction
+                // period of several samples it is not a rate measurement of the bias (VQF,
+                // correcting every sample, treats it as one; kept for interval 1).
+                let aligning = !state.inclinationAligned && c.correctionInterval > 1
+                estimateBias(accelerationEarth: a, attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude),
+                             motionMeasurement: !aligning)
+                state.inclinationAligned = true
+            }
+        }
+        if state.magneticSampleCount > 0 {
+            let count = state.magneticSampleCount
+            let mean = count == 1 ? state.magneticFieldSum : state.magneticFieldSum / Double(count)
+            let dt = state.magneticElapsed
+            state.magneticFieldSum = .zero; state.magneticSampleCount = 0; state.magneticElapsed = 0
+            updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
+            if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
+        }
     }
 
     /// True when `v` is finite and so is its squared norm (|v| below about 1e154): larger
@@ -128,13 +179,19 @@ public struct DeviceMotionEstimator: Sendable {
 
     // MARK: Gyroscope: strapdown integration and rest detection
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func updateGyroscope(_ gyr: SIMD3<Double>, dt: Double) {
         let c = coefficients
         if c.restDetectionEnabled {
-            let lp4 = state.restGyroscopeLowPass.step(SIMD4(gyr, 0), c.restGyroscopeLowPass)
-            let lp = SIMD3(lp4.x, lp4.y, lp4.z)
-            state.restGyroscopeMean = lp
+            // Deviation from the rest low-pass: with a correction on every sample the filter
+            // runs first (VQF's order); otherwise it runs at the correction step on the block
+            // mean and each sample is compared with its last output.
+            if c.correctionInterval == 1 {
+                filterRestGyroscope(SIMD4(gyr, 0))
+            } else {
+                state.restGyroscopeSum += SIMD4(gyr, 0); state.restGyroscopeCount += 1
+            }
+            let lp = state.restGyroscopeMean
             let d = gyr - lp
             state.restGyroscopeDeviation = (d * d).sum()
             if state.restGyroscopeDeviation >= c.restGyroscopeThresholdSquared
@@ -146,22 +203,38 @@ public struct DeviceMotionEstimator: Sendable {
         let w = gyr - state.bias
         let n2 = (w * w).sum()
         guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
-        let n = n2.squareRoot()
-        let half = n * dt / 2
-        let s = Double.sin(half) / n
-        let step = Quaternion(w: Double.cos(half), x: s * w.x, y: s * w.y, z: s * w.z)
-        state.gyroscopeAttitude = (state.gyroscopeAttitude * step).normalized
+        // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
+        // sin(x)/|ω| = sinc(x)·dt/2, so no division.
+        let halfDt = dt * 0.5
+        let (cosine, sinc) = fusionCosineAndSinc(squared: n2 * (halfDt * halfDt))
+        let s = sinc * halfDt
+        let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
+        // The product of two unit quaternions is unit to a few ulp; it is renormalised at each
+        // correction step (every sample when correcting on every sample).
+        state.gyroscopeAttitude = fusionProduct(state.gyroscopeAttitude, step)
+        if coefficients.correctionInterval == 1 { renormalizeGyroscopeAttitude() }
+    }
+
+    @inlinable @inline(__always)
+    mutating func renormalizeGyroscopeAttitude() {
+        let q = state.gyroscopeAttitude
+        state.gyroscopeAttitude = fusionNormalized(w: q.w, x: q.x, y: q.y, z: q.z)
     }
 
     // MARK: Accelerometer: inclination correction and bias estimation
 
-    @inlinable
-    mutating func updateAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
+    /// Per sample: rest detection and the low-pass of the specific force in the gyroscope
+    /// earth frame.
+    @inlinable @inline(__always)
+    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
         let c = coefficients
         if c.restBiasEstimation {
-            let lp4 = state.restAccelerometerLowPass.step(SIMD4(acc, 0), c.restAccelerometerLowPass)
-            let lp = SIMD3(lp4.x, lp4.y, lp4.z)
-            let d = acc - lp
+            if c.correctionInterval == 1 {
+                filterRestAccelerometer(SIMD4(acc, 0))
+            } else {
+                state.restAccelerometerSum += SIMD4(acc, 0); state.restAccelerometerCount += 1
+            }
+            let d = acc - state.restAccelerometerMean
             state.restAccelerometerDeviation = (d * d).sum()
             if state.restAccelerometerDeviation >= c.restAccelerometerThresholdSquared {
                 state.restTime = 0
@@ -175,60 +248,117 @@ public struct DeviceMotionEstimator: Sendable {
         if norm2 > c.accelerationAcceptedMaximumSquared || norm2 < c.accelerationAcceptedMinimumSquared {
             flags.insert(.accelerationRejected)
         } else {
-            // Low-pass the specific force in the gyroscope-integrated earth frame.
-            let accEarth = state.gyroscopeAttitude.act(acc)
-            let lp = state.accelerometerLowPass.step(SIMD4(accEarth, 0), c.accelerometerLowPass)
-            state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
-        }
-        guard state.accelerometerMean != .zero else { return }
-        // Bring it into the 6D earth frame and correct the inclination so it points up.
-        var a = state.inclinationCorrection.act(state.accelerometerMean)
-        let an = (a * a).sum().squareRoot()
-        if an > Double.ulpOfOne { a /= an }
-        let qw = ((a.z + 1) / 2).squareRoot()
-        let correction: Quaternion<Double>
-        if qw > 1e-6 {
-            correction = Quaternion(w: qw, x: 0.5 * a.y / qw, y: -0.5 * a.x / qw, z: 0)
-        } else {
-            correction = Quaternion(w: 0, x: 1, y: 0, z: 0)
-        }
-        state.inclinationCorrection = (correction * state.inclinationCorrection).normalized
-        if c.motionBiasEstimation || c.restBiasEstimation {
-            estimateBias(accelerationEarth: a)
+            // Low-pass the specific force in the gyroscope-integrated earth frame (per sample,
+            // or on the block mean at the correction step).
+            let accEarth = SIMD4(fusionRotate(state.gyroscopeAttitude, acc), 0)
+            if c.correctionInterval == 1 {
+                filterAccelerometerEarth(accEarth)
+            } else {
+                state.accelerometerEarthSum += accEarth; state.accelerometerEarthCount += 1
+            }
         }
     }
 
-    @inlinable
-    mutating func estimateBias(accelerationEarth a: SIMD3<Double>) {
+    @inlinable @inline(__always)
+    mutating func filterRestGyroscope(_ x: SIMD4<Double>) {
+        let lp = state.restGyroscopeLowPass.step(x, coefficients.restGyroscopeLowPass)
+        state.restGyroscopeMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    @inlinable @inline(__always)
+    mutating func filterRestAccelerometer(_ x: SIMD4<Double>) {
+        let lp = state.restAccelerometerLowPass.step(x, coefficients.restAccelerometerLowPass)
+        state.restAccelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    @inlinable @inline(__always)
+    mutating func filterAccelerometerEarth(_ x: SIMD4<Double>) {
+        let lp = state.accelerometerLowPass.step(x, coefficients.accelerometerLowPass)
+        state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+    }
+
+    /// The low-pass filters of a correction step with more than one sample: each runs once on
+    /// the mean of its block (coefficients designed for the correction period).
+    @inlinable @inline(__always)
+    mutating func filterBlockMeans() {
         let c = coefficients
-        let q = state.inclinationCorrection * state.gyroscopeAttitude
-        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
-        var r = Matrix3(
-            SIMD3(1 - 2 * y * y - 2 * z * z, 2 * (y * x - w * z), 2 * (w * y + z * x)),
-            SIMD3(2 * (w * z + y * x), 1 - 2 * x * x - 2 * z * z, 2 * (y * z - x * w)),
-            SIMD3(2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y))
+        @inline(__always) func mean(_ sum: SIMD4<Double>, _ count: Int) -> SIMD4<Double> {
+            sum * (count == c.correctionInterval ? c.inverseCorrectionInterval : 1 / Double(count))
+        }
+        if state.restGyroscopeCount > 0 {
+            filterRestGyroscope(mean(state.restGyroscopeSum, state.restGyroscopeCount))
+            state.restGyroscopeSum = .zero; state.restGyroscopeCount = 0
+        }
+        if state.restAccelerometerCount > 0 {
+            filterRestAccelerometer(mean(state.restAccelerometerSum, state.restAccelerometerCount))
+            state.restAccelerometerSum = .zero; state.restAccelerometerCount = 0
+        }
+        if state.accelerometerEarthCount > 0 {
+            filterAccelerometerEarth(mean(state.accelerometerEarthSum, state.accelerometerEarthCount))
+            state.accelerometerEarthSum = .zero; state.accelerometerEarthCount = 0
+        }
+    }
+
+    /// Inclination correction (at the correction rate): rotates the low-passed specific force
+    /// onto +z. Returns it normalised in the 6D earth frame before the correction (the bias
+    /// measurement), or nil before the low-pass has any output.
+    @inlinable @inline(__always)
+    mutating func correctInclination() -> SIMD3<Double>? {
+        guard state.accelerometerMean != .zero else { return nil }
+        // Bring it into the 6D earth frame and correct the inclination so it points up.
+        let i = state.inclinationCorrection
+        var a = fusionRotate(i, state.accelerometerMean)
+        let an = (a * a).sum().squareRoot()
+        if an > Double.ulpOfOne { a *= 1 / an }
+        let qw = ((a.z + 1) * 0.5).squareRoot()
+        if qw > 1e-6 {
+            // correction = (qw, a.y/(2qw), −a.x/(2qw), 0), a unit quaternion; correction ⊗ i:
+            let h = 0.5 / qw
+            let cx = a.y * h, cy = -a.x * h
+            state.inclinationCorrection = fusionNormalized(
+                w: qw * i.w - cx * i.x - cy * i.y,
+                x: qw * i.x + cx * i.w + cy * i.z,
+                y: qw * i.y - cx * i.z + cy * i.w,
+                z: qw * i.z + cx * i.y - cy * i.x)
+        } else {
+            // Pointing straight down: turn half a revolution about x.
+            state.inclinationCorrection = fusionNormalized(w: -i.x, x: i.w, y: -i.z, z: i.y)
+        }
+        return a
+    }
+
+    /// The gyroscope-bias Kalman filter (VQF's 3-state filter, covariance in (0.01 °/s)²),
+    /// written out for a symmetric covariance: with M = P Rᵀ and S = R M + W,
+    /// K = M S⁻¹, b ← b + K e, P ← P − K Mᵀ (= P − K R P).
+    @inlinable @inline(__always)
+    mutating func estimateBias(accelerationEarth a: SIMD3<Double>, attitude6D q: Quaternion<Double>, motionMeasurement: Bool) {
+        let c = coefficients
         let b = state.bias
-        let rb = r * b
-        // Low-pass R (9 lanes) and R·b (x, y) together: same coefficients, one 16-lane filter.
-        var packed = SIMD16<Double>.zero
-        packed[0] = r.r0.x; packed[1] = r.r0.y; packed[2] = r.r0.z
-        packed[3] = r.r1.x; packed[4] = r.r1.y; packed[5] = r.r1.z
-        packed[6] = r.r2.x; packed[7] = r.r2.y; packed[8] = r.r2.z
-        packed[9] = rb.x; packed[10] = rb.y
-        let f = state.motionBiasLowPass.step(packed, c.accelerometerLowPass)
-        r = Matrix3(SIMD3(f[0], f[1], f[2]), SIMD3(f[3], f[4], f[5]), SIMD3(f[6], f[7], f[8]))
-        let biasLp = SIMD2(f[9], f[10])
+        // Rotation matrix of the 6D attitude, low-passed together with R·b (x, y).
+        var r0 = SIMD3<Double>(1, 0, 0), r1 = SIMD3<Double>(0, 1, 0), r2 = SIMD3<Double>(0, 0, 1)
+        var biasLp = SIMD2<Double>.zero
+        if c.motionBiasEstimation {
+            let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+            let m0 = SIMD3(1 - 2 * y * y - 2 * z * z, 2 * (y * x - w * z), 2 * (w * y + z * x))
+            let m1 = SIMD3(2 * (w * z + y * x), 1 - 2 * x * x - 2 * z * z, 2 * (y * z - x * w))
+            let m2 = SIMD3(2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y)
+            let rbx = (m0 * b).sum(), rby = (m1 * b).sum()
+            let packed = SIMD16<Double>(m0.x, m0.y, m0.z, m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, rbx, rby, 0, 0, 0, 0, 0)
+            let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
+            r0 = SIMD3(f[0], f[1], f[2]); r1 = SIMD3(f[3], f[4], f[5]); r2 = SIMD3(f[6], f[7], f[8])
+            biasLp = SIMD2(f[9], f[10])
+        }
 
         var e = SIMD3<Double>.zero
         var weight = SIMD3<Double>(repeating: -1)
         if state.restDetected && c.restBiasEstimation {
             e = state.restGyroscopeMean - b
-            r = .scaledIdentity(1)
+            r0 = SIMD3(1, 0, 0); r1 = SIMD3(0, 1, 0); r2 = SIMD3(0, 0, 1)
             weight = SIMD3(repeating: c.biasRestW)
-        } else if c.motionBiasEstimation {
-            let rb2 = r * b
-            e = SIMD3(-a.y / c.period + biasLp.x - rb2.x,
-                      a.x / c.period + biasLp.y - rb2.y,
+        } else if c.motionBiasEstimation && motionMeasurement {
+            let rb2 = SIMD3((r0 * b).sum(), (r1 * b).sum(), (r2 * b).sum())
+            e = SIMD3(-a.y * c.inverseCorrectionPeriod + biasLp.x - rb2.x,
+                      a.x * c.inverseCorrectionPeriod + biasLp.y - rb2.y,
                       -rb2.z)
             weight = SIMD3(c.biasMotionW, c.biasMotionW, c.biasVerticalW)
         }
@@ -237,33 +367,54 @@ public struct DeviceMotionEstimator: Sendable {
         if state.biasP.r1.y < c.biasP0 { state.biasP.r1.y += c.biasV }
         if state.biasP.r2.z < c.biasP0 { state.biasP.r2.z += c.biasV }
         guard weight.x >= 0 else { return }
-        e = e.clamped(lowerBound: SIMD3(repeating: -c.biasClip), upperBound: SIMD3(repeating: c.biasClip))
-        let p = state.biasP
-        // K = P Rᵀ (W + R P Rᵀ)⁻¹
-        var s = r * (p * r.transposed)
-        s.r0.x += weight.x; s.r1.y += weight.y; s.r2.z += weight.z
-        let k = p * (r.transposed * s.inverse)
-        state.bias = (b + k * e).clamped(lowerBound: SIMD3(repeating: -c.biasClip),
-                                         upperBound: SIMD3(repeating: c.biasClip))
-        state.biasP = p - (k * r) * p
+        let clip = c.biasClip
+        e = SIMD3(fusionClamp(e.x, clip), fusionClamp(e.y, clip), fusionClamp(e.z, clip))
+        // P is symmetric: rows p0, p1, p2.
+        let p0 = state.biasP.r0
+        let p1 = SIMD3(p0.y, state.biasP.r1.y, state.biasP.r1.z)
+        let p2 = SIMD3(p0.z, p1.z, state.biasP.r2.z)
+        // M = P Rᵀ, rows m_i with m_i[j] = p_i · r_j.
+        let m0 = SIMD3((p0 * r0).sum(), (p0 * r1).sum(), (p0 * r2).sum())
+        let m1 = SIMD3((p1 * r0).sum(), (p1 * r1).sum(), (p1 * r2).sum())
+        let m2 = SIMD3((p2 * r0).sum(), (p2 * r1).sum(), (p2 * r2).sum())
+        // S = R M + W (symmetric): S_ij = r_i · column j of M.
+        let mc0 = SIMD3(m0.x, m1.x, m2.x), mc1 = SIMD3(m0.y, m1.y, m2.y), mc2 = SIMD3(m0.z, m1.z, m2.z)
+        let s00 = (r0 * mc0).sum() + weight.x, s01 = (r0 * mc1).sum(), s02 = (r0 * mc2).sum()
+        let s11 = (r1 * mc1).sum() + weight.y, s12 = (r1 * mc2).sum(), s22 = (r2 * mc2).sum() + weight.z
+        // S⁻¹ from the cofactors (zero when |det| ≤ ε, as VQF: no update).
+        let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
+        let c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01
+        let det = s00 * c00 + s01 * c01 + s02 * c02
+        guard det.magnitude > Double.ulpOfOne else { return }
+        let inverseDet = 1 / det
+        let i0 = SIMD3(c00, c01, c02) * inverseDet, i1 = SIMD3(c01, c11, c12) * inverseDet, i2 = SIMD3(c02, c12, c22) * inverseDet
+        // K = M S⁻¹, rows k_i = m_i.x·i0 + m_i.y·i1 + m_i.z·i2.
+        let k0 = m0.x * i0 + m0.y * i1 + m0.z * i2
+        let k1 = m1.x * i0 + m1.y * i1 + m1.z * i2
+        let k2 = m2.x * i0 + m2.y * i1 + m2.z * i2
+        state.bias = SIMD3(fusionClamp(b.x + (k0 * e).sum(), clip), fusionClamp(b.y + (k1 * e).sum(), clip),
+                           fusionClamp(b.z + (k2 * e).sum(), clip))
+        // P ← P − K Mᵀ: (K Mᵀ)_ij = k_i · m_j.
+        let n00 = p0.x - (k0 * m0).sum(), n01 = p0.y - (k0 * m1).sum(), n02 = p0.z - (k0 * m2).sum()
+        let n11 = p1.y - (k1 * m1).sum(), n12 = p1.z - (k1 * m2).sum(), n22 = p2.z - (k2 * m2).sum()
+        state.biasP = Matrix3(SIMD3(n00, n01, n02), SIMD3(n01, n11, n12), SIMD3(n02, n12, n22))
     }
 
     // MARK: Magnetometer: heading correction and disturbance rejection
 
-    @inlinable
-    mutating func updateMagnetometer(_ mag: SIMD3<Double>, dt: Double) {
+    @inlinable @inline(__always)
+    mutating func updateMagnetometer(earthField m: SIMD3<Double>, dt: Double) {
         let c = coefficients
-        let q6 = state.inclinationCorrection * state.gyroscopeAttitude
-        let m = q6.act(mag)
+        let nominal = (dt - c.correctionPeriod).magnitude <= 1e-9 * c.correctionPeriod
         if c.magneticDisturbanceRejection {
             let norm = (m * m).sum().squareRoot()
-            let dip = -Double.asin(Swift.max(-1, Swift.min(1, m.z / norm)))
+            let dip = -fusionArcsine(Swift.max(-1, Swift.min(1, m.z / norm)))
             var nd = SIMD2(norm, dip)
             if c.magneticCurrentLowPassEnabled {
                 nd = state.magneticNormDipLowPass.step(nd, c.magneticCurrentLowPass)
             }
             state.magneticNormDip = nd
-            let kRef = gain(dt: dt, inverseTau: c.inverseMagneticReferenceTau)
+            let kRef = nominal ? c.magneticReferenceGain : Self.gain(dt: dt, inverseTau: c.inverseMagneticReferenceTau)
             if (nd.x - state.magneticReferenceNorm).magnitude < c.magneticNormThreshold * state.magneticReferenceNorm
                 && (nd.y - state.magneticReferenceDip).magnitude < c.magneticDipThreshold {
                 state.magneticUndisturbedTime += dt
@@ -297,10 +448,22 @@ public struct DeviceMotionEstimator: Sendable {
                 state.magneticCandidateDip = nd.y
             }
         }
-        // Heading disagreement: the horizontal field should point along +y (north).
-        var disagreement = Double.atan2(y: m.x, x: m.y) - state.headingCorrection
-        if disagreement > .pi { disagreement -= 2 * .pi } else if disagreement < -.pi { disagreement += 2 * .pi }
-        var k = gain(dt: dt, inverseTau: c.inverseMagnetometerTau)
+        // Heading disagreement: the horizontal field should point along +y (north). It is
+        // atan2(m.x, m.y) − headingCorrection wrapped to (−π, π], computed as the angle of the
+        // horizontal field rotated by −headingCorrection (cos/sin of it are kept with the state
+        // and recomputed whenever headingCorrection was changed from outside).
+        let h = state.headingCorrection
+        var (hc, hs) = (state.headingCosine, state.headingSine)
+        if state.headingCacheAngle != h { hc = Double.cos(h); hs = Double.sin(h) }
+        let along = m.y * hc + m.x * hs, across = m.x * hc - m.y * hs
+        var disagreement: Double
+        if along == 0 && across == 0 {
+            disagreement = -h  // atan2(0, 0) − h
+            if disagreement > .pi { disagreement -= 2 * .pi } else if disagreement < -.pi { disagreement += 2 * .pi }
+        } else {
+            disagreement = fusionArctangent2(y: across, x: along)
+        }
+        var k = nominal ? c.magnetometerGain : Self.gain(dt: dt, inverseTau: c.inverseMagnetometerTau)
         if c.magneticDisturbanceRejection {
             if state.magneticDisturbanceDetected {
                 if state.magneticRejectionTime <= c.magneticMaximumRejectionTime {
@@ -317,17 +480,33 @@ public struct DeviceMotionEstimator: Sendable {
         if state.magneticInitialGain != 0 {
             if k < state.magneticInitialGain { k = state.magneticInitialGain }
             state.magneticInitialGain = state.magneticInitialGain / (state.magneticInitialGain + 1)
-            if state.magneticInitialGain * c.magnetometerTau < c.period { state.magneticInitialGain = 0 }
+            if state.magneticInitialGain * c.magnetometerTau < c.correctionPeriod { state.magneticInitialGain = 0 }
         }
-        var delta = state.headingCorrection + k * disagreement
+        let step = k * disagreement
+        guard step != 0 else {
+            state.headingCosine = hc; state.headingSine = hs; state.headingCacheAngle = h
+            return
+        }
+        var delta = h + step
         if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
         state.headingCorrection = delta
+        // Rotate the cached (cos, sin) by the step; renormalise with one Newton step.
+        if step.magnitude <= 0.25 {
+            let (cs, sinc) = fusionCosineAndSinc(squared: step * step)
+            let ss = sinc * step
+            let nc = hc * cs - hs * ss, ns = hs * cs + hc * ss
+            let f = 1.5 - 0.5 * (nc * nc + ns * ns)
+            state.headingCosine = nc * f; state.headingSine = ns * f
+        } else {
+            state.headingCosine = Double.cos(delta); state.headingSine = Double.sin(delta)
+        }
+        state.headingCacheAngle = delta
     }
 
     /// 1 − exp(−dt/τ) (the first-order filter gain for a step of dt). For dt/τ ≤ 0.01 (every
     /// sensor rate in practice) the cubic Taylor polynomial is used: error below 5e-10.
     @inlinable @inline(__always)
-    func gain(dt: Double, inverseTau: Double) -> Double {
+    static func gain(dt: Double, inverseTau: Double) -> Double {
         let x = dt * inverseTau
         if !(x <= 0.01) { return 1 - Double.exp(-x) }
         return x * (1 - x * (0.5 - x * (1.0 / 6)))

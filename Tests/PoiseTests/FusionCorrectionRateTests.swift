@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import Poise
+
+/// The fast paths of the fusion update: the scalar kernels against the C library, and the
+/// correction step at `correctionRate` against correcting on every sample (VQF's schedule,
+/// itself checked against the `vqf` package in DeviceMotionPeerTests).
+@Suite struct FusionCorrectionRateTests {
+    @Test func kernelsMatchTheCLibrary() {
+        var worstCosine = 0.0, worstSinc = 0.0
+        for i in 0...20_000 {
+            let x = 0.3 * Double(i) / 20_000   // covers both polynomials and the C-library range
+            let (c, s) = fusionCosineAndSinc(squared: x * x)
+            worstCosine = max(worstCosine, abs(c - cos(x)))
+            worstSinc = max(worstSinc, abs(s - (x == 0 ? 1 : sin(x) / x)))
+        }
+        #expect(worstCosine < 4e-16 && worstSinc < 4e-16, "cos \(worstCosine), sinc \(worstSinc)")
+
+        var worstArcsine = 0.0
+        for i in -50_000...50_000 {
+            let x = Double(i) / 50_000
+            worstArcsine = max(worstArcsine, abs(fusionArcsine(x) - asin(x)))
+        }
+        #expect(worstArcsine < 1e-15, "asin \(worstArcsine)")
+
+        var worstArctangent = 0.0
+        for i in 0..<72_000 {
+            let angle = Double(i) / 72_000 * 2 * .pi - .pi
+            for radius in [1e-3, 1.0, 45.0] {
+                let y = radius * sin(angle), x = radius * cos(angle)
+                worstArctangent = max(worstArctangent, abs(fusionArctangent2(y: y, x: x) - atan2(y, x)))
+            }
+        }
+        #expect(worstArctangent < 4e-16, "atan2 \(worstArctangent)")
+        #expect(fusionArctangent2(y: 0, x: 0) == atan2(0.0, 0.0))
+    }
+
+    @Test func correctionIntervalFollowsTheRates() {
+        func interval(_ sampleRate: Double, _ correctionRate: Double) -> Int {
+            var c = DeviceMotionConfiguration(sampleRate: sampleRate)
+            c.correctionRate = correctionRate
+            return DeviceMotionEstimator(configuration: c).coefficients.correctionInterval
+        }
+        #expect(interval(100, 10) == 10)
+        #expect(interval(285.714, 10) == 28)
+        #expect(interval(100, 0) == 1 && interval(100, 100) == 1 && interval(100, 1e9) == 1 && interval(5, 10) == 1)
+        #expect(interval(100, .nan) == 1 && interval(100, -3) == 1)
+        #expect(DeviceMotionConfiguration.vqfDefaults(sampleRate: 100).correctionRate == 0)
+    }
+
+    @Test func correctingAtTenHertzTracksTheTruthLikeCorrectingEverySample() {
+        // 120 s at 100 Hz of a device turning with varying rates (up to ≈ 100 °/s), pausing
+        // 5 s every 30 s, with a gyroscope bias, noise, linear acceleration and a consistent
+        // magnetometer; both schedules are scored against the true attitude (BROAD metric).
+        var g = SplitMix(seed: 77)
+        let bias = SIMD3<Double>(0.01, -0.006, 0.004)
+        var truth = Quaternion<Double>.identity
+        var samples: [MotionSample] = []
+        for i in 0..<12_000 {
+            let t = Double(i) / 100
+            let still = t.truncatingRemainder(dividingBy: 30) < 5
+            let w = still ? SIMD3<Double>.zero : SIMD3(1.2 * sin(0.3 * t), 0.8 * cos(0.21 * t), 1.0 * sin(0.17 * t + 1))
+            truth = (truth * Quaternion(rotationVector: w / 100)).normalized
+            let inverse = truth.conjugate
+            let linear = still ? SIMD3<Double>.zero : SIMD3(0.2 * sin(2.1 * t), 0.1 * cos(1.3 * t), 0.15 * sin(0.7 * t))
+            samples.append(MotionSample(time: t, acceleration: inverse.act(SIMD3(0, 0, 1) + linear) + g.vector(scale: 0.005),
+                                        rotationRate: w + bias + g.vector(scale: 0.002),
+                                        magneticField: inverse.act(SIMD3(0, 20, -45)) + g.vector(scale: 0.3),
+                                        truth: truth, movement: true))
+        }
+        let degree = Double.pi / 180
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            var everySample = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            everySample.correctionRate = 0
+            var perSample = DeviceMotionEstimator(configuration: everySample)
+            var decimated = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: reference))
+            #expect(decimated.coefficients.correctionInterval == 10)
+            var worstApart = 0.0
+            for (i, s) in samples.enumerated() {
+                let a = perSample.process(s), b = decimated.process(s)
+                if i >= 1000 { worstApart = max(worstApart, (a.attitude * b.attitude.conjugate).angle) }
+            }
+            perSample.reset(); decimated.reset()
+            let errorEvery = perSample.evaluate(samples).total, errorDecimated = decimated.evaluate(samples).total
+            #expect(errorDecimated <= errorEvery + 0.05, "\(reference): \(errorDecimated)° vs \(errorEvery)° correcting every sample")
+            #expect(errorDecimated < 1.5, "\(reference): \(errorDecimated)°")
+            // Both are ≈ 1° from the truth here (linear acceleration); they stay well within that of each other.
+            #expect(worstApart < 0.5 * degree, "\(reference): \(worstApart / degree)° apart after the first 10 s")
+        }
+    }
+}
