@@ -74,6 +74,38 @@ struct SweepTests {
         }
     }
 
+    /// More workers than cores and than points, and two sweeps running at the same time from two
+    /// threads (filters are values; the shared work counter and result slots are locked): every
+    /// result equals the serial one. `swift test --sanitize=thread` runs this too (RELIABILITY.md).
+    @Test("Concurrent sweeps with many threads equal the serial result")
+    func concurrentSweeps() throws {
+        let first = try FilterSweep(filter: "lowpass", grid: "cutoff=0.5:8:*2")
+        let second = try FilterSweep(filter: "factor", grid: "k=0.05:0.5:0.05")
+        let serialFirst = try Sweeper.run(first.settings, on: [recording], threads: 1)
+        let serialSecond = try Sweeper.run(second.settings, on: [recording], threads: 1)
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [Int: SweepResult] = [:]
+            var errors: [String] = []
+        }
+        let results = Results()
+        let jobs: [(Int, FilterSweep, Int)] = [(0, first, 8), (1, second, 16), (2, first, 3), (3, second, 64)]
+        let recording = self.recording
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let (key, sweep, threads) = jobs[i]
+            do {
+                let result = try Sweeper.run(sweep.settings, on: [recording], threads: threads)
+                results.lock.lock(); results.values[key] = result; results.lock.unlock()
+            } catch {
+                results.lock.lock(); results.errors.append("\(error)"); results.lock.unlock()
+            }
+        }
+        #expect(results.errors.isEmpty)
+        #expect(results.values[0] == serialFirst && results.values[2] == serialFirst)
+        #expect(results.values[1] == serialSecond && results.values[3] == serialSecond)
+        #expect(serialFirst.points.count == 5 && serialSecond.points.count == 10)
+    }
+
     @Test("Progress reports every point once, in increasing order")
     func progress() throws {
         final class Log: @unchecked Sendable { let lock = NSLock(); var seen: [Int] = [] }
