@@ -136,7 +136,11 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     init(session: ReplaySession, result: ReplayResult) {
         // Filter outputs do not depend on timing, so the metrics run over the delivered samples
         // again, from the pipeline's initial state (as fast as possible, after the replay).
-        let delivered = Array(session.plan.deliveredSamples(session.recording.samples).prefix(result.timing.samples))
+        // (The recording itself when it was delivered as recorded and in full: no copy.)
+        let recorded = session.recording.samples
+        let asRecorded = !session.plan.resampled && !session.plan.timestampsAssigned && result.timing.samples == recorded.count
+        let delivered = asRecorded ? recorded
+            : Array(session.plan.deliveredSamples(recorded).prefix(result.timing.samples))
         let metrics = StageMetrics(pipeline: session.pipeline, samples: delivered, sampleRate: session.plan.sampleRate,
                                    hasGyroscope: session.recording.schema.hasGyroscope)
         var speed: Double?
