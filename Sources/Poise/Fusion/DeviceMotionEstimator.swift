@@ -102,9 +102,11 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             flags.insert(.invalidInput)
         }
+        // The gyroscope earth frame after this step, for the accelerometer and magnetometer.
+        let earth = FusionRotationMatrix(state.gyroscopeAttitude)
         if Self.isUsable(acceleration) {
             if acceleration != .zero {
-                filterAccelerometer(acceleration, dt: dt, flags: &flags)
+                filterAccelerometer(acceleration, dt: dt, earth: earth, flags: &flags)
                 state.pendingAccelerometer = true
                 counts = true
             }
@@ -124,7 +126,7 @@ public struct DeviceMotionEstimator: Sendable {
                 state.lastMagneticField = m
                 if time.isFinite { state.lastMagneticTime = time }
                 // Averaged in the gyroscope earth frame until the next correction.
-                state.magneticFieldSum += fusionRotate(state.gyroscopeAttitude, m)
+                state.magneticFieldSum += earth.rotate(m)
                 state.magneticSampleCount += 1
                 state.magneticElapsed += dtMag
                 counts = true
@@ -226,7 +228,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// Per sample: rest detection and the low-pass of the specific force in the gyroscope
     /// earth frame.
     @inlinable @inline(__always)
-    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
+    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, earth: FusionRotationMatrix,
+                                      flags: inout DeviceMotion.Flags) {
         let c = coefficients
         if c.restBiasEstimation {
             if c.correctionInterval == 1 {
@@ -250,7 +253,7 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             // Low-pass the specific force in the gyroscope-integrated earth frame (per sample,
             // or on the block mean at the correction step).
-            let accEarth = SIMD4(fusionRotate(state.gyroscopeAttitude, acc), 0)
+            let accEarth = SIMD4(earth.rotate(acc), 0)
             if c.correctionInterval == 1 {
                 filterAccelerometerEarth(accEarth)
             } else {
@@ -341,12 +344,9 @@ public struct DeviceMotionEstimator: Sendable {
         var (r20, r21, r22) = (0.0, 0.0, 1.0)
         var (lpx, lpy) = (0.0, 0.0)
         if c.motionBiasEstimation {
-            let (w, x, y, z) = (q.w, q.x, q.y, q.z)
-            let m00 = 1 - 2 * y * y - 2 * z * z, m01 = 2 * (y * x - w * z), m02 = 2 * (w * y + z * x)
-            let m10 = 2 * (w * z + y * x), m11 = 1 - 2 * x * x - 2 * z * z, m12 = 2 * (y * z - x * w)
-            let m20 = 2 * (z * x - w * y), m21 = 2 * (w * x + z * y), m22 = 1 - 2 * x * x - 2 * y * y
-            let rbx = m00 * bx + m01 * by + m02 * bz, rby = m10 * bx + m11 * by + m12 * bz
-            let packed = SIMD16<Double>(m00, m01, m02, m10, m11, m12, m20, m21, m22, rbx, rby, 0, 0, 0, 0, 0)
+            let m = FusionRotationMatrix(q)
+            let rbx = m.r00 * bx + m.r01 * by + m.r02 * bz, rby = m.r10 * bx + m.r11 * by + m.r12 * bz
+            let packed = SIMD16<Double>(m.r00, m.r01, m.r02, m.r10, m.r11, m.r12, m.r20, m.r21, m.r22, rbx, rby, 0, 0, 0, 0, 0)
             let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
             (r00, r01, r02) = (f[0], f[1], f[2]); (r10, r11, r12) = (f[3], f[4], f[5]); (r20, r21, r22) = (f[6], f[7], f[8])
             (lpx, lpy) = (f[9], f[10])
