@@ -16,9 +16,11 @@ func fusionSuite(_ r: Report) {
 
     // The default configuration (correction step at `correctionRate`, 10 Hz), then the same
     // estimator correcting on every sample as VQF does (`correctionRate` 0), for reference.
-    func nineAxis(_ name: String, correctionRate: Double?) -> (Measurement, DeviceMotionEstimator) {
+    func nineAxis(_ name: String, correctionRate: Double?,
+                  adjust: (inout DeviceMotionConfiguration) -> Void = { _ in }) -> (Measurement, DeviceMotionEstimator) {
         var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
         if let correctionRate { configuration.correctionRate = correctionRate }
+        adjust(&configuration)
         var estimator = DeviceMotionEstimator(configuration: configuration)
         let m = measure(name, items: n, runs: 7, warmup: 1) {
             estimator.reset()
@@ -43,6 +45,15 @@ func fusionSuite(_ r: Report) {
     for rate in extraRates {
         r.add(nineAxis(rate == 0 ? "Poise 9D update, correcting every sample (as VQF)" : "Poise 9D update, correctionRate \(rate) Hz",
                        correctionRate: rate).0)
+    }
+    // Where the correction step's time goes (POISE_FUSION_VARIANTS=1): the default update with
+    // one part of the correction step switched off at a time.
+    if environment["POISE_FUSION_VARIANTS"] != nil {
+        r.add(nineAxis("Poise 9D update without motion bias estimation", correctionRate: nil) { $0.motionBiasEstimation = false }.0)
+        r.add(nineAxis("Poise 9D update without any bias estimation", correctionRate: nil) {
+            $0.motionBiasEstimation = false; $0.restBiasEstimation = false }.0)
+        r.add(nineAxis("Poise 9D update without disturbance rejection", correctionRate: nil) { $0.magneticDisturbanceRejection = false }.0)
+        r.add(nineAxis("Poise 6D-reference update through the 9D loop", correctionRate: nil) { $0.reference = .arbitraryZVertical }.0)
     }
     var six = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
     r.add(measure("Poise 6D update (Double, default)", items: n, runs: 5, warmup: 1) {

@@ -152,3 +152,50 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         self.sampleRate = sampleRate; self.reference = reference; self.earthFrame = earthFrame
     }
 }
+
+extension DeviceMotionConfiguration {
+    /// Decodes a configuration; every key is optional and a missing one takes its documented
+    /// default, so configurations saved before a setting existed (e.g. before
+    /// `correctionRate`) still decode. A present key with a wrong type is still an error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var configuration = DeviceMotionConfiguration()
+        func read<Value: Decodable>(_ key: CodingKeys, _ path: WritableKeyPath<DeviceMotionConfiguration, Value>) throws {
+            if let value = try container.decodeIfPresent(Value.self, forKey: key) { configuration[keyPath: path] = value }
+        }
+        try read(.sampleRate, \.sampleRate)
+        try read(.earthFrame, \.earthFrame)
+        try read(.reference, \.reference)
+        try read(.declination, \.declination)
+        try read(.accelerometerTimeConstant, \.accelerometerTimeConstant)
+        try read(.magnetometerTimeConstant, \.magnetometerTimeConstant)
+        try read(.motionBiasEstimation, \.motionBiasEstimation)
+        try read(.restBiasEstimation, \.restBiasEstimation)
+        try read(.magneticDisturbanceRejection, \.magneticDisturbanceRejection)
+        try read(.biasSigmaInitial, \.biasSigmaInitial)
+        try read(.biasForgettingTime, \.biasForgettingTime)
+        try read(.biasClip, \.biasClip)
+        try read(.biasSigmaMotion, \.biasSigmaMotion)
+        try read(.biasVerticalForgettingFactor, \.biasVerticalForgettingFactor)
+        try read(.biasSigmaRest, \.biasSigmaRest)
+        try read(.restMinimumTime, \.restMinimumTime)
+        try read(.restFilterTimeConstant, \.restFilterTimeConstant)
+        try read(.restGyroscopeThreshold, \.restGyroscopeThreshold)
+        try read(.restAccelerometerThreshold, \.restAccelerometerThreshold)
+        try read(.magneticCurrentTimeConstant, \.magneticCurrentTimeConstant)
+        try read(.magneticReferenceTimeConstant, \.magneticReferenceTimeConstant)
+        try read(.magneticNormThreshold, \.magneticNormThreshold)
+        try read(.magneticDipThreshold, \.magneticDipThreshold)
+        try read(.magneticNewFieldTime, \.magneticNewFieldTime)
+        try read(.magneticNewFirstFieldTime, \.magneticNewFirstFieldTime)
+        try read(.magneticNewFieldMinimumRate, \.magneticNewFieldMinimumRate)
+        try read(.magneticMinimumUndisturbedTime, \.magneticMinimumUndisturbedTime)
+        try read(.magneticMaximumRejectionTime, \.magneticMaximumRejectionTime)
+        try read(.magneticRejectionFactor, \.magneticRejectionFactor)
+        try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
+        try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
+        try read(.maximumTimeStep, \.maximumTimeStep)
+        try read(.correctionRate, \.correctionRate)
+        self = configuration
+    }
+}

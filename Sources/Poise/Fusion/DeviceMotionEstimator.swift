@@ -102,9 +102,11 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             flags.insert(.invalidInput)
         }
+        // The gyroscope earth frame after this step, for the accelerometer and magnetometer.
+        let earth = FusionRotationMatrix(state.gyroscopeAttitude)
         if Self.isUsable(acceleration) {
             if acceleration != .zero {
-                filterAccelerometer(acceleration, dt: dt, flags: &flags)
+                filterAccelerometer(acceleration, dt: dt, earth: earth, flags: &flags)
                 state.pendingAccelerometer = true
                 counts = true
             }
@@ -124,7 +126,7 @@ public struct DeviceMotionEstimator: Sendable {
                 state.lastMagneticField = m
                 if time.isFinite { state.lastMagneticTime = time }
                 // Averaged in the gyroscope earth frame until the next correction.
-                state.magneticFieldSum += fusionRotate(state.gyroscopeAttitude, m)
+                state.magneticFieldSum += earth.rotate(m)
                 state.magneticSampleCount += 1
                 state.magneticElapsed += dtMag
                 counts = true
@@ -226,7 +228,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// Per sample: rest detection and the low-pass of the specific force in the gyroscope
     /// earth frame.
     @inlinable @inline(__always)
-    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, flags: inout DeviceMotion.Flags) {
+    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, earth: FusionRotationMatrix,
+                                      flags: inout DeviceMotion.Flags) {
         let c = coefficients
         if c.restBiasEstimation {
             if c.correctionInterval == 1 {
@@ -250,7 +253,7 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             // Low-pass the specific force in the gyroscope-integrated earth frame (per sample,
             // or on the block mean at the correction step).
-            let accEarth = SIMD4(fusionRotate(state.gyroscopeAttitude, acc), 0)
+            let accEarth = SIMD4(earth.rotate(acc), 0)
             if c.correctionInterval == 1 {
                 filterAccelerometerEarth(accEarth)
             } else {
@@ -328,75 +331,85 @@ public struct DeviceMotionEstimator: Sendable {
     }
 
     /// The gyroscope-bias Kalman filter (VQF's 3-state filter, covariance in (0.01 °/s)²),
-    /// written out for a symmetric covariance: with M = P Rᵀ and S = R M + W,
+    /// written out in scalars for a symmetric covariance: with M = P Rᵀ and S = R M + W,
     /// K = M S⁻¹, b ← b + K e, P ← P − K Mᵀ (= P − K R P).
     @inlinable @inline(__always)
     mutating func estimateBias(accelerationEarth a: SIMD3<Double>, attitude6D q: Quaternion<Double>, motionMeasurement: Bool) {
         let c = coefficients
-        let b = state.bias
-        // Rotation matrix of the 6D attitude, low-passed together with R·b (x, y).
-        var r0 = SIMD3<Double>(1, 0, 0), r1 = SIMD3<Double>(0, 1, 0), r2 = SIMD3<Double>(0, 0, 1)
-        var biasLp = SIMD2<Double>.zero
+        let (bx, by, bz) = (state.bias.x, state.bias.y, state.bias.z)
+        // Rotation matrix R of the 6D attitude (rows r0, r1, r2), low-passed together with
+        // R·b (x, y); the identity for the rest measurement.
+        var (r00, r01, r02) = (1.0, 0.0, 0.0)
+        var (r10, r11, r12) = (0.0, 1.0, 0.0)
+        var (r20, r21, r22) = (0.0, 0.0, 1.0)
+        var (lpx, lpy) = (0.0, 0.0)
         if c.motionBiasEstimation {
-            let (w, x, y, z) = (q.w, q.x, q.y, q.z)
-            let m0 = SIMD3(1 - 2 * y * y - 2 * z * z, 2 * (y * x - w * z), 2 * (w * y + z * x))
-            let m1 = SIMD3(2 * (w * z + y * x), 1 - 2 * x * x - 2 * z * z, 2 * (y * z - x * w))
-            let m2 = SIMD3(2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y)
-            let rbx = (m0 * b).sum(), rby = (m1 * b).sum()
-            let packed = SIMD16<Double>(m0.x, m0.y, m0.z, m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, rbx, rby, 0, 0, 0, 0, 0)
+            let m = FusionRotationMatrix(q)
+            let rbx = m.r00 * bx + m.r01 * by + m.r02 * bz, rby = m.r10 * bx + m.r11 * by + m.r12 * bz
+            let packed = SIMD16<Double>(m.r00, m.r01, m.r02, m.r10, m.r11, m.r12, m.r20, m.r21, m.r22, rbx, rby, 0, 0, 0, 0, 0)
             let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
-            r0 = SIMD3(f[0], f[1], f[2]); r1 = SIMD3(f[3], f[4], f[5]); r2 = SIMD3(f[6], f[7], f[8])
-            biasLp = SIMD2(f[9], f[10])
+            (r00, r01, r02) = (f[0], f[1], f[2]); (r10, r11, r12) = (f[3], f[4], f[5]); (r20, r21, r22) = (f[6], f[7], f[8])
+            (lpx, lpy) = (f[9], f[10])
         }
-
-        var e = SIMD3<Double>.zero
-        var weight = SIMD3<Double>(repeating: -1)
-        if state.restDetected && c.restBiasEstimation {
-            e = state.restGyroscopeMean - b
-            r0 = SIMD3(1, 0, 0); r1 = SIMD3(0, 1, 0); r2 = SIMD3(0, 0, 1)
-            weight = SIMD3(repeating: c.biasRestW)
-        } else if c.motionBiasEstimation && motionMeasurement {
-            let rb2 = SIMD3((r0 * b).sum(), (r1 * b).sum(), (r2 * b).sum())
-            e = SIMD3(-a.y * c.inverseCorrectionPeriod + biasLp.x - rb2.x,
-                      a.x * c.inverseCorrectionPeriod + biasLp.y - rb2.y,
-                      -rb2.z)
-            weight = SIMD3(c.biasMotionW, c.biasMotionW, c.biasVerticalW)
-        }
-        // Kalman filter: P ← P + V (up to the initial variance).
-        if state.biasP.r0.x < c.biasP0 { state.biasP.r0.x += c.biasV }
-        if state.biasP.r1.y < c.biasP0 { state.biasP.r1.y += c.biasV }
-        if state.biasP.r2.z < c.biasP0 { state.biasP.r2.z += c.biasV }
-        guard weight.x >= 0 else { return }
+        // P ← P + V (up to the initial variance).
+        var p = state.biasP
+        if p.r0.x < c.biasP0 { p.r0.x += c.biasV }
+        if p.r1.y < c.biasP0 { p.r1.y += c.biasV }
+        if p.r2.z < c.biasP0 { p.r2.z += c.biasV }
+        let (p00, p01, p02, p11, p12, p22) = (p.r0.x, p.r0.y, p.r0.z, p.r1.y, p.r1.z, p.r2.z)
         let clip = c.biasClip
-        e = SIMD3(fusionClamp(e.x, clip), fusionClamp(e.y, clip), fusionClamp(e.z, clip))
-        // P is symmetric: rows p0, p1, p2.
-        let p0 = state.biasP.r0
-        let p1 = SIMD3(p0.y, state.biasP.r1.y, state.biasP.r1.z)
-        let p2 = SIMD3(p0.z, p1.z, state.biasP.r2.z)
-        // M = P Rᵀ, rows m_i with m_i[j] = p_i · r_j.
-        let m0 = SIMD3((p0 * r0).sum(), (p0 * r1).sum(), (p0 * r2).sum())
-        let m1 = SIMD3((p1 * r0).sum(), (p1 * r1).sum(), (p1 * r2).sum())
-        let m2 = SIMD3((p2 * r0).sum(), (p2 * r1).sum(), (p2 * r2).sum())
-        // S = R M + W (symmetric): S_ij = r_i · column j of M.
-        let mc0 = SIMD3(m0.x, m1.x, m2.x), mc1 = SIMD3(m0.y, m1.y, m2.y), mc2 = SIMD3(m0.z, m1.z, m2.z)
-        let s00 = (r0 * mc0).sum() + weight.x, s01 = (r0 * mc1).sum(), s02 = (r0 * mc2).sum()
-        let s11 = (r1 * mc1).sum() + weight.y, s12 = (r1 * mc2).sum(), s22 = (r2 * mc2).sum() + weight.z
-        // S⁻¹ from the cofactors (zero when |det| ≤ ε, as VQF: no update).
+        var (ex, ey, ez): (Double, Double, Double)
+        var (w0, w1, w2): (Double, Double, Double)
+        if state.restDetected && c.restBiasEstimation {
+            let lp = state.restGyroscopeMean
+            (ex, ey, ez) = (lp.x - bx, lp.y - by, lp.z - bz)
+            (r00, r01, r02) = (1, 0, 0); (r10, r11, r12) = (0, 1, 0); (r20, r21, r22) = (0, 0, 1)
+            (w0, w1, w2) = (c.biasRestW, c.biasRestW, c.biasRestW)
+        } else if c.motionBiasEstimation && motionMeasurement {
+            ex = -a.y * c.inverseCorrectionPeriod + lpx - (r00 * bx + r01 * by + r02 * bz)
+            ey = a.x * c.inverseCorrectionPeriod + lpy - (r10 * bx + r11 * by + r12 * bz)
+            ez = -(r20 * bx + r21 * by + r22 * bz)
+            (w0, w1, w2) = (c.biasMotionW, c.biasMotionW, c.biasVerticalW)
+        } else {
+            state.biasP = p
+            return
+        }
+        (ex, ey, ez) = (fusionClamp(ex, clip), fusionClamp(ey, clip), fusionClamp(ez, clip))
+        // M = P Rᵀ: m_ij = p_i · r_j (P symmetric).
+        let m00 = p00 * r00 + p01 * r01 + p02 * r02, m01 = p00 * r10 + p01 * r11 + p02 * r12, m02 = p00 * r20 + p01 * r21 + p02 * r22
+        let m10 = p01 * r00 + p11 * r01 + p12 * r02, m11 = p01 * r10 + p11 * r11 + p12 * r12, m12 = p01 * r20 + p11 * r21 + p12 * r22
+        let m20 = p02 * r00 + p12 * r01 + p22 * r02, m21 = p02 * r10 + p12 * r11 + p22 * r12, m22 = p02 * r20 + p12 * r21 + p22 * r22
+        // S = R M + W (symmetric): s_ij = r_i · column j of M.
+        let s00 = r00 * m00 + r01 * m10 + r02 * m20 + w0
+        let s01 = r00 * m01 + r01 * m11 + r02 * m21
+        let s02 = r00 * m02 + r01 * m12 + r02 * m22
+        let s11 = r10 * m01 + r11 * m11 + r12 * m21 + w1
+        let s12 = r10 * m02 + r11 * m12 + r12 * m22
+        let s22 = r20 * m02 + r21 * m12 + r22 * m22 + w2
+        // S⁻¹ from the cofactors (no update when |det| ≤ ε, as VQF).
         let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
         let c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01
         let det = s00 * c00 + s01 * c01 + s02 * c02
-        guard det.magnitude > Double.ulpOfOne else { return }
-        let inverseDet = 1 / det
-        let i0 = SIMD3(c00, c01, c02) * inverseDet, i1 = SIMD3(c01, c11, c12) * inverseDet, i2 = SIMD3(c02, c12, c22) * inverseDet
-        // K = M S⁻¹, rows k_i = m_i.x·i0 + m_i.y·i1 + m_i.z·i2.
-        let k0 = m0.x * i0 + m0.y * i1 + m0.z * i2
-        let k1 = m1.x * i0 + m1.y * i1 + m1.z * i2
-        let k2 = m2.x * i0 + m2.y * i1 + m2.z * i2
-        state.bias = SIMD3(fusionClamp(b.x + (k0 * e).sum(), clip), fusionClamp(b.y + (k1 * e).sum(), clip),
-                           fusionClamp(b.z + (k2 * e).sum(), clip))
+        guard det.magnitude > Double.ulpOfOne else {
+            state.biasP = p
+            return
+        }
+        let d = 1 / det
+        let i00 = c00 * d, i01 = c01 * d, i02 = c02 * d, i11 = c11 * d, i12 = c12 * d, i22 = c22 * d
+        // K = M S⁻¹.
+        let k00 = m00 * i00 + m01 * i01 + m02 * i02, k01 = m00 * i01 + m01 * i11 + m02 * i12, k02 = m00 * i02 + m01 * i12 + m02 * i22
+        let k10 = m10 * i00 + m11 * i01 + m12 * i02, k11 = m10 * i01 + m11 * i11 + m12 * i12, k12 = m10 * i02 + m11 * i12 + m12 * i22
+        let k20 = m20 * i00 + m21 * i01 + m22 * i02, k21 = m20 * i01 + m21 * i11 + m22 * i12, k22 = m20 * i02 + m21 * i12 + m22 * i22
+        state.bias = SIMD3(fusionClamp(bx + (k00 * ex + k01 * ey + k02 * ez), clip),
+                           fusionClamp(by + (k10 * ex + k11 * ey + k12 * ez), clip),
+                           fusionClamp(bz + (k20 * ex + k21 * ey + k22 * ez), clip))
         // P ← P − K Mᵀ: (K Mᵀ)_ij = k_i · m_j.
-        let n00 = p0.x - (k0 * m0).sum(), n01 = p0.y - (k0 * m1).sum(), n02 = p0.z - (k0 * m2).sum()
-        let n11 = p1.y - (k1 * m1).sum(), n12 = p1.z - (k1 * m2).sum(), n22 = p2.z - (k2 * m2).sum()
+        let n00 = p00 - (k00 * m00 + k01 * m01 + k02 * m02)
+        let n01 = p01 - (k00 * m10 + k01 * m11 + k02 * m12)
+        let n02 = p02 - (k00 * m20 + k01 * m21 + k02 * m22)
+        let n11 = p11 - (k10 * m10 + k11 * m11 + k12 * m12)
+        let n12 = p12 - (k10 * m20 + k11 * m21 + k12 * m22)
+        let n22 = p22 - (k20 * m20 + k21 * m21 + k22 * m22)
         state.biasP = Matrix3(SIMD3(n00, n01, n02), SIMD3(n01, n11, n12), SIMD3(n02, n12, n22))
     }
 
