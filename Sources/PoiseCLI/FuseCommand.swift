@@ -82,7 +82,7 @@ struct FuseCommand: ParsableCommand {
                 "final_heading_deg": m.heading.map { $0 as Any } ?? NSNull(),
                 "flag_counts": counts,
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         }
     }
