@@ -118,7 +118,7 @@ struct EvaluateCommand: ParsableCommand {
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
                 "sample_rate_hz": configuration.sampleRate,
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(String(format: "%@  %@  total %.3f°  heading %.3f°  inclination %.3f°  (%d samples%@)",
