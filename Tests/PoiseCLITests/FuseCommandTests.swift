@@ -6,14 +6,7 @@ import PoiseRecording
 /// `poise fuse` streams (reads in chunks, writes each row as it goes); its output must be exactly
 /// what the library's estimator gives on the whole recording in memory.
 @Suite struct FuseCommandTests {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.pathComponents.count > 1 {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return url
-    }()
+    static var root: URL { SpectrumCommandTests.packageRoot }
 
     /// The CSV the library produces for `samples` at `rate` in `mode` (ENU).
     static func expected(_ samples: [MotionSample], rate: Double, nine: Bool) -> String {

@@ -251,7 +251,7 @@ public struct RecordingInspector: Sendable {
             segments.append(TimeSegment(startS: segment.startTime, endS: segment.endTime))
             if let run = closedRuns[segment.indices.lowerBound] { for k in 0..<3 { stillNorms[k].merge(run[k]) } }
         }
-        closedRuns.removeAll(keepingCapacity: true)
+        if !closedRuns.isEmpty { closedRuns.removeAll(keepingCapacity: true) }
     }
 
     static let sensorNames = ["accelerometer", "gyroscope", "magnetometer"]
