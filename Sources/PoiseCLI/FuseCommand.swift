@@ -40,7 +40,7 @@ struct FuseCommand: ParsableCommand {
         var estimator = DeviceMotionEstimator(configuration: configuration)
         let interrupt = InterruptFlag()  // before the output exists: Ctrl-C never leaves a partial file
         defer { interrupt.restore() }
-        let output: OutputFile? = out != nil ? try OutputFile(path: out!) : (json ? nil : OutputFile.standardOutput)
+        let output: OutputFile? = try out.map { try OutputFile(path: $0) } ?? (json ? nil : OutputFile.standardOutput)
         output?.append(DeviceMotionCSV.header(earthFrameUserAcceleration: earthUserAcceleration) + "\n")
         var row = ""
         var last: DeviceMotion?
