@@ -177,14 +177,8 @@ struct DecimalParser {
         // the same from row to row, so the loop's exit branch predicts well).
         // At most 7 are taken; an eighth digit sends the field to `parse`.
         var integerPart: UInt64 = 0
-        let integerEnd = p + 8
         let integerStart = p
-        while p < integerEnd {
-            let d = p.pointee &- 48
-            if d >= 10 { break }
-            integerPart = integerPart &* 10 &+ UInt64(d)
-            p += 1
-        }
+        p = DecimalParser.accumulateDigits(p, p + 8, &integerPart)
         guard UInt(bitPattern: (p - integerStart) &- 1) < 7 else { return nil }  // 1...7 digits
         var digits = integerPart
         var fractionDigits = 0
