@@ -260,8 +260,9 @@ public final class RecordingReader {
         return count
     }
 
-    /// Rows per block of `read(into:maximumCount:)`.
-    static let blockRows = 4096
+    /// Rows per block of `read(into:maximumCount:)` (80 KB of samples, so the block is still in
+    /// the cache when it is filled; 4096 was about 5 % slower).
+    static let blockRows = 512
 
     /// Writes up to `capacity` rows into `rows` (initialised default samples), counting them in
     /// `filled` (also when it throws, so the rows before the error are kept).
