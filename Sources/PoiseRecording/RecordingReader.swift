@@ -76,6 +76,8 @@ public final class RecordingReader {
         var dataRows = 0
         /// Bytes of the file before `bytes[0]` (read(2) path: moved out by refills).
         var discarded = 0
+        /// Every column's fraction width is known (`fractionDigits`): the short path may expect it.
+        var fixedFractions = false
     }
 
     // Parsing plan.
@@ -83,6 +85,9 @@ public final class RecordingReader {
     private let values: UnsafeMutablePointer<Double>
     /// The short path's powers of ten, one per column (padding lanes stay 1).
     private let divisors: UnsafeMutablePointer<Double>
+    /// Per column, the number of digits after the point in the last row the short path parsed
+    /// (1…7), or 0 when that is unknown or varies; `fixedFractions` when every column has one.
+    private let fractionDigits: UnsafeMutablePointer<Int>
     private let skipColumn: UnsafeMutablePointer<Bool>
     private let columnCount: Int
     private let hasSkippedColumns: Bool
@@ -162,6 +167,8 @@ public final class RecordingReader {
         values.initialize(repeating: 0, count: padded)
         divisors = .allocate(capacity: padded)
         divisors.initialize(repeating: 1, count: padded)
+        fractionDigits = .allocate(capacity: columnCount)
+        fractionDigits.initialize(repeating: 0, count: columnCount)
         skipColumn = .allocate(capacity: columnCount)
         var time = (column: -1, scale: 1.0)
         var acc = (columns: SIMD3<Int>(repeating: -1), scales: SIMD3<Double>(repeating: 1))
@@ -204,6 +211,7 @@ public final class RecordingReader {
         parser.deallocate()
         values.deallocate()
         divisors.deallocate()
+        fractionDigits.deallocate()
         skipColumn.deallocate()
         state.deallocate()
         intervalRing.deallocate()
@@ -421,19 +429,50 @@ public final class RecordingReader {
     @inline(__always)
     private func parseShortFields(_ start: UnsafePointer<UInt8>, _ limit: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         guard !hasSkippedColumns else { return nil }
-        var p = start
         let last = columnCount - 1
         let parser = self.parser
         let row = values
         let powers = divisors
-        for c in 0...last {
-            guard limit - p >= 17, let q = parser.parseShortMantissa(p, &row[c], &powers[c]) else { return nil }
-            p = q
-            if c < last {
-                guard p.pointee == 44 else { return nil }
-                p += 1
+        let widths = fractionDigits
+        var parsed: UnsafePointer<UInt8>?
+        if state.pointee.fixedFractions {
+            // Each column as wide as in the previous row; the row must end right after the last.
+            var p = start
+            for c in 0...last {
+                guard limit - p >= 17,
+                      let q = parser.parseFixedFractionMantissa(p, fractionDigits: widths[c], &row[c], &powers[c]) else { break }
+                p = q
+                if c < last {
+                    guard p.pointee == 44 else { break }
+                    p += 1
+                } else if p.pointee == 10 || p.pointee == 13 {
+                    parsed = p
+                }
             }
         }
+        if parsed == nil {
+            // Any short form; learns the fraction widths for the next rows.
+            var p = start
+            var fixed = true
+            for c in 0...last {
+                guard limit - p >= 17, let q = parser.parseShortMantissa(p, &row[c], &powers[c], fractionDigits: &widths[c]) else {
+                    state.pointee.fixedFractions = false
+                    return nil
+                }
+                fixed = fixed && widths[c] > 0
+                p = q
+                if c < last {
+                    guard p.pointee == 44 else {
+                        state.pointee.fixedFractions = false
+                        return nil
+                    }
+                    p += 1
+                }
+            }
+            state.pointee.fixedFractions = fixed
+            parsed = p
+        }
+        guard let p = parsed else { return nil }
         // One correctly rounded division per value, four lanes at a time (Clinger's fast path:
         // mantissa < 2⁵³ and divisor ≤ 10⁷ are exact, so each quotient is the exact value rounded).
         let rawRow = UnsafeMutableRawPointer(row), rawPowers = UnsafeRawPointer(powers)

@@ -368,6 +368,55 @@ import Poise
         }
     }
 
+    /// Machine-written columns keep their fraction width (`%.4f`), and the short path then
+    /// expects it. Widths that change — wider, narrower, in a middle column or the last, with a
+    /// CR LF ending — must still give Double(String)'s bits on every row.
+    @Test func fixedFractionWidthsThatChangeAreStillReadExactly() throws {
+        var random = UInt64(1234)
+        func next() -> UInt64 { random = random &* 6364136223846793005 &+ 1442695040888963407; return random >> 11 }
+        func value(width: Int) -> String {
+            var text = next() % 3 == 0 ? "-" : ""
+            for _ in 0..<Int(next() % 4 + 1) { text += String(next() % 10) }
+            text += "."
+            for _ in 0..<width { text += String(next() % 10) }
+            return text
+        }
+        let header = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT"
+        var widths = [3, 4, 4, 6, 6, 6, 7, 1, 2, 5]
+        for ending in ["\n", "\r\n"] {
+            var text = header + ending
+            var expected: [[Double]] = []
+            for i in 0..<6000 {
+                // Every 500 rows one column changes width (the last column every 1500).
+                if i % 500 == 250 {
+                    let column = i % 1500 == 250 ? widths.count - 1 : 1 + Int(next() % 8)
+                    widths[column] = 1 + (widths[column] + Int(next() % 5)) % 7
+                }
+                var fields = [String(format: "%.\(widths[0])f", Double(i) / 100)]
+                for column in 1..<widths.count { fields.append(value(width: widths[column])) }
+                // Single rows that break the pattern: one digit more or fewer, no fraction.
+                if i % 997 == 3 { fields[4] += "1" }
+                if i % 991 == 5 { fields[9] = String(fields[9].dropLast()) }
+                if i % 983 == 7, widths[2] > 1 { fields[2] = String(fields[2].dropLast()) }
+                if i % 977 == 11 { fields[5] = "12" }
+                text += fields.joined(separator: ",") + ending
+                expected.append(fields.map { Double($0) ?? .nan })
+            }
+            let file = TemporaryFile(text)
+            defer { file.remove() }
+            let samples = try Recording.load(path: file.path).samples
+            #expect(samples.count == expected.count)
+            var mismatches = 0
+            for (sample, row) in zip(samples, expected) {
+                let m = sample.magneticField ?? .zero
+                let got = [sample.time, sample.acceleration.x, sample.acceleration.y, sample.acceleration.z,
+                           sample.rotationRate.x, sample.rotationRate.y, sample.rotationRate.z, m.x, m.y, m.z]
+                if got.map(\.bitPattern) != row.map(\.bitPattern) { mismatches += 1 }
+            }
+            #expect(mismatches == 0)
+        }
+    }
+
     @Test func issueStorageIsCappedButCountsAreComplete() throws {
         var text = Self.small
         for i in 0..<50 { text += "\(i),x,0,1\n" }

@@ -171,6 +171,14 @@ struct DecimalParser {
     /// exactly as the scalar division would (IEEE), at a fraction of the cost per value.
     @inline(__always)
     func parseShortMantissa(_ start: UnsafePointer<UInt8>, _ mantissa: inout Double, _ divisor: inout Double) -> UnsafePointer<UInt8>? {
+        var fractionDigits = 0
+        return parseShortMantissa(start, &mantissa, &divisor, fractionDigits: &fractionDigits)
+    }
+
+    /// `parseShortMantissa`, also giving the number of digits after the point (0 without one).
+    @inline(__always)
+    func parseShortMantissa(_ start: UnsafePointer<UInt8>, _ mantissa: inout Double, _ divisor: inout Double,
+                            fractionDigits fractionCount: inout Int) -> UnsafePointer<UInt8>? {
         let negative = start.pointee == UInt8(ascii: "-")
         var p = start + (negative ? 1 : 0)
         // Integer digits one byte at a time: sensor values have few of them (the count is usually
@@ -192,7 +200,36 @@ struct DecimalParser {
         let magnitude = Double(Int64(bitPattern: digits))
         mantissa = negative ? -magnitude : magnitude
         divisor = powersOfTen[fractionDigits]
+        fractionCount = fractionDigits
         return p
+    }
+
+    /// `parseShortMantissa` for a field expected to have exactly `fractionDigits` (1…7) digits
+    /// after the point, as machine-written CSV columns (`%.4f`) do: the fraction is converted
+    /// without locating its end, so the next field's position does not wait for a digit count.
+    /// Nil when the field has another form; a field with more fraction digits than expected is
+    /// caught by the caller, whose separator check then fails. Same values as
+    /// `parseShortMantissa`. Needs 17 readable bytes at `start`.
+    @inline(__always)
+    func parseFixedFractionMantissa(_ start: UnsafePointer<UInt8>, fractionDigits k: Int,
+                                    _ mantissa: inout Double, _ divisor: inout Double) -> UnsafePointer<UInt8>? {
+        let negative = start.pointee == UInt8(ascii: "-")
+        var p = start + (negative ? 1 : 0)
+        var integerPart: UInt64 = 0
+        let integerStart = p
+        p = DecimalParser.accumulateDigits(p, p + 8, &integerPart)
+        guard UInt(bitPattern: (p - integerStart) &- 1) < 7, p.pointee == UInt8(ascii: ".") else { return nil }
+        // The k digits as the most significant bytes (zeros below), each checked to be 0…9: a
+        // byte below "0" wraps to ≥ 0xD0 and one above "9" becomes 10…0xCF, and either sets its
+        // high bit after adding 0x76 (a borrow from a non-digit only reaches the byte above it).
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(p + 1).loadUnaligned(as: UInt64.self))
+        let v = (chunk &- 0x3030_3030_3030_3030) &<< UInt64((8 &- k) &* 8)
+        guard ((v &+ 0x7676_7676_7676_7676) | v) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        let fraction = DecimalParser.convertEightDigits(v)
+        let magnitude = Double(Int64(bitPattern: integerPart &* integerPowersOfTen[k] &+ fraction))
+        mantissa = negative ? -magnitude : magnitude
+        divisor = powersOfTen[k]
+        return p + 1 + k
     }
 
     /// Counts the decimal digits among the 8 bytes at `p` (stopping at the first non-digit) and
@@ -207,11 +244,15 @@ struct DecimalParser {
         let count = (highNibbleWrong | lowNibbleTooLarge).trailingZeroBitCount >> 3
         if count == 0 { return (0, 0) }
         // Keep the first `count` digit bytes as the most significant ones (zeros in front).
-        var v = (chunk &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)
-        v = (v &* 10) &+ (v >> 8)
-        v = (((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
-             &+ (((v >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
-        return (count, v)
+        return (count, convertEightDigits((chunk &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)))
+    }
+
+    /// The value of eight digit values 0…9, one per byte, the first in the lowest byte.
+    @inline(__always)
+    static func convertEightDigits(_ digits: UInt64) -> UInt64 {
+        let v = (digits &* 10) &+ (digits >> 8)
+        return (((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
+                &+ (((v >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
     }
 
     /// Appends digits byte by byte (wrapping; callers count digits and fall back when > 19).
