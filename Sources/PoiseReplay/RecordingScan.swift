@@ -1,18 +1,21 @@
 import Poise
 import PoiseRecording
 
-/// What a replay needs to know about a recording before delivering it, found by one streaming pass
-/// over the file that keeps no samples: every row is read and checked (so a bad row is reported,
+/// What a replay needs to know about a recording before delivering it, found by streaming passes
+/// over the file that keep no samples: every row is read and checked (so a bad row is reported,
 /// with file, line and column, before anything runs), samples are counted, and the first and last
-/// timestamps and the median rate of a bounded prefix are kept.
+/// timestamps and the median rate are kept.
 ///
-/// The nominal rate is the median positive interval of the first `rateSampleCount` samples (65,536:
-/// about 11 minutes at 100 Hz, 3.8 minutes at 285.7 Hz), so it equals `nominalSampleRate(of:)` of
-/// the whole recording for any recording up to that length, and memory stays bounded (512 KiB of
-/// intervals) for longer ones.
+/// The nominal rate is exactly `nominalSampleRate(of:)` of the whole recording (1 / the median
+/// positive interval) in bounded memory: up to `keptIntervalCount` intervals are kept and sorted;
+/// beyond that the median is selected by radix on the intervals' bit patterns (positive doubles
+/// sort like their bit patterns): the checking pass counts the top 16 bits, and each further pass
+/// over the file either counts the next 16 bits of the intervals in the chosen bin or, once that bin
+/// holds at most `keptIntervalCount` intervals, collects and sorts them. Usually two extra passes
+/// (at most three); 512 KiB of counts and at most 512 KiB of intervals.
 public struct RecordingScan: Sendable {
-    /// Samples the median rate is measured on (the first ones of the recording).
-    public static let rateSampleCount = 1 << 16
+    /// Intervals kept and sorted directly (recordings with more samples take extra passes).
+    public static let keptIntervalCount = 1 << 16
 
     /// The path read.
     public var path: String
@@ -23,30 +26,43 @@ public struct RecordingScan: Sendable {
     /// Time of the first and last sample, s (`nil` without samples).
     public var firstTime: Double?
     public var lastTime: Double?
-    /// Median rate of the first `rateSampleCount` samples, Hz (1 / median positive interval);
-    /// `nil` when their timestamps never increase.
+    /// The recording's median rate, Hz (1 / median positive interval, as `nominalSampleRate(of:)`);
+    /// `nil` when its timestamps never increase.
     public var nominalRate: Double?
+    /// Passes over the file that were needed (1 when the intervals fitted in memory).
+    public var passes: Int
     /// The reader's stored issues (lenient mode; the first `ReadOptions.maximumStoredIssues`) and counts.
     public var issues: [RecordingIssue]
     public var summary: ReadSummary
 
-    /// Reads `path` once with `RecordingReader`.
+    /// Reads `path` with `RecordingReader` (more than once for a long recording, see the type).
     ///
     /// - Throws: `RecordingError` (file, line, column) for anything the reader rejects.
     public init(path: String, options: ReadOptions = ReadOptions()) throws {
+        try self.init(path: path, options: options, keep: Self.keptIntervalCount)
+    }
+
+    /// `keep`: intervals kept and sorted directly (tests use a small number to exercise the passes).
+    init(path: String, options: ReadOptions, keep: Int) throws {
         let reader = try RecordingReader(path: path, options: options)
         self.path = path
         schema = reader.schema
         var intervals: [Double] = []
+        var histogram = [Int](repeating: 0, count: 1 << 16)
+        var intervalCount = 0
         var count = 0
         var first: Double?
         var previous = 0.0
         while let sample = try reader.next() {
             if count == 0 {
                 first = sample.time
-            } else if count < Self.rateSampleCount {
+            } else {
                 let interval = sample.time - previous
-                if interval > 0, interval.isFinite { intervals.append(interval) }
+                if interval > 0, interval.isFinite {
+                    if intervalCount < keep { intervals.append(interval) }
+                    histogram[Int(interval.bitPattern >> 48)] += 1
+                    intervalCount += 1
+                }
             }
             previous = sample.time
             count += 1
@@ -54,14 +70,71 @@ public struct RecordingScan: Sendable {
         sampleCount = count
         firstTime = first
         lastTime = count > 0 ? previous : nil
-        if intervals.isEmpty {
-            nominalRate = nil
-        } else {
-            intervals.sort()
-            nominalRate = 1 / intervals[intervals.count / 2]
-        }
         issues = reader.issues
         summary = reader.summary
+        passes = 1
+        if intervalCount == 0 {
+            nominalRate = nil
+        } else if intervalCount <= keep {
+            intervals.sort()
+            nominalRate = 1 / intervals[intervalCount / 2]
+        } else {
+            var passes = 1
+            let median = try Self.selectMedian(path: path, options: options, count: intervalCount, keep: keep,
+                                               topHistogram: histogram, passes: &passes)
+            self.passes = passes
+            // Only a file that changed between the passes has no consistent median: fall back to the
+            // median of the first intervals.
+            nominalRate = 1 / (median ?? { intervals.sort(); return intervals[intervals.count / 2] }())
+        }
+    }
+
+    /// The interval of rank `count / 2` in sorted order, by radix selection over further passes.
+    static func selectMedian(path: String, options: ReadOptions, count: Int, keep: Int, topHistogram: [Int],
+                             passes: inout Int) throws -> Double? {
+        var rank = count / 2          // 0-based rank among the intervals still in play
+        var histogram = topHistogram
+        var prefix: UInt64 = 0         // the fixed top bits of the median's bit pattern
+        var length = 0                 // how many
+        while true {
+            // Choose the bin holding the rank.
+            var bin = 0
+            while bin < histogram.count, rank >= histogram[bin] { rank -= histogram[bin]; bin += 1 }
+            guard bin < histogram.count else { return nil }
+            prefix = prefix << 16 | UInt64(bin)
+            length += 16
+            let inBin = histogram[bin]
+            if length == 64 { return Double(bitPattern: prefix) }
+            let shift = UInt64(64 - length)
+            passes += 1
+            if inBin <= keep {
+                var kept: [Double] = []
+                kept.reserveCapacity(inBin)
+                try forEachInterval(path: path, options: options) { interval in
+                    if interval.bitPattern >> shift == prefix { kept.append(interval) }
+                }
+                guard kept.count == inBin else { return nil }
+                kept.sort()
+                return kept[rank]
+            }
+            for index in histogram.indices { histogram[index] = 0 }
+            try forEachInterval(path: path, options: options) { interval in
+                let bits = interval.bitPattern
+                if bits >> shift == prefix { histogram[Int((bits >> (shift - 16)) & 0xFFFF)] += 1 }
+            }
+            guard histogram.reduce(0, +) == inBin else { return nil }
+        }
+    }
+
+    /// Calls `visit` with every positive finite interval between consecutive samples, in order.
+    static func forEachInterval(path: String, options: ReadOptions, _ visit: (Double) -> Void) throws {
+        let reader = try RecordingReader(path: path, options: options)
+        guard var previous = try reader.next()?.time else { return }
+        while let sample = try reader.next() {
+            let interval = sample.time - previous
+            if interval > 0, interval.isFinite { visit(interval) }
+            previous = sample.time
+        }
     }
 }
 
