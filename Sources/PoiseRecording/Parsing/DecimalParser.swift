@@ -173,9 +173,13 @@ struct DecimalParser {
     func parseShortMantissa(_ start: UnsafePointer<UInt8>, _ mantissa: inout Double, _ divisor: inout Double) -> UnsafePointer<UInt8>? {
         let negative = start.pointee == UInt8(ascii: "-")
         var p = start + (negative ? 1 : 0)
-        let (integerDigits, integerPart) = DecimalParser.eightDigits(p)
-        guard UInt(bitPattern: integerDigits &- 1) < 7 else { return nil }  // 1...7 digits
-        p += integerDigits
+        // Integer digits one byte at a time: sensor values have few of them (the count is usually
+        // the same from row to row, so the loop's exit branch predicts well).
+        // At most 7 are taken; an eighth digit sends the field to `parse`.
+        var integerPart: UInt64 = 0
+        let integerStart = p
+        p = DecimalParser.accumulateDigits(p, p + 8, &integerPart)
+        guard UInt(bitPattern: (p - integerStart) &- 1) < 7 else { return nil }  // 1...7 digits
         var digits = integerPart
         var fractionDigits = 0
         if p.pointee == UInt8(ascii: ".") {
