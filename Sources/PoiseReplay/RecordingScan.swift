@@ -141,7 +141,7 @@ public struct RecordingScan: Sendable {
 /// A recording read as a `Sequence` of samples, streamed from disk in constant memory (one
 /// `RecordingReader` per iteration). A sequence cannot throw, so a read error ends the iteration
 /// and is kept in `error`: check it after the loop.
-public final class RecordingStream: Sequence, @unchecked Sendable {
+public final class RecordingStream: Sequence {
     /// The path and options read with.
     public let path: String
     public let options: ReadOptions
