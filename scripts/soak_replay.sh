@@ -16,5 +16,5 @@ for m in $((MINUTES / 10)) "$MINUTES"; do
     /usr/bin/time -f "wall %e s, max RSS %M KB" "$POISE" replay "$f" --speed max \
         --pipeline "remap:+Y-X+Z | butter:lowpass,order=4,cutoff=8 | tilt" --out "$DIR/out.csv" --json \
         > "$DIR/report-$m.json"
-    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('samples', r.get('samples'), 'timing', json.dumps(r.get('timing'))[:400])" "$DIR/report-$m.json"
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=r['processing_ns']; print('samples', r['samples'], 'still segments', r['still_segments'], 'processing ns p50/p90/p99', p['p50'], p['p90'], p['p99'], 'wall', round(r['wall_s'], 2), 's', 'drift_us', r.get('drift_us', 'n/a (not paced)'))" "$DIR/report-$m.json"
 done

@@ -45,6 +45,50 @@ public struct FrameComparison: Sendable, Codable, Equatable {
     ///   - samples: the delivered samples; `stillSegments`: index ranges into them.
     public init(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, samples: [MotionSample],
                 sampleRate: Double, frameRate: Double, stillSegments: [Range<Int>]) {
+        let latency = Self.latency(pipeline: pipeline, framePipeline: framePipeline, signal: signal,
+                                   sampleRate: sampleRate, frameRate: frameRate)
+        // Jitter on the still segments, per frame.
+        let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: samples, frameRate: frameRate)
+        let times = frames.map(\.time)
+        var segments: [Range<Int>] = []
+        for segment in stillSegments where !segment.isEmpty {
+            let first = samples[segment.lowerBound].time, last = samples[segment.upperBound - 1].time
+            let lower = times.firstIndex { $0 >= first } ?? times.count
+            let upper = times.lastIndex { $0 <= last }.map { $0 + 1 } ?? lower
+            if upper > lower { segments.append(lower ..< upper) }
+        }
+        func jitterOf(_ values: [SIMD3<Double>], raw: [SIMD3<Double>]) -> JitterMeasurement? {
+            guard !segments.isEmpty else { return nil }
+            let result = jitter(output: values, input: raw, times: times, segments: segments)
+            return JitterMeasurement(measured: result)
+        }
+        let raw = frames.map { $0.latest?.input.acceleration ?? .zero }
+        callback = FrameSmoothingReport(
+            latency90Milliseconds: latency.callback,
+            jitter: jitterOf(frames.map { $0.latest.flatMap(signal.value) ?? .zero }, raw: raw))
+        frameTime = FrameSmoothingReport(
+            latency90Milliseconds: latency.frameTime,
+            jitter: jitterOf(frames.map { $0.frameSmoothed.flatMap(signal.value) ?? .zero }, raw: raw))
+    }
+
+    /// The comparison from the frame jitter measured while streaming (`StageMetricsAccumulator` fed
+    /// with the frames of a `--speed max` replay of the delivered samples); the latency is
+    /// simulated as in the batch initialiser.
+    public init(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, sampleRate: Double, frameRate: Double,
+                callbackJitter: JitterResult, frameTimeJitter: JitterResult) {
+        let latency = Self.latency(pipeline: pipeline, framePipeline: framePipeline, signal: signal,
+                                   sampleRate: sampleRate, frameRate: frameRate)
+        callback = FrameSmoothingReport(latency90Milliseconds: latency.callback,
+                                        jitter: JitterMeasurement(measured: callbackJitter))
+        frameTime = FrameSmoothingReport(latency90Milliseconds: latency.frameTime,
+                                         jitter: JitterMeasurement(measured: frameTimeJitter))
+    }
+
+    /// Mean latency to 90 % of the tilt step (ms) seen by the frames, in the sensor callback and at
+    /// frame time, over the step's positions within a frame period (simulated, independent of the
+    /// recording).
+    static func latency(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, sampleRate: Double,
+                        frameRate: Double) -> (callback: Double?, frameTime: Double?) {
         // Latency: the tilt step at each position within one frame period.
         let settle = Int(Self.settleSeconds * sampleRate)
         let total = settle + Int(Self.responseSeconds * sampleRate)
@@ -72,30 +116,7 @@ public struct FrameComparison: Sendable, Codable, Equatable {
                 frameSum += (hit.time - stepTime) * 1000
             } else { frameReached = false }
         }
-        // Jitter on the still segments, per frame.
-        let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: samples, frameRate: frameRate)
-        let times = frames.map(\.time)
-        var segments: [Range<Int>] = []
-        for segment in stillSegments where !segment.isEmpty {
-            let first = samples[segment.lowerBound].time, last = samples[segment.upperBound - 1].time
-            let lower = times.firstIndex { $0 >= first } ?? times.count
-            let upper = times.lastIndex { $0 <= last }.map { $0 + 1 } ?? lower
-            if upper > lower { segments.append(lower ..< upper) }
-        }
-        func jitterOf(_ values: [SIMD3<Double>], raw: [SIMD3<Double>]) -> JitterMeasurement? {
-            guard !segments.isEmpty else { return nil }
-            let result = jitter(output: values, input: raw, times: times, segments: segments)
-            guard result.evaluatedSamples > 0 else { return nil }
-            return JitterMeasurement(output: result.jitter, input: result.rawJitter,
-                                     stillSeconds: result.stillSeconds, segments: result.segmentCount)
-        }
-        let raw = frames.map { $0.latest?.input.acceleration ?? .zero }
-        callback = FrameSmoothingReport(
-            latency90Milliseconds: callbackReached ? callbackSum / Double(phases) : nil,
-            jitter: jitterOf(frames.map { $0.latest.flatMap(signal.value) ?? .zero }, raw: raw))
-        frameTime = FrameSmoothingReport(
-            latency90Milliseconds: frameReached ? frameSum / Double(phases) : nil,
-            jitter: jitterOf(frames.map { $0.frameSmoothed.flatMap(signal.value) ?? .zero }, raw: raw))
+        return (callbackReached ? callbackSum / Double(phases) : nil, frameReached ? frameSum / Double(phases) : nil)
     }
 
     /// Runs the replay engine at maximum speed and returns the frames.

@@ -41,7 +41,22 @@ public struct ReplayPlan: Sendable, Equatable {
     /// - Throws: `ReplayError` when there are no samples, no timestamps and no rate, a rate that is
     ///   not positive, or a real-time delivery rate above 100 Hz.
     public init(samples: [MotionSample], hasTimestamps: Bool, rate: ReplayRate, speed: ReplaySpeed) throws {
-        guard !samples.isEmpty else { throw ReplayError("the recording has no samples") }
+        try self.init(recordedRate: hasTimestamps ? nominalSampleRate(of: samples) : nil, sampleCount: samples.count,
+                      hasTimestamps: hasTimestamps, rate: rate, speed: speed)
+    }
+
+    /// Decides how to deliver a recording known by its median rate and sample count (a streamed
+    /// replay measures the rate on a prefix, see `RecordingScan`).
+    ///
+    /// - Parameters:
+    ///   - recordedRate: the recording's median rate (`nominalSampleRate`), Hz; `nil` when its
+    ///     timestamps never increase or it has none.
+    ///   - sampleCount: samples in the recording.
+    ///   - hasTimestamps, rate, speed: as for `init(samples:hasTimestamps:rate:speed:)`.
+    /// - Throws: `ReplayError`, as that initialiser.
+    public init(recordedRate nominal: Double?, sampleCount: Int, hasTimestamps: Bool, rate: ReplayRate,
+                speed: ReplaySpeed) throws {
+        guard sampleCount > 0 else { throw ReplayError("the recording has no samples") }
         var factor = 1.0
         if case .realTime(let f) = speed {
             guard f > 0, f.isFinite else { throw ReplayError("speed \(f) must be a positive number (or 'max')") }
@@ -57,10 +72,9 @@ public struct ReplayPlan: Sendable, Equatable {
             }
             sampleRate = hz
             if hasTimestamps {
-                recordedRate = nominalSampleRate(of: samples)
+                recordedRate = nominal
                 resampled = true
-                let input = recordedRate ?? hz
-                antiAliasCutoff = ResampledSamples(samples, rate: hz, inputRate: input).antiAliasCutoff
+                antiAliasCutoff = ResampledSamples<[MotionSample]>.antiAliasCutoff(rate: hz, inputRate: nominal ?? hz)
             } else {
                 recordedRate = nil
                 resampled = false
@@ -71,8 +85,8 @@ public struct ReplayPlan: Sendable, Equatable {
             guard hasTimestamps else {
                 throw ReplayError("the recording has no time column, so it cannot be replayed at its own rate: give the rate it was recorded at with --rate HZ")
             }
-            guard let recorded = nominalSampleRate(of: samples) else {
-                if samples.count == 1 {
+            guard let recorded = nominal else {
+                if sampleCount == 1 {
                     sampleRate = Self.maximumRealTimeRate
                     recordedRate = nil; resampled = false; antiAliasCutoff = nil
                     return
@@ -89,8 +103,10 @@ public struct ReplayPlan: Sendable, Equatable {
         }
     }
 
-    /// The samples to deliver: resampled, re-timed (no timestamps), or as recorded.
-    public func deliveredSamples(_ samples: [MotionSample]) -> AnySequence<MotionSample> {
+    /// The samples to deliver: resampled, re-timed (no timestamps), or as recorded. Lazy: nothing
+    /// is copied, so a streamed recording stays streamed.
+    public func deliveredSamples<Samples: Sequence>(_ samples: Samples) -> AnySequence<MotionSample>
+    where Samples.Element == MotionSample {
         if resampled {
             return AnySequence(ResampledSamples(samples, rate: sampleRate, inputRate: recordedRate ?? sampleRate))
         }
@@ -107,10 +123,18 @@ public struct ReplayPlan: Sendable, Equatable {
 
     /// Number of samples `deliveredSamples` yields (for progress and statistics room).
     public func deliveredCount(_ samples: [MotionSample]) -> Int {
-        guard resampled, let first = samples.first?.time, let last = samples.last?.time, last >= first else {
-            return samples.count
+        deliveredCount(sampleCount: samples.count, firstTime: samples.first?.time, lastTime: samples.last?.time)
+    }
+
+    /// Number of samples `deliveredSamples` yields for a recording of `sampleCount` samples from
+    /// `firstTime` to `lastTime` (s).
+    public func deliveredCount(sampleCount: Int, firstTime: Double?, lastTime: Double?) -> Int {
+        guard resampled, let first = firstTime, let last = lastTime, last >= first else {
+            return sampleCount
         }
-        return Int(((last - first) * sampleRate).rounded(.down)) + 1
+        let span = ((last - first) * sampleRate).rounded(.down)
+        // A span too long to count (absurd timestamps) gives no estimate rather than a trap.
+        return span.isFinite && span < Double(Int.max / 2) ? Int(span) + 1 : sampleCount
     }
 
     static func format(_ value: Double) -> String {

@@ -28,6 +28,13 @@ public struct JitterMeasurement: Sendable, Codable, Equatable {
         self.stillSeconds = stillSeconds; self.segments = segments
     }
 
+    /// The measurement of a jitter result, `nil` when no sample was evaluated.
+    init?(measured result: JitterResult) {
+        guard result.evaluatedSamples > 0 else { return nil }
+        self.init(output: result.jitter, input: result.rawJitter, stillSeconds: result.stillSeconds,
+                  segments: result.segmentCount)
+    }
+
     enum CodingKeys: String, CodingKey {
         case output, input, attenuation, segments
         case stillSeconds = "still_s"
@@ -133,24 +140,14 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         self.stages = stages; self.timing = timing; self.frames = frames
     }
 
-    init(session: ReplaySession, result: ReplayResult) {
+    init(session: ReplaySession, result: ReplayResult) throws {
         // Filter outputs do not depend on timing, so the metrics run over the delivered samples
-        // again, from the pipeline's initial state (as fast as possible, after the replay).
-        // (The recording itself when it was delivered as recorded and in full: no copy.)
-        let recorded = session.recording.samples
-        let asRecorded = !session.plan.resampled && !session.plan.timestampsAssigned && result.timing.samples == recorded.count
-        let delivered = asRecorded ? recorded
-            : Array(session.plan.deliveredSamples(recorded).prefix(result.timing.samples))
-        let metrics = StageMetrics(pipeline: session.pipeline, samples: delivered, sampleRate: session.plan.sampleRate,
-                                   hasGyroscope: session.recording.schema.hasGyroscope)
+        // again (streamed from the file), from the pipeline's initial state, as fast as possible.
+        let (metrics, comparison) = try session.measure(count: result.timing.samples)
         var speed: Double?
         if case .realTime(let factor) = session.request.speed { speed = factor }
-        let signal = session.pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
         var frames: FrameReport?
-        if let frameRate = session.request.frameRate, let framePipeline = session.framePipeline {
-            let comparison = FrameComparison(pipeline: session.pipeline, framePipeline: framePipeline, signal: signal,
-                                             samples: delivered, sampleRate: session.plan.sampleRate,
-                                             frameRate: frameRate, stillSegments: metrics.stillSegments)
+        if let frameRate = session.request.frameRate, let comparison {
             frames = FrameReport(frameRate: frameRate, frames: result.frames, meanStackedSamples: result.meanStackedSamples,
                                  maximumStackedSamples: result.maximumStackedSamples,
                                  latenessMicroseconds: result.frameLatenessMicroseconds, comparison: comparison)
@@ -159,7 +156,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
                   sampleRate: session.plan.sampleRate, recordedRate: session.plan.recordedRate,
                   resampled: session.plan.resampled, antiAliasCutoff: session.plan.antiAliasCutoff,
                   speed: speed, stopped: result.stopped, whole: metrics.whole,
-                  stillSegments: metrics.stillSegments.count, noiseSegment: metrics.noiseSegment,
+                  stillSegments: metrics.stillSegmentCount, noiseSegment: metrics.noiseSegment,
                   stages: metrics.stages, timing: result.timing, frames: frames)
     }
 

@@ -49,21 +49,30 @@ public struct ReplayProgress: Sendable, Equatable {
     public var lateSamples: Int
 }
 
-/// A prepared replay: recording read, plan checked and pipelines built, so every user error is
-/// reported before anything runs. `run` does the replay and returns the report.
+/// A prepared replay: recording checked, plan made and pipelines built, so every user error in the
+/// file or the request is reported before anything runs. `run` does the replay and returns the
+/// report.
+///
+/// Nothing holds the recording: `init` reads the file once to check every row and count the samples
+/// (`RecordingScan`), `run` streams it again for delivery and once more for the report's metrics
+/// (`StageMetricsAccumulator`), so memory does not grow with the recording's length.
 public struct ReplaySession: Sendable {
     /// The request as given.
     public let request: ReplayRequest
-    /// The recording.
-    public let recording: Recording
+    /// The recording's layout, sample count, time span and median rate.
+    public let scan: RecordingScan
     /// Rate, resampling and checks.
     public let plan: ReplayPlan
     /// The sensor-callback pipeline (built for `plan.sampleRate`).
     public let pipeline: Pipeline
     /// The frame-time pipeline (built for the frame rate), in frame mode.
     public let framePipeline: Pipeline?
+    /// The options the file is read with (the request's, with `--rate` as the row rate of a file
+    /// without a time column).
+    let readOptions: ReadOptions
 
-    /// Reads the recording, plans the delivery and builds the pipelines.
+    /// Reads the recording through once (keeping no samples), plans the delivery and builds the
+    /// pipelines.
     ///
     /// - Throws: `RecordingError` (file, line, column), `ReplayError`, `PipelineError`.
     public init(_ request: ReplayRequest) throws {
@@ -75,10 +84,11 @@ public struct ReplaySession: Sendable {
         if case .fixed(let hz) = request.rate, readOptions.sampleRate == nil, hz > 0, hz.isFinite {
             readOptions.sampleRate = hz  // times the rows of a file without a time column
         }
-        recording = try Recording.load(path: request.path, options: readOptions)
-        plan = try ReplayPlan(samples: recording.samples, hasTimestamps: recording.schema.hasTime,
-                              rate: request.rate, speed: request.speed)
-        let magnetometer = recording.schema.hasMagnetometer
+        self.readOptions = readOptions
+        scan = try RecordingScan(path: request.path, options: readOptions)
+        plan = try ReplayPlan(recordedRate: scan.schema.hasTime ? scan.nominalRate : nil, sampleCount: scan.sampleCount,
+                              hasTimestamps: scan.schema.hasTime, rate: request.rate, speed: request.speed)
+        let magnetometer = scan.schema.hasMagnetometer
         pipeline = try request.catalog.pipeline(request.pipeline,
                                                 context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer))
         framePipeline = try request.frameRate.map {
@@ -94,22 +104,26 @@ public struct ReplaySession: Sendable {
     ///     delivered and the output file is still completed.
     ///   - progress: called about every 0.25 s of wall time.
     ///   - delivered: called once delivery is over and the output file is complete, before the
-    ///     report's metrics pass (which re-runs the pipeline over the delivered samples). The CLI
-    ///     gives Ctrl-C its default meaning back here, so a second Ctrl-C quits at once.
-    /// - Throws: `ReplayError` when the output file cannot be written.
+    ///     report's metrics pass (which re-reads the file and re-runs the pipeline over the
+    ///     delivered samples). The CLI gives Ctrl-C its default meaning back here, so a second
+    ///     Ctrl-C quits at once.
+    /// - Throws: `ReplayError` when the output file cannot be written; `RecordingError` when the
+    ///   file fails to read during delivery or the metrics pass (it changed since `init` checked
+    ///   it). The output file is then not created (its temporary file is removed).
     public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
                                         progress: (ReplayProgress) -> Void = { _ in },
                                         delivered: () -> Void = {}) throws -> ReplayReport {
         var writer: ReplayOutputWriter? = nil
         if let path = request.outputPath {
             writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
-                                            hasMagnetometer: recording.schema.hasMagnetometer,
+                                            hasMagnetometer: scan.schema.hasMagnetometer,
                                             frameOutputs: framePipeline?.outputs)
         }
-        let total = plan.deliveredCount(recording.samples)
-        let samples = plan.deliveredSamples(recording.samples)
-        let first = recording.samples.first?.time ?? 0
-        let duration = (recording.samples.last?.time ?? first) - first
+        let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
+        let stream = try RecordingStream(path: request.path, options: readOptions)
+        let samples = plan.deliveredSamples(stream)
+        let first = scan.firstTime ?? 0
+        let duration = (scan.lastTime ?? first) - first
         var replayer = Replayer(clock: clock, options: ReplayOptions(
             speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate))
         var pipeline = self.pipeline
@@ -140,10 +154,46 @@ public struct ReplaySession: Sendable {
             }
         }, onFrame: { frame in writer?.write(frame) })
         scheduling?.restore()
+        if let error = stream.error { throw error }   // the writer's temporary file goes with it
         if let finished = writer.take() { try finished.finish() }
         delivered()
-        var report = ReplayReport(session: self, result: result)
+        var report = try ReplayReport(session: self, result: result)
         report.realTimeScheduling = scheduling != nil
         return report
+    }
+
+    /// The report's metrics pass: streams the file again, delivers the first `count` samples as
+    /// the replay did, and measures the pipeline on them (in frame mode, also the frames of a
+    /// `--speed max` replay with the same pipelines).
+    func measure(count: Int) throws -> (StageMetricsSummary, FrameComparison?) {
+        let stream = try RecordingStream(path: request.path, options: readOptions)
+        let samples = plan.deliveredSamples(stream).prefix(count)
+        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
+                                              hasGyroscope: scan.schema.hasGyroscope)
+        var comparison: FrameComparison?
+        if let frameRate = request.frameRate, let framePipeline {
+            let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
+            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
+            var callbackPipeline = pipeline
+            var framePipeline: Pipeline? = framePipeline
+            _ = replayer.run(samples, through: &callbackPipeline, framePipeline: &framePipeline,
+                             onSample: { record, _ in metrics.add(record.input) },
+                             onFrame: { frame in
+                                 metrics.addFrame(time: frame.time,
+                                                  callback: frame.latest.flatMap(signal.value) ?? .zero,
+                                                  frameTime: frame.frameSmoothed.flatMap(signal.value) ?? .zero,
+                                                  raw: frame.latest?.input.acceleration ?? .zero)
+                             })
+            let summary = metrics.finish()
+            let jitter = metrics.frameJitter
+            comparison = FrameComparison(pipeline: pipeline, framePipeline: self.framePipeline!, signal: signal,
+                                         sampleRate: plan.sampleRate, frameRate: frameRate,
+                                         callbackJitter: jitter.callback, frameTimeJitter: jitter.frameTime)
+            if let error = stream.error { throw error }
+            return (summary, comparison)
+        }
+        for sample in samples { metrics.add(sample) }
+        if let error = stream.error { throw error }
+        return (metrics.finish(), nil)
     }
 }

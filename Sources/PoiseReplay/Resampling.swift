@@ -34,7 +34,13 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
         self.base = base
         self.rate = rate
         self.inputRate = inputRate
-        antiAliasCutoff = inputRate > rate * 1.01 ? rate * Self.antiAliasFraction : nil
+        antiAliasCutoff = Self.antiAliasCutoff(rate: rate, inputRate: inputRate)
+    }
+
+    /// The anti-alias cutoff for output `rate` and input `inputRate` (Hz): `antiAliasFraction ×
+    /// rate` when the input is more than 1 % faster, else `nil`.
+    public static func antiAliasCutoff(rate: Double, inputRate: Double) -> Double? {
+        inputRate > rate * 1.01 ? rate * antiAliasFraction : nil
     }
 
     public struct Iterator: IteratorProtocol {

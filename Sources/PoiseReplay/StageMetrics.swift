@@ -104,9 +104,7 @@ public struct StageMetrics: Sendable {
         let noiseRange = stillSegments.max { $0.count < $1.count }.map { $0.prefix(Self.maximumNoiseSamples) }
         var noise: [SIMD3<Double>] = []
         if let noiseRange, !noiseRange.isEmpty {
-            let values = noiseRange.map { samples[$0].acceleration }
-            let mean = values.reduce(SIMD3<Double>.zero, +) / Double(values.count)
-            noise = values.map { $0 - mean }
+            noise = Self.meanRemoved(noiseRange.map { samples[$0].acceleration })
             noiseSegment = samples[noiseRange.first!].time ... samples[noiseRange.last!].time
         } else {
             noiseSegment = nil
@@ -115,13 +113,6 @@ public struct StageMetrics: Sendable {
         let times = samples.map(\.time)
         let still = stillSegments
         func measure(_ prefix: Pipeline, signal: StageSignal, name: String) -> StageReport {
-            func steps(_ noise: [SIMD3<Double>]) -> StepLatencySamples {
-                var tilt = PipelineProbe(pipeline: prefix, signal: signal, sampleRate: sampleRate)
-                var shake = tilt
-                return StepLatencySamples(
-                    tilt: latency90(&tilt, step: .tilt, sampleRate: sampleRate, noise: noise).samples,
-                    shake: latency90(&shake, step: .shake, sampleRate: sampleRate, noise: noise).samples)
-            }
             var running = prefix
             let axes = AxisMap(prefix)
             var output: [SIMD3<Double>] = []
@@ -133,21 +124,13 @@ public struct StageMetrics: Sendable {
                 if let value = signal.value(in: record) { last = axes.toInput(value) }
                 output.append(last)
             }
-            var jitterMeasurement: JitterMeasurement?
-            if !still.isEmpty {
-                let result = jitter(output: output, input: input, times: times, segments: still)
-                if result.evaluatedSamples > 0 {
-                    jitterMeasurement = JitterMeasurement(output: result.jitter, input: result.rawJitter,
-                                                          stillSeconds: result.stillSeconds, segments: result.segmentCount)
-                }
-            }
-            let maximumShift = max(1, Int(Self.maximumLag * sampleRate))
+            let jitterResult = still.isEmpty ? nil : jitter(output: output, input: input, times: times, segments: still)
+            let maximumShift = Self.maximumShift(sampleRate: sampleRate)
             let moving = movingSegments(complementing: still, count: samples.count, minimumLength: maximumShift + 1)
             let lagResult = Poise.lag(output: output, input: input, segments: moving, sampleRate: sampleRate,
                                       maximumShift: maximumShift)
-            return StageReport(stage: name, signal: signal, latency90Samples: steps([]),
-                               latency90NoisySamples: noise.isEmpty ? nil : steps(noise),
-                               jitter: jitterMeasurement, lagMilliseconds: lagResult?.milliseconds)
+            return Self.report(prefix: prefix, signal: signal, name: name, sampleRate: sampleRate, noise: noise,
+                               jitter: jitterResult, lag: lagResult)
         }
         var stages: [StageReport] = []
         var lastMeasured: (Int, StageSignal)?
@@ -164,4 +147,31 @@ public struct StageMetrics: Sendable {
             whole = measure(Pipeline(), signal: .acceleration, name: "none (raw acceleration)")
         }
     }
+
+    /// Largest lag searched at `sampleRate`, samples: `maximumLag × rate` (at least 1).
+    static func maximumShift(sampleRate: Double) -> Int { max(1, Int(Self.maximumLag * sampleRate)) }
+
+    /// One stage's report from its jitter and lag results: adds the step latencies (without noise
+    /// and, when `noise` is not empty, with it), measured on `prefix` through `PipelineProbe`.
+    static func report(prefix: Pipeline, signal: StageSignal, name: String, sampleRate: Double,
+                       noise: [SIMD3<Double>], jitter: JitterResult?, lag: LagResult?) -> StageReport {
+        func steps(_ noise: [SIMD3<Double>]) -> StepLatencySamples {
+            var tilt = PipelineProbe(pipeline: prefix, signal: signal, sampleRate: sampleRate)
+            var shake = tilt
+            return StepLatencySamples(
+                tilt: latency90(&tilt, step: .tilt, sampleRate: sampleRate, noise: noise).samples,
+                shake: latency90(&shake, step: .shake, sampleRate: sampleRate, noise: noise).samples)
+        }
+        return StageReport(stage: name, signal: signal, latency90Samples: steps([]),
+                           latency90NoisySamples: noise.isEmpty ? nil : steps(noise),
+                           jitter: jitter.flatMap(JitterMeasurement.init(measured:)), lagMilliseconds: lag?.milliseconds)
+    }
+
+
+    /// `values` minus their mean (the noise excerpt added to the steps).
+    static func meanRemoved(_ values: [SIMD3<Double>]) -> [SIMD3<Double>] {
+        let mean = values.reduce(SIMD3<Double>.zero, +) / Double(values.count)
+        return values.map { $0 - mean }
+    }
+
 }

@@ -39,8 +39,8 @@ import PoiseRecording
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: output) }
         let session = try ReplaySession(ReplayRequest(path: path, pipeline: pipeline, speed: .maximum, outputPath: output,
                                                       readOptions: ReadOptions(strict: false), realTimePriority: false))
-        #expect(session.recording.samples.count == 1400)
-        #expect(session.recording.issues.count >= 1400 / 23 - 1)
+        #expect(session.scan.sampleCount == 1400)
+        #expect(session.scan.issues.count >= 1400 / 23 - 1)
         let report = try session.run(clock: ScriptedClock())
         #expect(report.samples == 1400)
         let text = try String(contentsOfFile: output, encoding: .utf8).lowercased()

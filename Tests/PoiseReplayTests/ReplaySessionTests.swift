@@ -4,16 +4,7 @@ import Poise
 @testable import PoiseReplay
 
 @Suite struct ReplaySessionTests {
-    /// Writes `samples` as a Poise CSV and returns its path.
-    func write(_ samples: [MotionSample]) throws -> String {
-        var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps\n"
-        for s in samples {
-            text += "\(s.time),\(s.acceleration.x),\(s.acceleration.y),\(s.acceleration.z),\(s.rotationRate.x),\(s.rotationRate.y),\(s.rotationRate.z)\n"
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("poise-session-\(UUID().uuidString).csv").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ samples: [MotionSample]) throws -> String { try writeRecording(samples) }
 
     @Test func reportCombinesExactTimingWithStageFigures() throws {
         let path = try write(simulatedRecording())

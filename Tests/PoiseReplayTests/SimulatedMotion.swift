@@ -1,3 +1,4 @@
+import Foundation
 import Poise
 
 /// A deterministic 100 Hz recording: still periods with small accelerometer noise alternating
@@ -23,4 +24,16 @@ func simulatedMotion(rate: Double = 100, seconds: Double = 15) -> [MotionSample]
         let acceleration = SIMD3(noise(), Double.sin(angle) + noise(), Double.cos(angle) + noise())
         return MotionSample(time: t, acceleration: acceleration, rotationRate: SIMD3(rate, 0, 0))
     }
+}
+
+/// Writes `samples` as a Poise CSV (time, acceleration, rotation rate) in the temporary folder and
+/// returns its path.
+func writeRecording(_ samples: [MotionSample]) throws -> String {
+    var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps\n"
+    for s in samples {
+        text += "\(s.time),\(s.acceleration.x),\(s.acceleration.y),\(s.acceleration.z),\(s.rotationRate.x),\(s.rotationRate.y),\(s.rotationRate.z)\n"
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("poise-replay-\(UUID().uuidString).csv").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
 }

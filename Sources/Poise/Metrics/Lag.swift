@@ -69,6 +69,14 @@ public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [
             }
         }
     }
+    return lagResult(sumX: sumX, sumY: sumY, sumXX: sumXX, sumYY: sumYY, sumXY: sumXY, pairs: pairs,
+                     shifts: shifts, sampleRate: sampleRate, evaluated: evaluated, used: used)
+}
+
+/// The lag from the per-shift sums of `lag(output:input:segments:sampleRate:maximumShift:)` (shared
+/// with `LagAccumulator`): the Pearson coefficient per shift, the best shift, the parabola.
+func lagResult(sumX: [Double], sumY: [Double], sumXX: [Double], sumYY: [Double], sumXY: [Double], pairs: [Int],
+               shifts: Int, sampleRate: Double, evaluated: Int, used: Int) -> LagResult? {
     guard used > 0 else { return nil }
     // Pearson correlation coefficient of the pairs at each shift.
     let correlation: [Double] = (0...shifts).map { s in

@@ -1,0 +1,142 @@
+/// `jitter(output:input:times:segments:window:)` one item at a time, in memory bounded by one
+/// moving-average window.
+///
+/// Feed the items of a still segment in order with `add(time:output:input:)` and close the segment
+/// with `endSegment(keep:)`; items outside segments are simply not added. `keep: false` discards
+/// the segment (its contributions are taken back exactly), so a caller can add the items of a
+/// quiet run before it knows whether the run is long enough to be a still segment. `result` gives
+/// the same numbers as the batch function on the kept segments: the residuals are computed with
+/// the same running window sums, in the same order, so the sums are bit for bit equal.
+///
+/// A residual is computed as soon as its centred window is complete (an item later than
+/// `t + window/2` has arrived) or when its segment ends, so the accumulator holds only the items of
+/// the current segment from the oldest one still in a window: about `window × rate` items (plus,
+/// at a segment's start, the first `window / 2`).
+///
+/// Units: time in seconds (non-decreasing within a segment), output and input in the signal's unit
+/// (g for acceleration); `window` in seconds (default 1, conventions.md).
+public struct JitterAccumulator<Value: SignalValue>: Sendable {
+    /// Moving-average length, s.
+    public let window: Double
+    let half: Double
+    let reach: Double
+
+    struct Item: Sendable {
+        var time: Double
+        var output: Value
+        var input: Value
+    }
+
+    // Totals over the kept segments.
+    var sumOutput = 0.0
+    var sumInput = 0.0
+    var evaluated = 0
+    var stillSeconds = 0.0
+    var segmentCount = 0
+    // Totals when the current segment began (restored when it is discarded).
+    var savedOutput = 0.0
+    var savedInput = 0.0
+    var savedEvaluated = 0
+
+    // The current segment: items [low, count) are `items[head...]`.
+    var items: [Item] = []
+    var head = 0
+    var low = 0
+    var count = 0
+    var high = 0
+    var next = 0
+    var first = 0.0
+    var last = 0.0
+    var windowOutput = Value.zero
+    var windowInput = Value.zero
+
+    /// - Parameter window: moving-average length in seconds (default 1).
+    public init(window: Double = 1) {
+        self.window = window
+        half = window / 2
+        reach = half * (1 + 1e-9)
+    }
+
+    /// Adds the next item of the current segment (starting one if none is open).
+    ///
+    /// - Parameters: time in s, the filter's output and the raw input at that time.
+    public mutating func add(time: Double, output: Value, input: Value) {
+        if count == 0 {
+            first = time
+            savedOutput = sumOutput; savedInput = sumInput; savedEvaluated = evaluated
+        }
+        items.append(Item(time: time, output: output, input: input))
+        count += 1
+        last = time
+        evaluate(closing: false)
+    }
+
+    /// Closes the current segment: `keep` adds it to the result, otherwise everything it
+    /// contributed is taken back. Does nothing when no item was added since the last call.
+    public mutating func endSegment(keep: Bool) {
+        guard count > 0 else { return }
+        evaluate(closing: true)
+        if keep {
+            stillSeconds += last - first
+            segmentCount += 1
+        } else {
+            sumOutput = savedOutput; sumInput = savedInput; evaluated = savedEvaluated
+        }
+        items.removeAll(keepingCapacity: true)
+        head = 0; low = 0; count = 0; high = 0; next = 0
+        windowOutput = .zero; windowInput = .zero
+    }
+
+    /// True while a segment is open (items added since the last `endSegment`).
+    public var inSegment: Bool { count > 0 }
+
+    /// Items held (the current segment from the oldest one still inside a window).
+    public var bufferedCount: Int { items.count - head }
+
+    /// The jitter over the kept segments so far (`endSegment` the last one first).
+    public var result: JitterResult {
+        let jitter = evaluated > 0 ? (sumOutput / Double(evaluated)).squareRoot() : 0
+        let raw = evaluated > 0 ? (sumInput / Double(evaluated)).squareRoot() : 0
+        return JitterResult(jitter: jitter, rawJitter: raw, attenuation: jitter > 0 ? raw / jitter : nil,
+                            stillSeconds: stillSeconds, evaluatedSamples: evaluated, segmentCount: segmentCount)
+    }
+
+    func item(_ index: Int) -> Item { items[head + index - low] }
+
+    /// Computes the residuals whose window is complete (all remaining ones when `closing`), exactly
+    /// as the batch loop does.
+    mutating func evaluate(closing: Bool) {
+        while next < count {
+            let t = item(next).time
+            if !closing, !(item(count - 1).time > t + reach) { return }
+            guard t - first >= half, last - t >= half else { next += 1; continue }
+            while high <= next || (high < count && item(high).time <= t + reach) {
+                let entry = item(high)
+                windowOutput = windowOutput + entry.output
+                windowInput = windowInput + entry.input
+                high += 1
+            }
+            while item(low).time < t - reach {
+                let entry = items[head]
+                windowOutput = windowOutput - entry.output
+                windowInput = windowInput - entry.input
+                dropOldest()
+            }
+            let current = item(next)
+            let scale = 1 / Value.Scalar(high - low)
+            sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
+            sumInput += Double((current.input - scale * windowInput).lengthSquared)
+            evaluated += 1
+            next += 1
+        }
+    }
+
+    mutating func dropOldest() {
+        head += 1
+        low += 1
+        if head >= 1024 && 2 * head >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+    }
+}

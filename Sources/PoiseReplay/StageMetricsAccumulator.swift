@@ -1,0 +1,329 @@
+import Poise
+
+/// The figures of `StageMetrics` without the list of still segments: what the replay report needs.
+public struct StageMetricsSummary: Sendable, Equatable {
+    /// Number of still segments found.
+    public var stillSegmentCount: Int
+    /// The still segment whose noise was added to the steps, (first, last) times in seconds of the
+    /// excerpt; `nil` without a still segment.
+    public var noiseSegment: ClosedRange<Double>?
+    /// Per filtering stage, in pipeline order.
+    public var stages: [StageReport]
+    /// The whole pipeline.
+    public var whole: StageReport
+}
+
+extension StageMetrics {
+    /// The same figures without the segment list.
+    public var summary: StageMetricsSummary {
+        StageMetricsSummary(stillSegmentCount: stillSegments.count, noiseSegment: noiseSegment, stages: stages, whole: whole)
+    }
+}
+
+/// `StageMetrics` one sample at a time, in memory that does not grow with the recording: the
+/// streaming form the replay report uses, with the same numbers as the batch type (tested equal).
+///
+/// Per sample, the pipeline runs once and each filtering stage's output is read after that stage
+/// (the same values as running the stage's prefix alone). `StillSegmentTracker` judges each sample
+/// quiet or not about `window / 2` later; until then the sample waits in a short queue. Then:
+/// - a quiet sample goes to each stage's `JitterAccumulator` (the run is kept when the tracker
+///   confirms it as a still segment, taken back otherwise), and into the noise excerpt of the
+///   current run (its first `StageMetrics.maximumNoiseSamples` accelerations; the longest confirmed
+///   run's excerpt is kept);
+/// - moving segments are the samples between still segments, measured by each stage's
+///   `LagAccumulator`. A quiet run is held back (at most `minimumDuration` of samples) until it
+///   either lasts `minimumDuration` — then it is a still segment and the moving segment before it
+///   ends — or ends sooner, and its samples go to the moving segment in order.
+///
+/// In frame mode (`addFrame`), frames wait until the samples around their time are judged, then
+/// go to the two frame jitter accumulators of `FrameComparison` when their time lies in a still
+/// segment (first to last sample time).
+///
+/// Memory: the tracker's window, the verdict queue (`window / 2` of samples), one jitter window
+/// (about 1.5 s) and the lag history (`maximumLag` = 2 s) per measured stage, two noise excerpts
+/// of at most 6000 vectors, and in frame mode about 1.5 s of frames. Nothing grows with the
+/// number of samples. Per-sample work allocates nothing once the buffers have reached their size.
+public struct StageMetricsAccumulator {
+    /// The delivery rate the metrics are measured at, Hz.
+    public let sampleRate: Double
+
+    struct Measured {
+        var stageIndex: Int?      // nil: the raw acceleration (no filtering stage)
+        var signal: StageSignal
+        var name: String
+        var prefix: Pipeline
+        var axes: AxisMap
+    }
+
+    let description: String
+    let detector: RestDetector
+    var pipeline: Pipeline
+    let measured: [Measured]
+    /// Measured-stage number for each pipeline stage, or -1.
+    let slots: [Int]
+    var tracker: StillSegmentTracker
+    var verdicts: [Bool] = []
+    var confirmedStarts: [Int] = []
+    var stillSegmentCount = 0
+
+    // Samples waiting for their verdict: times, inputs, and per measured stage the outputs.
+    var pendingTimes: [Double] = []
+    var pendingInputs: [SIMD3<Double>] = []
+    var pendingOutputs: [SIMD3<Double>] = []
+    var pendingHead = 0
+    var current: [SIMD3<Double>]
+    var decided = 0
+
+    var jitters: [JitterAccumulator<SIMD3<Double>>]
+    var lags: [LagAccumulator<SIMD3<Double>>]
+
+    // The quiet run being judged.
+    var runActive = false
+    var runStart = 0
+    var runFirst = 0.0
+    var runLast = 0.0
+    var runCount = 0
+    var runLongEnough = false
+    var heldInputs: [SIMD3<Double>] = []
+    var heldOutputs: [SIMD3<Double>] = []
+
+    // Noise excerpts: the current run's and the longest confirmed segment's.
+    var runNoise: [SIMD3<Double>] = []
+    var runNoiseTimes = 0.0 ... 0.0
+    var bestNoise: [SIMD3<Double>] = []
+    var bestNoiseTimes: ClosedRange<Double>?
+    var bestCount = 0
+
+    // Frame mode.
+    struct Frame {
+        var time: Double
+        var callback: SIMD3<Double>
+        var frameTime: SIMD3<Double>
+        var raw: SIMD3<Double>
+    }
+    var frames: [Frame] = []
+    var frameHead = 0
+    var callbackJitter = JitterAccumulator<SIMD3<Double>>()
+    var frameTimeJitter = JitterAccumulator<SIMD3<Double>>()
+
+    /// Measures `pipeline` (as built, from its initial state) on samples delivered at `sampleRate`
+    /// Hz; the same parameters as `StageMetrics.init`.
+    public init(pipeline: Pipeline, sampleRate: Double, hasGyroscope: Bool = true, detector: RestDetector = RestDetector()) {
+        var detector = detector
+        if !hasGyroscope { detector.useGyroscope = false }
+        self.detector = detector
+        self.sampleRate = sampleRate
+        self.pipeline = pipeline
+        description = pipeline.description
+        var measured: [Measured] = []
+        var slots = Array(repeating: -1, count: pipeline.stages.count)
+        for (index, stage) in pipeline.stages.enumerated() {
+            guard let signal = stage.measuredSignal else { continue }
+            let prefix = Pipeline(Array(pipeline.stages[...index]))
+            slots[index] = measured.count
+            measured.append(Measured(stageIndex: index, signal: signal, name: stage.description, prefix: prefix,
+                                     axes: AxisMap(prefix)))
+        }
+        if measured.isEmpty {
+            measured.append(Measured(stageIndex: nil, signal: .acceleration, name: "none (raw acceleration)",
+                                     prefix: Pipeline(), axes: AxisMap(Pipeline())))
+        }
+        self.measured = measured
+        self.slots = slots
+        tracker = StillSegmentTracker(detector: detector)
+        current = Array(repeating: .zero, count: measured.count)
+        jitters = Array(repeating: JitterAccumulator(), count: measured.count)
+        lags = Array(repeating: LagAccumulator(maximumShift: StageMetrics.maximumShift(sampleRate: sampleRate)),
+                     count: measured.count)
+        runNoise.reserveCapacity(StageMetrics.maximumNoiseSamples)
+    }
+
+    /// Samples added so far.
+    public var count: Int { tracker.count }
+
+    /// Adds the next delivered sample (time in s, acceleration in g, rotation rate in rad/s).
+    public mutating func add(_ sample: MotionSample) {
+        var record = ProcessedSample(sample)
+        if measured[0].stageIndex == nil {
+            current[0] = sample.acceleration
+        } else {
+            for index in pipeline.stages.indices {
+                pipeline.stages[index].process(&record)
+                let slot = slots[index]
+                if slot >= 0, let value = measured[slot].signal.value(in: record) {
+                    current[slot] = measured[slot].axes.toInput(value)
+                }
+            }
+        }
+        pendingTimes.append(sample.time)
+        pendingInputs.append(sample.acceleration)
+        pendingOutputs.append(contentsOf: current)
+        verdicts.removeAll(keepingCapacity: true)
+        let completed = tracker.add(time: sample.time, acceleration: sample.acceleration,
+                                    rotationRate: sample.rotationRate, verdicts: &verdicts)
+        confirm(completed)
+        for quiet in verdicts { decide(quiet: quiet) }
+        compactPending()
+    }
+
+    /// Adds a game-loop frame (frame mode): its time in s, the value the sensor-callback pipeline
+    /// gave it, the frame-time pipeline's value, and the raw acceleration it saw (g).
+    public mutating func addFrame(time: Double, callback: SIMD3<Double>, frameTime: SIMD3<Double>, raw: SIMD3<Double>) {
+        frames.append(Frame(time: time, callback: callback, frameTime: frameTime, raw: raw))
+    }
+
+    /// Judges the remaining samples and returns the figures (the step latencies are measured here).
+    public mutating func finish() -> StageMetricsSummary {
+        verdicts.removeAll(keepingCapacity: true)
+        confirm(tracker.finish(verdicts: &verdicts))
+        for quiet in verdicts { decide(quiet: quiet) }
+        if runActive {
+            while frameHead < frames.count, frames[frameHead].time <= runLast { takeFrame(inRun: frames[frameHead].time >= runFirst) }
+            closeRun()
+        }
+        frames.removeAll(); frameHead = 0
+        for index in lags.indices { lags[index].endSegment() }
+        let noise = bestNoise.isEmpty ? [] : StageMetrics.meanRemoved(bestNoise)
+        var stages: [StageReport] = []
+        for (index, stage) in measured.enumerated() {
+            let jitterResult = stillSegmentCount > 0 ? jitters[index].result : nil
+            stages.append(StageMetrics.report(prefix: stage.prefix, signal: stage.signal, name: stage.name,
+                                              sampleRate: sampleRate, noise: noise, jitter: jitterResult,
+                                              lag: lags[index].result(sampleRate: sampleRate)))
+        }
+        var whole = stages[stages.count - 1]
+        if measured[0].stageIndex == nil {
+            stages = []
+        } else {
+            whole.stage = description
+        }
+        return StageMetricsSummary(stillSegmentCount: stillSegmentCount, noiseSegment: bestNoise.isEmpty ? nil : bestNoiseTimes,
+                                   stages: stages, whole: whole)
+    }
+
+    /// Jitter of the frames' values on the still segments (frame mode): sensor callback, frame time.
+    public var frameJitter: (callback: JitterResult, frameTime: JitterResult) {
+        (callbackJitter.result, frameTimeJitter.result)
+    }
+
+    // MARK: - Verdicts
+
+    mutating func confirm(_ completed: [StillSegment]) {
+        for segment in completed { confirmedStarts.append(segment.indices.lowerBound) }
+        stillSegmentCount += completed.count
+    }
+
+    /// Handles the verdict of the oldest pending sample.
+    mutating func decide(quiet: Bool) {
+        let time = pendingTimes[pendingHead]
+        let input = pendingInputs[pendingHead]
+        let stride = measured.count
+        let outputs = pendingHead * stride
+        pendingHead += 1
+        // Frames before this sample's time: inside the run when it started at or before them and
+        // lasts at least until them.
+        while frameHead < frames.count, frames[frameHead].time < time {
+            let t = frames[frameHead].time
+            takeFrame(inRun: runActive && runFirst <= t && (t <= runLast || quiet))
+        }
+        if quiet {
+            if !runActive {
+                runActive = true
+                runStart = decided
+                runFirst = time
+                runCount = 0
+                runLongEnough = false
+                runNoise.removeAll(keepingCapacity: true)
+                runNoiseTimes = time ... time
+            }
+            runLast = time
+            runCount += 1
+            for index in 0 ..< stride {
+                jitters[index].add(time: time, output: pendingOutputs[outputs + index], input: input)
+            }
+            if runNoise.count < StageMetrics.maximumNoiseSamples {
+                runNoise.append(input)
+                runNoiseTimes = runNoiseTimes.lowerBound ... time
+            }
+            if !runLongEnough {
+                heldInputs.append(input)
+                heldOutputs.append(contentsOf: pendingOutputs[outputs ..< outputs + stride])
+                // The tracker's own test (`closeRun`): once true, the run is a still segment.
+                if runLast - runFirst >= detector.minimumDuration { endMovingSegment() }
+            }
+        } else {
+            if runActive {
+                while frameHead < frames.count, frames[frameHead].time <= runLast {
+                    takeFrame(inRun: frames[frameHead].time >= runFirst)
+                }
+                closeRun()
+            }
+            for index in 0 ..< stride {
+                lags[index].add(output: pendingOutputs[outputs + index], input: input)
+            }
+        }
+        decided += 1
+    }
+
+    /// The run became a still segment: the moving segment before it ends, its held samples are not moving.
+    mutating func endMovingSegment() {
+        runLongEnough = true
+        for index in lags.indices { lags[index].endSegment() }
+        heldInputs.removeAll(keepingCapacity: true)
+        heldOutputs.removeAll(keepingCapacity: true)
+    }
+
+    mutating func closeRun() {
+        let confirmed = confirmedStarts.first == runStart
+        if confirmed { confirmedStarts.removeFirst() }
+        for index in jitters.indices { jitters[index].endSegment(keep: confirmed) }
+        callbackJitter.endSegment(keep: confirmed)
+        frameTimeJitter.endSegment(keep: confirmed)
+        if confirmed {
+            if !runLongEnough { endMovingSegment() }
+            if runCount > bestCount {
+                bestCount = runCount
+                swap(&bestNoise, &runNoise)
+                bestNoiseTimes = runNoiseTimes
+            }
+        } else {
+            // Not a still segment: its samples belong to the moving segment, in order.
+            let stride = measured.count
+            for (offset, input) in heldInputs.enumerated() {
+                for index in 0 ..< stride {
+                    lags[index].add(output: heldOutputs[offset * stride + index], input: input)
+                }
+            }
+        }
+        heldInputs.removeAll(keepingCapacity: true)
+        heldOutputs.removeAll(keepingCapacity: true)
+        runActive = false
+    }
+
+    mutating func takeFrame(inRun: Bool) {
+        let frame = frames[frameHead]
+        frameHead += 1
+        if inRun {
+            callbackJitter.add(time: frame.time, output: frame.callback, input: frame.raw)
+            frameTimeJitter.add(time: frame.time, output: frame.frameTime, input: frame.raw)
+        }
+        if frameHead >= 256 && 2 * frameHead >= frames.count {
+            frames.removeFirst(frameHead)
+            frameHead = 0
+        }
+    }
+
+    mutating func compactPending() {
+        if pendingHead == pendingTimes.count {
+            pendingTimes.removeAll(keepingCapacity: true)
+            pendingInputs.removeAll(keepingCapacity: true)
+            pendingOutputs.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        } else if pendingHead >= 1024 && 2 * pendingHead >= pendingTimes.count {
+            pendingTimes.removeFirst(pendingHead)
+            pendingInputs.removeFirst(pendingHead)
+            pendingOutputs.removeFirst(pendingHead * measured.count)
+            pendingHead = 0
+        }
+    }
+}
