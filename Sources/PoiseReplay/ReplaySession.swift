@@ -171,11 +171,11 @@ public struct ReplaySession: Sendable {
         var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
                                               hasGyroscope: scan.schema.hasGyroscope)
         var comparison: FrameComparison?
-        if let frameRate = request.frameRate, let framePipeline {
+        if let frameRate = request.frameRate, let frameTemplate = framePipeline {
             let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
             var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
             var callbackPipeline = pipeline
-            var framePipeline: Pipeline? = framePipeline
+            var framePipeline: Pipeline? = frameTemplate
             _ = replayer.run(samples, through: &callbackPipeline, framePipeline: &framePipeline,
                              onSample: { record, _ in metrics.add(record.input) },
                              onFrame: { frame in
@@ -186,7 +186,7 @@ public struct ReplaySession: Sendable {
                              })
             let summary = metrics.finish()
             let jitter = metrics.frameJitter
-            comparison = FrameComparison(pipeline: pipeline, framePipeline: self.framePipeline!, signal: signal,
+            comparison = FrameComparison(pipeline: pipeline, framePipeline: frameTemplate, signal: signal,
                                          sampleRate: plan.sampleRate, frameRate: frameRate,
                                          callbackJitter: jitter.callback, frameTimeJitter: jitter.frameTime)
             if let error = stream.error { throw error }
