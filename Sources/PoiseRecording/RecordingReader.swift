@@ -434,45 +434,65 @@ public final class RecordingReader {
         let row = values
         let powers = divisors
         let widths = fractionDigits
-        var parsed: UnsafePointer<UInt8>?
         if state.pointee.fixedFractions {
             // Each column as wide as in the previous row; the row must end right after the last.
+            // Four fields at a time go straight from registers into one SIMD division (a vector
+            // load of four separately stored values would wait for the stores to retire).
             var p = start
-            for c in 0...last {
+            @inline(__always) func field(_ c: Int) -> (mantissa: Double, divisor: Double)? {
+                var mantissa = 0.0, divisor = 1.0
                 guard limit - p >= 17,
-                      let q = parser.parseFixedFractionMantissa(p, fractionDigits: widths[c], &row[c], &powers[c]) else { break }
+                      let q = parser.parseFixedFractionMantissa(p, fractionDigits: widths[c], &mantissa, &divisor) else { return nil }
                 p = q
                 if c < last {
-                    guard p.pointee == 44 else { break }
+                    guard p.pointee == 44 else { return nil }
                     p += 1
-                } else if p.pointee == 10 || p.pointee == 13 {
-                    parsed = p
+                } else {
+                    guard p.pointee == 10 || p.pointee == 13 else { return nil }
                 }
+                return (mantissa, divisor)
             }
+            var c = 0
+            var complete = true
+            while c <= last {
+                guard let f0 = field(c) else { complete = false; break }
+                var mantissas = SIMD4(f0.mantissa, 0, 0, 0), divisors = SIMD4(f0.divisor, 1, 1, 1)
+                if c + 1 <= last {
+                    guard let f = field(c + 1) else { complete = false; break }
+                    mantissas[1] = f.mantissa; divisors[1] = f.divisor
+                }
+                if c + 2 <= last {
+                    guard let f = field(c + 2) else { complete = false; break }
+                    mantissas[2] = f.mantissa; divisors[2] = f.divisor
+                }
+                if c + 3 <= last {
+                    guard let f = field(c + 3) else { complete = false; break }
+                    mantissas[3] = f.mantissa; divisors[3] = f.divisor
+                }
+                UnsafeMutableRawPointer(row + c).storeBytes(of: mantissas / divisors, as: SIMD4<Double>.self)
+                c += 4
+            }
+            if complete { return p }
         }
-        if parsed == nil {
-            // Any short form; learns the fraction widths for the next rows.
-            var p = start
-            var fixed = true
-            for c in 0...last {
-                guard limit - p >= 17, let q = parser.parseShortMantissa(p, &row[c], &powers[c], fractionDigits: &widths[c]) else {
+        // Any short form; learns the fraction widths for the next rows.
+        var p = start
+        var fixed = true
+        for c in 0...last {
+            guard limit - p >= 17, let q = parser.parseShortMantissa(p, &row[c], &powers[c], fractionDigits: &widths[c]) else {
+                state.pointee.fixedFractions = false
+                return nil
+            }
+            fixed = fixed && widths[c] > 0
+            p = q
+            if c < last {
+                guard p.pointee == 44 else {
                     state.pointee.fixedFractions = false
                     return nil
                 }
-                fixed = fixed && widths[c] > 0
-                p = q
-                if c < last {
-                    guard p.pointee == 44 else {
-                        state.pointee.fixedFractions = false
-                        return nil
-                    }
-                    p += 1
-                }
+                p += 1
             }
-            state.pointee.fixedFractions = fixed
-            parsed = p
         }
-        guard let p = parsed else { return nil }
+        state.pointee.fixedFractions = fixed
         // One correctly rounded division per value, four lanes at a time (Clinger's fast path:
         // mantissa < 2⁵³ and divisor ≤ 10⁷ are exact, so each quotient is the exact value rounded).
         let rawRow = UnsafeMutableRawPointer(row), rawPowers = UnsafeRawPointer(powers)
