@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes as a CSV recording, read strict and lenient, through the
-// memory-mapped path and through read(2) with a small buffer.
+// memory-mapped path and through read(2) with a small buffer, row by row (`next()`) and in
+// batches (`read(into:)`, the fast path): both must deliver the same samples and end the same way.
 // Built by scripts/fuzz.sh (swiftc -sanitize=fuzzer,address -parse-as-library).
 #if canImport(Glibc)
 import Glibc
@@ -38,18 +39,44 @@ public func recordingReaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     for (strict, memoryMap, bufferSize) in [(true, true, 1 << 20), (false, true, 1 << 20), (false, false, 64)] {
         let options = ReadOptions(strict: strict, bufferSize: bufferSize, maximumStoredIssues: 50, memoryMap: memoryMap)
         let mode = "strict=\(strict) mmap=\(memoryMap) buffer=\(bufferSize)"
+        var rows: [MotionSample] = []
+        var rowError: String?
         do {
             let reader = try RecordingReader(path: scratchPath, options: options)
-            var count = 0
             while let sample = try reader.next() {
                 check(sample, mode)
-                count += 1
+                rows.append(sample)
             }
-            if reader.summary.rowsDelivered != count {
-                fatalError("\(mode): summary says \(reader.summary.rowsDelivered) rows, delivered \(count)")
+            if reader.summary.rowsDelivered != rows.count {
+                fatalError("\(mode): summary says \(reader.summary.rowsDelivered) rows, delivered \(rows.count)")
             }
         } catch {
-            _ = "\(error)"  // every error must describe itself without trapping
+            rowError = "\(error)"  // every error must describe itself without trapping
+        }
+        var batch: [MotionSample] = []
+        var batchError: String?
+        do {
+            let reader = try RecordingReader(path: scratchPath, options: options)
+            var chunk: [MotionSample] = []
+            while true {
+                chunk.removeAll(keepingCapacity: true)
+                defer { batch += chunk }
+                guard try reader.read(into: &chunk, maximumCount: 7) > 0 else { break }
+            }
+        } catch {
+            batchError = "\(error)"
+        }
+        // Bit patterns, so NaN-free samples compare exactly (and -0 differs from 0).
+        func bits(_ s: MotionSample) -> [UInt64] {
+            var v = [s.time, s.acceleration.x, s.acceleration.y, s.acceleration.z,
+                     s.rotationRate.x, s.rotationRate.y, s.rotationRate.z].map(\.bitPattern)
+            if let m = s.magneticField { v += [m.x, m.y, m.z].map(\.bitPattern) }
+            if let q = s.truth { v += [q.w, q.x, q.y, q.z].map(\.bitPattern) }
+            if let moving = s.movement { v.append(moving ? 1 : 0) }
+            return v
+        }
+        guard rows.count == batch.count, zip(rows, batch).allSatisfy({ bits($0) == bits($1) }), rowError == batchError else {
+            fatalError("\(mode): read(into:) differs from next(): \(batch.count) vs \(rows.count) samples, errors \(String(describing: batchError)) / \(String(describing: rowError))")
         }
     }
     return 0
