@@ -37,8 +37,11 @@ extension DeviceMotionEstimator {
 
         @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
-        @usableFromInline var restGyroscopeMean = SIMD3<Double>.zero
-        @usableFromInline var restAccelerometerMean = SIMD3<Double>.zero
+        /// Last outputs of the rest low-passes (4th lane 0), and whether the gyroscope one is
+        /// within `biasClip` on every axis (a rest condition).
+        @usableFromInline var restGyroscopeMean = SIMD4<Double>.zero
+        @usableFromInline var restAccelerometerMean = SIMD4<Double>.zero
+        @usableFromInline var restGyroscopeMeanWithinClip = true
         /// Sums (and counts) of the samples since the last correction step for the low-passes
         /// that run once per step on the block mean (rest gyroscope and accelerometer, and the
         /// specific force in the gyroscope earth frame).
@@ -48,8 +51,6 @@ extension DeviceMotionEstimator {
         @usableFromInline var restAccelerometerCount = 0
         @usableFromInline var accelerometerEarthSum = SIMD4<Double>.zero
         @usableFromInline var accelerometerEarthCount = 0
-        @usableFromInline var restGyroscopeDeviation: Double = 0
-        @usableFromInline var restAccelerometerDeviation: Double = 0
         @usableFromInline var restTime: Double = 0
 
         @usableFromInline var magneticInitialGain: Double = 1
@@ -76,7 +77,7 @@ extension DeviceMotionEstimator {
         @usableFromInline var inclinationAligned = false
         /// Magnetometer samples since the last correction, summed in the gyroscope earth frame,
         /// their count and the time they cover, s.
-        @usableFromInline var magneticFieldSum = SIMD3<Double>.zero
+        @usableFromInline var magneticFieldSum = SIMD4<Double>.zero
         @usableFromInline var magneticSampleCount = 0
         @usableFromInline var magneticElapsed: Double = 0
 

@@ -78,7 +78,17 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable
     public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                 magneticField: SIMD3<Double>? = nil) {
-        var flags: DeviceMotion.Flags = []
+        if coefficients.correctionInterval > 1 {
+            accumulate(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
+        } else {
+            updateEverySample(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
+        }
+    }
+
+    /// The time step to `time` from the last sample, s (the nominal period for the first one),
+    /// and records `time` as the last one; flags gaps and non-finite timestamps.
+    @inlinable @inline(__always)
+    mutating func timeStep(to time: Double, flags: inout DeviceMotion.Flags) -> Double {
         let c = coefficients
         var dt = c.period
         if let last = state.lastTime {
@@ -90,23 +100,157 @@ public struct DeviceMotionEstimator: Sendable {
             else if (d - c.period).magnitude > c.period * 0.001 { dt = d }
         }
         if time.isFinite { state.lastTime = time } else { flags.insert(.invalidInput) }
+        return dt
+    }
 
+    /// When a magnetometer sample `m` (usable) is applied: not zero and not a held value that
+    /// is to be skipped. Returns the time it covers, s, and records it as the last one.
+    @inlinable @inline(__always)
+    mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double) -> Double? {
+        let c = coefficients
+        guard m != .zero && !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
+        var dtMag = c.period
+        if let t = state.lastMagneticTime, time.isFinite {
+            let d = time - t
+            if (d - c.period).magnitude > c.period * 0.001 { dtMag = d > 0 ? Swift.min(d, c.maximumTimeStep) : 0 }
+        }
+        state.lastMagneticField = m
+        if time.isFinite { state.lastMagneticTime = time }
+        return dtMag
+    }
+
+    /// Adds a usable, accepted magnetometer sample, rotated into the gyroscope earth frame, to
+    /// the sum averaged until the next correction; true when it was added.
+    @inlinable @inline(__always)
+    mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, earth: FusionRotationMatrix,
+                                  flags: inout DeviceMotion.Flags) -> Bool {
+        guard Self.isUsable(m) else {
+            flags.insert(.invalidInput)
+            return false
+        }
+        guard let dtMag = acceptMagnetometer(m, time: time) else { return false }
+        state.magneticFieldSum += earth.rotate(SIMD4(m, 0))
+        state.magneticSampleCount += 1
+        state.magneticElapsed += dtMag
+        return true
+    }
+
+    /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
+    /// rest test against the last rest low-pass outputs, and the sums of the block means. The
+    /// rest timer and flag are kept in locals until the end (or the correction step).
+    @inlinable @inline(__always)
+    mutating func accumulate(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                             magneticField: SIMD3<Double>?) {
+        let c = coefficients
+        var flags: DeviceMotion.Flags = []
+        let dt = timeStep(to: time, flags: &flags)
+        state.lastAcceleration = acceleration
+        state.lastRotationRate = rotationRate
+        let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
+        var restTime = state.restTime, restDetected = state.restDetected
+        var counts = false
+        if (gyr * gyr).sum().isFinite {
+            counts = true
+            if c.restDetectionEnabled {
+                state.restGyroscopeSum += gyr; state.restGyroscopeCount += 1
+                let d = gyr - state.restGyroscopeMean
+                if (d * d).sum() >= c.restGyroscopeThresholdSquared || !state.restGyroscopeMeanWithinClip {
+                    restTime = 0
+                    restDetected = false
+                }
+            }
+            integrateGyroscope(gyr, dt: dt)
+        } else {
+            flags.insert(.invalidInput)
+        }
+        // The gyroscope earth frame after this step, for the accelerometer and magnetometer.
+        let earth = FusionRotationMatrix(state.gyroscopeAttitude)
+        let accelerationSquared = (acc * acc).sum()
+        if !accelerationSquared.isFinite {
+            flags.insert(.invalidInput)
+            state.lastAcceleration = .zero
+        } else if acceleration != .zero {
+            if c.restBiasEstimation {
+                state.restAccelerometerSum += acc; state.restAccelerometerCount += 1
+                let d = acc - state.restAccelerometerMean
+                if (d * d).sum() >= c.restAccelerometerThresholdSquared {
+                    restTime = 0
+                    restDetected = false
+                } else {
+                    restTime += dt
+                    if restTime >= c.restMinimumTime { restDetected = true }
+                }
+            }
+            if accelerationSquared > c.accelerationAcceptedMaximumSquared || accelerationSquared < c.accelerationAcceptedMinimumSquared {
+                flags.insert(.accelerationRejected)
+            } else {
+                state.accelerometerEarthSum += earth.rotate(acc); state.accelerometerEarthCount += 1
+            }
+            state.pendingAccelerometer = true
+            counts = true
+        }
+        state.restTime = restTime
+        state.restDetected = restDetected
+        if c.usesMagnetometer, let m = magneticField, sumMagnetometer(m, time: time, earth: earth, flags: &flags) { counts = true }
+        if counts {
+            state.correctionCount += 1
+            if state.correctionCount >= c.correctionInterval { correct() }
+        }
+        if state.restDetected { flags.insert(.atRest) }
+        if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+        state.flags = flags
+    }
+
+    /// One sample with a correction on every sample (`correctionInterval` 1, VQF's schedule and
+    /// order: each low-pass runs on the sample before it is compared).
+    @inlinable @inline(__always)
+    mutating func updateEverySample(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                                    magneticField: SIMD3<Double>?) {
+        var flags: DeviceMotion.Flags = []
+        let c = coefficients
+        let dt = timeStep(to: time, flags: &flags)
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
         // Samples with some usable input count towards the next correction step (a sample with
         // none leaves the estimator exactly as if it had not been there).
         var counts = false
         if Self.isUsable(rotationRate) {
-            updateGyroscope(rotationRate, dt: dt)
+            let gyr = SIMD4(rotationRate, 0)
+            if c.restDetectionEnabled {
+                filterRestGyroscope(gyr)
+                let d = gyr - state.restGyroscopeMean
+                if (d * d).sum() >= c.restGyroscopeThresholdSquared || !state.restGyroscopeMeanWithinClip {
+                    state.restTime = 0
+                    state.restDetected = false
+                }
+            }
+            integrateGyroscope(gyr, dt: dt)
+            renormalizeGyroscopeAttitude()
             counts = true
         } else {
             flags.insert(.invalidInput)
         }
-        // The gyroscope earth frame after this step, for the accelerometer and magnetometer.
         let earth = FusionRotationMatrix(state.gyroscopeAttitude)
         if Self.isUsable(acceleration) {
             if acceleration != .zero {
-                filterAccelerometer(acceleration, dt: dt, earth: earth, flags: &flags)
+                let acc = SIMD4(acceleration, 0)
+                if c.restBiasEstimation {
+                    filterRestAccelerometer(acc)
+                    let d = acc - state.restAccelerometerMean
+                    if (d * d).sum() >= c.restAccelerometerThresholdSquared {
+                        state.restTime = 0
+                        state.restDetected = false
+                    } else {
+                        state.restTime += dt
+                        if state.restTime >= c.restMinimumTime { state.restDetected = true }
+                    }
+                }
+                let norm2 = (acc * acc).sum()
+                if norm2 > c.accelerationAcceptedMaximumSquared || norm2 < c.accelerationAcceptedMinimumSquared {
+                    flags.insert(.accelerationRejected)
+                } else {
+                    filterAccelerometerEarth(earth.rotate(acc))
+                }
                 state.pendingAccelerometer = true
                 counts = true
             }
@@ -114,28 +258,8 @@ public struct DeviceMotionEstimator: Sendable {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
         }
-        if c.usesMagnetometer, let m = magneticField {
-            if !Self.isUsable(m) {
-                flags.insert(.invalidInput)
-            } else if m != .zero && !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) {
-                var dtMag = c.period
-                if let t = state.lastMagneticTime, time.isFinite {
-                    let d = time - t
-                    if (d - c.period).magnitude > c.period * 0.001 { dtMag = d > 0 ? Swift.min(d, c.maximumTimeStep) : 0 }
-                }
-                state.lastMagneticField = m
-                if time.isFinite { state.lastMagneticTime = time }
-                // Averaged in the gyroscope earth frame until the next correction.
-                state.magneticFieldSum += earth.rotate(m)
-                state.magneticSampleCount += 1
-                state.magneticElapsed += dtMag
-                counts = true
-            }
-        }
-        if counts {
-            state.correctionCount += 1
-            if state.correctionCount >= c.correctionInterval { correct() }
-        }
+        if c.usesMagnetometer, let m = magneticField, sumMagnetometer(m, time: time, earth: earth, flags: &flags) { counts = true }
+        if counts { correct() }
         if state.restDetected { flags.insert(.atRest) }
         if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
@@ -166,7 +290,8 @@ public struct DeviceMotionEstimator: Sendable {
         }
         if state.magneticSampleCount > 0 {
             let count = state.magneticSampleCount
-            let mean = count == 1 ? state.magneticFieldSum : state.magneticFieldSum / Double(count)
+            let sum = state.magneticFieldSum
+            let mean = count == 1 ? SIMD3(sum.x, sum.y, sum.z) : SIMD3(sum.x, sum.y, sum.z) / Double(count)
             let dt = state.magneticElapsed
             state.magneticFieldSum = .zero; state.magneticSampleCount = 0; state.magneticElapsed = 0
             updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
@@ -181,28 +306,11 @@ public struct DeviceMotionEstimator: Sendable {
 
     // MARK: Gyroscope: strapdown integration and rest detection
 
+    /// Strapdown integration of one gyroscope sample (rad/s, 4th lane 0) minus the bias over
+    /// `dt` seconds into `gyroscopeAttitude`.
     @inlinable @inline(__always)
-    mutating func updateGyroscope(_ gyr: SIMD3<Double>, dt: Double) {
-        let c = coefficients
-        if c.restDetectionEnabled {
-            // Deviation from the rest low-pass: with a correction on every sample the filter
-            // runs first (VQF's order); otherwise it runs at the correction step on the block
-            // mean and each sample is compared with its last output.
-            if c.correctionInterval == 1 {
-                filterRestGyroscope(SIMD4(gyr, 0))
-            } else {
-                state.restGyroscopeSum += SIMD4(gyr, 0); state.restGyroscopeCount += 1
-            }
-            let lp = state.restGyroscopeMean
-            let d = gyr - lp
-            state.restGyroscopeDeviation = (d * d).sum()
-            if state.restGyroscopeDeviation >= c.restGyroscopeThresholdSquared
-                || lp.x.magnitude > c.biasClip || lp.y.magnitude > c.biasClip || lp.z.magnitude > c.biasClip {
-                state.restTime = 0
-                state.restDetected = false
-            }
-        }
-        let w = gyr - state.bias
+    mutating func integrateGyroscope(_ gyr: SIMD4<Double>, dt: Double) {
+        let w = gyr - SIMD4(state.bias, 0)
         let n2 = (w * w).sum()
         guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
@@ -212,9 +320,8 @@ public struct DeviceMotionEstimator: Sendable {
         let s = sinc * halfDt
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
         // The product of two unit quaternions is unit to a few ulp; it is renormalised at each
-        // correction step (every sample when correcting on every sample).
+        // correction step.
         state.gyroscopeAttitude = fusionProduct(state.gyroscopeAttitude, step)
-        if coefficients.correctionInterval == 1 { renormalizeGyroscopeAttitude() }
     }
 
     @inlinable @inline(__always)
@@ -225,53 +332,17 @@ public struct DeviceMotionEstimator: Sendable {
 
     // MARK: Accelerometer: inclination correction and bias estimation
 
-    /// Per sample: rest detection and the low-pass of the specific force in the gyroscope
-    /// earth frame.
-    @inlinable @inline(__always)
-    mutating func filterAccelerometer(_ acc: SIMD3<Double>, dt: Double, earth: FusionRotationMatrix,
-                                      flags: inout DeviceMotion.Flags) {
-        let c = coefficients
-        if c.restBiasEstimation {
-            if c.correctionInterval == 1 {
-                filterRestAccelerometer(SIMD4(acc, 0))
-            } else {
-                state.restAccelerometerSum += SIMD4(acc, 0); state.restAccelerometerCount += 1
-            }
-            let d = acc - state.restAccelerometerMean
-            state.restAccelerometerDeviation = (d * d).sum()
-            if state.restAccelerometerDeviation >= c.restAccelerometerThresholdSquared {
-                state.restTime = 0
-                state.restDetected = false
-            } else {
-                state.restTime += dt
-                if state.restTime >= c.restMinimumTime { state.restDetected = true }
-            }
-        }
-        let norm2 = (acc * acc).sum()
-        if norm2 > c.accelerationAcceptedMaximumSquared || norm2 < c.accelerationAcceptedMinimumSquared {
-            flags.insert(.accelerationRejected)
-        } else {
-            // Low-pass the specific force in the gyroscope-integrated earth frame (per sample,
-            // or on the block mean at the correction step).
-            let accEarth = SIMD4(earth.rotate(acc), 0)
-            if c.correctionInterval == 1 {
-                filterAccelerometerEarth(accEarth)
-            } else {
-                state.accelerometerEarthSum += accEarth; state.accelerometerEarthCount += 1
-            }
-        }
-    }
-
     @inlinable @inline(__always)
     mutating func filterRestGyroscope(_ x: SIMD4<Double>) {
         let lp = state.restGyroscopeLowPass.step(x, coefficients.restGyroscopeLowPass)
-        state.restGyroscopeMean = SIMD3(lp.x, lp.y, lp.z)
+        state.restGyroscopeMean = lp
+        let clip = coefficients.biasClip
+        state.restGyroscopeMeanWithinClip = !(lp.x.magnitude > clip || lp.y.magnitude > clip || lp.z.magnitude > clip)
     }
 
     @inlinable @inline(__always)
     mutating func filterRestAccelerometer(_ x: SIMD4<Double>) {
-        let lp = state.restAccelerometerLowPass.step(x, coefficients.restAccelerometerLowPass)
-        state.restAccelerometerMean = SIMD3(lp.x, lp.y, lp.z)
+        state.restAccelerometerMean = state.restAccelerometerLowPass.step(x, coefficients.restAccelerometerLowPass)
     }
 
     @inlinable @inline(__always)
@@ -345,7 +416,7 @@ public struct DeviceMotionEstimator: Sendable {
         var (lpx, lpy) = (0.0, 0.0)
         if c.motionBiasEstimation {
             let m = FusionRotationMatrix(q)
-            let rbx = m.r00 * bx + m.r01 * by + m.r02 * bz, rby = m.r10 * bx + m.r11 * by + m.r12 * bz
+            let rbx = fusionDot(m.r00, bx, m.r01, by, m.r02, bz), rby = fusionDot(m.r10, bx, m.r11, by, m.r12, bz)
             let packed = SIMD16<Double>(m.r00, m.r01, m.r02, m.r10, m.r11, m.r12, m.r20, m.r21, m.r22, rbx, rby, 0, 0, 0, 0, 0)
             let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
             (r00, r01, r02) = (f[0], f[1], f[2]); (r10, r11, r12) = (f[3], f[4], f[5]); (r20, r21, r22) = (f[6], f[7], f[8])
@@ -366,9 +437,9 @@ public struct DeviceMotionEstimator: Sendable {
             (r00, r01, r02) = (1, 0, 0); (r10, r11, r12) = (0, 1, 0); (r20, r21, r22) = (0, 0, 1)
             (w0, w1, w2) = (c.biasRestW, c.biasRestW, c.biasRestW)
         } else if c.motionBiasEstimation && motionMeasurement {
-            ex = -a.y * c.inverseCorrectionPeriod + lpx - (r00 * bx + r01 * by + r02 * bz)
-            ey = a.x * c.inverseCorrectionPeriod + lpy - (r10 * bx + r11 * by + r12 * bz)
-            ez = -(r20 * bx + r21 * by + r22 * bz)
+            ex = lpx.addingProduct(-a.y, c.inverseCorrectionPeriod) - fusionDot(r00, bx, r01, by, r02, bz)
+            ey = lpy.addingProduct(a.x, c.inverseCorrectionPeriod) - fusionDot(r10, bx, r11, by, r12, bz)
+            ez = -fusionDot(r20, bx, r21, by, r22, bz)
             (w0, w1, w2) = (c.biasMotionW, c.biasMotionW, c.biasVerticalW)
         } else {
             state.biasP = p
@@ -376,20 +447,23 @@ public struct DeviceMotionEstimator: Sendable {
         }
         (ex, ey, ez) = (fusionClamp(ex, clip), fusionClamp(ey, clip), fusionClamp(ez, clip))
         // M = P Rᵀ: m_ij = p_i · r_j (P symmetric).
-        let m00 = p00 * r00 + p01 * r01 + p02 * r02, m01 = p00 * r10 + p01 * r11 + p02 * r12, m02 = p00 * r20 + p01 * r21 + p02 * r22
-        let m10 = p01 * r00 + p11 * r01 + p12 * r02, m11 = p01 * r10 + p11 * r11 + p12 * r12, m12 = p01 * r20 + p11 * r21 + p12 * r22
-        let m20 = p02 * r00 + p12 * r01 + p22 * r02, m21 = p02 * r10 + p12 * r11 + p22 * r12, m22 = p02 * r20 + p12 * r21 + p22 * r22
+        let m00 = fusionDot(p00, r00, p01, r01, p02, r02), m01 = fusionDot(p00, r10, p01, r11, p02, r12)
+        let m02 = fusionDot(p00, r20, p01, r21, p02, r22), m10 = fusionDot(p01, r00, p11, r01, p12, r02)
+        let m11 = fusionDot(p01, r10, p11, r11, p12, r12), m12 = fusionDot(p01, r20, p11, r21, p12, r22)
+        let m20 = fusionDot(p02, r00, p12, r01, p22, r02), m21 = fusionDot(p02, r10, p12, r11, p22, r12)
+        let m22 = fusionDot(p02, r20, p12, r21, p22, r22)
         // S = R M + W (symmetric): s_ij = r_i · column j of M.
-        let s00 = r00 * m00 + r01 * m10 + r02 * m20 + w0
-        let s01 = r00 * m01 + r01 * m11 + r02 * m21
-        let s02 = r00 * m02 + r01 * m12 + r02 * m22
-        let s11 = r10 * m01 + r11 * m11 + r12 * m21 + w1
-        let s12 = r10 * m02 + r11 * m12 + r12 * m22
-        let s22 = r20 * m02 + r21 * m12 + r22 * m22 + w2
+        let s00 = fusionDot(r00, m00, r01, m10, r02, m20) + w0
+        let s01 = fusionDot(r00, m01, r01, m11, r02, m21)
+        let s02 = fusionDot(r00, m02, r01, m12, r02, m22)
+        let s11 = fusionDot(r10, m01, r11, m11, r12, m21) + w1
+        let s12 = fusionDot(r10, m02, r11, m12, r12, m22)
+        let s22 = fusionDot(r20, m02, r21, m12, r22, m22) + w2
         // S⁻¹ from the cofactors (no update when |det| ≤ ε, as VQF).
-        let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
-        let c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01
-        let det = s00 * c00 + s01 * c01 + s02 * c02
+        let c00 = (s11 * s22).addingProduct(-s12, s12), c01 = (s02 * s12).addingProduct(-s01, s22)
+        let c02 = (s01 * s12).addingProduct(-s02, s11), c11 = (s00 * s22).addingProduct(-s02, s02)
+        let c12 = (s01 * s02).addingProduct(-s00, s12), c22 = (s00 * s11).addingProduct(-s01, s01)
+        let det = fusionDot(s00, c00, s01, c01, s02, c02)
         guard det.magnitude > Double.ulpOfOne else {
             state.biasP = p
             return
@@ -397,19 +471,21 @@ public struct DeviceMotionEstimator: Sendable {
         let d = 1 / det
         let i00 = c00 * d, i01 = c01 * d, i02 = c02 * d, i11 = c11 * d, i12 = c12 * d, i22 = c22 * d
         // K = M S⁻¹.
-        let k00 = m00 * i00 + m01 * i01 + m02 * i02, k01 = m00 * i01 + m01 * i11 + m02 * i12, k02 = m00 * i02 + m01 * i12 + m02 * i22
-        let k10 = m10 * i00 + m11 * i01 + m12 * i02, k11 = m10 * i01 + m11 * i11 + m12 * i12, k12 = m10 * i02 + m11 * i12 + m12 * i22
-        let k20 = m20 * i00 + m21 * i01 + m22 * i02, k21 = m20 * i01 + m21 * i11 + m22 * i12, k22 = m20 * i02 + m21 * i12 + m22 * i22
-        state.bias = SIMD3(fusionClamp(bx + (k00 * ex + k01 * ey + k02 * ez), clip),
-                           fusionClamp(by + (k10 * ex + k11 * ey + k12 * ez), clip),
-                           fusionClamp(bz + (k20 * ex + k21 * ey + k22 * ez), clip))
+        let k00 = fusionDot(m00, i00, m01, i01, m02, i02), k01 = fusionDot(m00, i01, m01, i11, m02, i12)
+        let k02 = fusionDot(m00, i02, m01, i12, m02, i22), k10 = fusionDot(m10, i00, m11, i01, m12, i02)
+        let k11 = fusionDot(m10, i01, m11, i11, m12, i12), k12 = fusionDot(m10, i02, m11, i12, m12, i22)
+        let k20 = fusionDot(m20, i00, m21, i01, m22, i02), k21 = fusionDot(m20, i01, m21, i11, m22, i12)
+        let k22 = fusionDot(m20, i02, m21, i12, m22, i22)
+        state.bias = SIMD3(fusionClamp(bx + fusionDot(k00, ex, k01, ey, k02, ez), clip),
+                           fusionClamp(by + fusionDot(k10, ex, k11, ey, k12, ez), clip),
+                           fusionClamp(bz + fusionDot(k20, ex, k21, ey, k22, ez), clip))
         // P ← P − K Mᵀ: (K Mᵀ)_ij = k_i · m_j.
-        let n00 = p00 - (k00 * m00 + k01 * m01 + k02 * m02)
-        let n01 = p01 - (k00 * m10 + k01 * m11 + k02 * m12)
-        let n02 = p02 - (k00 * m20 + k01 * m21 + k02 * m22)
-        let n11 = p11 - (k10 * m10 + k11 * m11 + k12 * m12)
-        let n12 = p12 - (k10 * m20 + k11 * m21 + k12 * m22)
-        let n22 = p22 - (k20 * m20 + k21 * m21 + k22 * m22)
+        let n00 = p00 - fusionDot(k00, m00, k01, m01, k02, m02)
+        let n01 = p01 - fusionDot(k00, m10, k01, m11, k02, m12)
+        let n02 = p02 - fusionDot(k00, m20, k01, m21, k02, m22)
+        let n11 = p11 - fusionDot(k10, m10, k11, m11, k12, m12)
+        let n12 = p12 - fusionDot(k10, m20, k11, m21, k12, m22)
+        let n22 = p22 - fusionDot(k20, m20, k21, m21, k22, m22)
         state.biasP = Matrix3(SIMD3(n00, n01, n02), SIMD3(n01, n11, n12), SIMD3(n02, n12, n22))
     }
 

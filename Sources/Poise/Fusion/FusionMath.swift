@@ -14,8 +14,9 @@
 @inlinable @inline(__always)
 func fusionCosineAndSinc(squared x2: Double) -> (cosine: Double, sinc: Double) {
     if x2 <= 1.0 / 1024 {
-        return (1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720))),
-                1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5_040))))
+        // Horner with fused multiply-adds.
+        return (1.0.addingProduct(x2, (-1.0 / 2).addingProduct(x2, (1.0 / 24).addingProduct(x2, -1.0 / 720))),
+                1.0.addingProduct(x2, (-1.0 / 6).addingProduct(x2, (1.0 / 120).addingProduct(x2, -1.0 / 5_040))))
     }
     guard x2 <= 0.0625 else {
         let x = x2.squareRoot()
@@ -77,25 +78,32 @@ func fusionNormalized(w: Double, x: Double, y: Double, z: Double) -> Quaternion<
     return Quaternion(w: w, x: x, y: y, z: z).normalized
 }
 
-/// The product `a ⊗ b` (not normalised).
+/// a0·b0 + a1·b1 + a2·b2 with fused multiply-adds (one rounding per term; with
+/// POISE_TARGET_CPU set, one instruction per term).
+@inlinable @inline(__always)
+func fusionDot(_ a0: Double, _ b0: Double, _ a1: Double, _ b1: Double, _ a2: Double, _ b2: Double) -> Double {
+    (a0 * b0).addingProduct(a1, b1).addingProduct(a2, b2)
+}
+
+/// The product `a ⊗ b` (not normalised), with fused multiply-adds.
 @inlinable @inline(__always)
 func fusionProduct(_ a: Quaternion<Double>, _ b: Quaternion<Double>) -> Quaternion<Double> {
-    Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-               x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-               y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-               z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+    Quaternion(w: (a.w * b.w).addingProduct(-a.x, b.x).addingProduct(-a.y, b.y).addingProduct(-a.z, b.z),
+               x: (a.w * b.x).addingProduct(a.x, b.w).addingProduct(a.y, b.z).addingProduct(-a.z, b.y),
+               y: (a.w * b.y).addingProduct(-a.x, b.z).addingProduct(a.y, b.w).addingProduct(a.z, b.x),
+               z: (a.w * b.z).addingProduct(a.x, b.y).addingProduct(-a.y, b.x).addingProduct(a.z, b.w))
 }
 
 /// Rotates `v` by the unit quaternion `q` (v + 2w(u × v) + 2u × (u × v), u the vector part),
 /// written out in scalars so it inlines into the update.
 @inlinable @inline(__always)
 func fusionRotate(_ q: Quaternion<Double>, _ v: SIMD3<Double>) -> SIMD3<Double> {
-    let tx = 2 * (q.y * v.z - q.z * v.y)
-    let ty = 2 * (q.z * v.x - q.x * v.z)
-    let tz = 2 * (q.x * v.y - q.y * v.x)
-    return SIMD3(v.x + q.w * tx + (q.y * tz - q.z * ty),
-                 v.y + q.w * ty + (q.z * tx - q.x * tz),
-                 v.z + q.w * tz + (q.x * ty - q.y * tx))
+    let tx = 2 * (q.y * v.z).addingProduct(-q.z, v.y)
+    let ty = 2 * (q.z * v.x).addingProduct(-q.x, v.z)
+    let tz = 2 * (q.x * v.y).addingProduct(-q.y, v.x)
+    return SIMD3(v.x.addingProduct(q.w, tx).addingProduct(q.y, tz).addingProduct(-q.z, ty),
+                 v.y.addingProduct(q.w, ty).addingProduct(q.z, tx).addingProduct(-q.x, tz),
+                 v.z.addingProduct(q.w, tz).addingProduct(q.x, ty).addingProduct(-q.y, tx))
 }
 
 /// The rotation matrix of a unit quaternion, in scalars (rows r0, r1, r2), for rotating
@@ -120,7 +128,15 @@ struct FusionRotationMatrix {
     /// R·v.
     @inlinable @inline(__always)
     func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(r00 * v.x + r01 * v.y + r02 * v.z, r10 * v.x + r11 * v.y + r12 * v.z, r20 * v.x + r21 * v.y + r22 * v.z)
+        SIMD3(fusionDot(r00, v.x, r01, v.y, r02, v.z), fusionDot(r10, v.x, r11, v.y, r12, v.z),
+              fusionDot(r20, v.x, r21, v.y, r22, v.z))
+    }
+
+    /// R·v for a 3-vector in the first three lanes (the 4th lane of the result is 0).
+    @inlinable @inline(__always)
+    func rotate(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        SIMD4(fusionDot(r00, v.x, r01, v.y, r02, v.z), fusionDot(r10, v.x, r11, v.y, r12, v.z),
+              fusionDot(r20, v.x, r21, v.y, r22, v.z), 0)
     }
 }
 
