@@ -123,11 +123,11 @@ extension EarthFrame {
 
 extension DeviceMotionEstimator {
     /// The 6D attitude (device → ENU with arbitrary heading), whatever the reference.
-    @inlinable public var attitude6D: Quaternion<Double> { state.inclinationCorrection * state.gyroscopeAttitude }
+    @inlinable @inline(__always) public var attitude6D: Quaternion<Double> { state.inclinationCorrection * state.gyroscopeAttitude }
 
     /// The attitude in ENU (device → east-north-up) for the configured reference, before the
     /// earth-frame convention is applied.
-    @inlinable public var attitudeEastNorthUp: Quaternion<Double> {
+    @inlinable @inline(__always) public var attitudeEastNorthUp: Quaternion<Double> {
         let q6 = attitude6D
         guard coefficients.usesMagnetometer else { return q6 }
         var yaw = state.headingCorrection
@@ -149,7 +149,9 @@ extension DeviceMotionEstimator {
     }
 
     /// The full device motion after the last sample.
-    public var deviceMotion: DeviceMotion {
+    // This getter and the two attitude getters it uses are always inlined: called out of line
+    // from `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
+    @inlinable @inline(__always) public var deviceMotion: DeviceMotion {
         let q6 = attitude6D
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
         // Up in device coordinates: the third row of the device → earth matrix.

@@ -71,7 +71,8 @@ extension SIMD where Scalar: PoiseReal {
     @inlinable public static var laneCount: Int { Self.scalarCount }
     @inlinable public func lane(_ i: Int) -> Scalar { self[i] }
     @inlinable public var laneMagnitudes: Self { replacing(with: Self.zero - self, where: self .< Self.zero) }
-    @inlinable public func addingProduct(_ a: Scalar, _ b: Self) -> Self {
+    /// Forced inline for the same reason as `isFinite` (SIMD16 calls were left out of line).
+    @inlinable @inline(__always) public func addingProduct(_ a: Scalar, _ b: Self) -> Self {
         addingProduct(Self(repeating: a), b)
     }
 }
