@@ -123,9 +123,10 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
 
     /// Rate of the correction step in Hz: the inclination correction, the bias Kalman filter
     /// and the magnetometer update run every ⌊sampleRate / correctionRate⌋ samples (with
-    /// gains and filters designed for that period), while the gyroscope integration, the
-    /// rest detection and the low-pass filters of the accelerometer and magnetometer run on
-    /// every sample. 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
+    /// gains and filters designed for that period; the low-pass filters run on the block
+    /// means), while the gyroscope integration, the rest test and the sums of the
+    /// accelerometer and magnetometer in the gyroscope earth frame run on every sample.
+    /// 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
     /// Default 10 Hz: those corrections have time constants of seconds, and running them
     /// less often makes an update several times cheaper at no measured cost in accuracy
     /// (docs/fusion.md).
