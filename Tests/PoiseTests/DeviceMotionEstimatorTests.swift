@@ -153,6 +153,49 @@ import Testing
         #expect(rest == Array(reference[1703...]))
     }
 
+    /// A saved state carries its field layout; changing `State`'s stored fields without bumping
+    /// `StateLayout.current` fails here, and a state of another layout fails to decode with an
+    /// error that names both layouts.
+    @Test func savedStateLayoutIsVersioned() throws {
+        var estimator = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
+        for i in 0..<50 { _ = estimator.process(DeviceMotionPeerTests.synthetic(i)) }  // every optional field set
+        let saved = try JSONEncoder().encode(estimator.state)
+        var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
+        // The stored fields of layout 2. Change this list and StateLayout.current together.
+        let layout2 = ["accelerometerEarthCount", "accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+                       "arbitraryHeadingOffset", "bias", "biasP", "correctionCount", "flags", "gyroscopeAttitude",
+                       "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
+                       "inclinationCorrection", "lastAcceleration", "lastMagneticField", "lastMagneticTime",
+                       "lastRotationRate", "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
+                       "magneticCandidateTime", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
+                       "magneticInitialGain", "magneticNormDip", "magneticNormDipLowPass", "magneticReferenceDip",
+                       "magneticReferenceNorm", "magneticRejectionTime", "magneticSampleCount", "magneticUndisturbedTime",
+                       "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerCount", "restAccelerometerLowPass",
+                       "restAccelerometerMean", "restAccelerometerSum", "restDetected", "restGyroscopeCount",
+                       "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
+                       "restTime"]
+        #expect(DeviceMotionEstimator.StateLayout.current == 2 && json.keys.sorted() == layout2,
+                "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
+
+        json["layout"] = 1
+        let older = try JSONSerialization.data(withJSONObject: json)
+        #expect {
+            _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
+        } throws: { error in
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 2")
+        }
+        // Saved before layouts existed: no `layout` key.
+        json["layout"] = nil
+        let unversioned = try JSONSerialization.data(withJSONObject: json)
+        #expect {
+            _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: unversioned)
+        } throws: { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return false }
+            return key.stringValue == "layout"
+        }
+    }
+
     @Test func batchEqualsPerSampleAndResetEqualsFresh() {
         let samples = (0..<2000).map { DeviceMotionPeerTests.synthetic($0) }
         var a = DeviceMotionEstimator(configuration: .init(sampleRate: 100))

@@ -2,7 +2,12 @@ extension DeviceMotionEstimator {
     /// Everything the estimator remembers between samples. `Codable`: save it with the
     /// configuration and assign it to `state` of an estimator with the same configuration to
     /// resume exactly where the run stopped. Angles in radians, rates in rad/s.
+    ///
+    /// The internal fields change between versions of Poise; a state saved by a build with
+    /// another layout fails to decode with a `DecodingError` that says so (key `layout`).
     public struct State: Sendable, Codable, Equatable {
+        /// The layout of the fields below (first key of a saved state).
+        @usableFromInline var layout = StateLayout()
         /// Gyroscope strapdown integration (device → gyroscope earth frame).
         public var gyroscopeAttitude = Quaternion<Double>.identity
         /// Inclination correction from the gyroscope earth frame to the 6D earth frame.
@@ -85,6 +90,33 @@ extension DeviceMotionEstimator {
             biasP = .scaledIdentity(coefficients.biasP0)
             correctionCount = coefficients.correctionInterval - 1
             magneticRejectionTime = configuration.magneticMaximumRejectionTime
+        }
+    }
+
+    /// The version of `State`'s stored fields. Bump `current` whenever a stored field of
+    /// `State` is added, removed, renamed or changes meaning (`DeviceMotionEstimatorTests`
+    /// fails when the saved keys change without it).
+    @usableFromInline
+    struct StateLayout: Sendable, Codable, Equatable {
+        /// 2: the per-schedule update of session 3 (rest sums, SIMD4 means, clip flag).
+        @usableFromInline static let current = 2
+        @usableFromInline let version: Int
+
+        @usableFromInline init() { version = Self.current }
+
+        @usableFromInline init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let version = try container.decode(Int.self)
+            guard version == Self.current else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription:
+                    "a DeviceMotionEstimator.State saved with state layout \(version); this build of Poise reads layout \(Self.current) only (start a new estimator instead)")
+            }
+            self.version = version
+        }
+
+        @usableFromInline func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(version)
         }
     }
 
