@@ -33,6 +33,14 @@ import Testing
         }
         #expect(worstArctangent < 4e-16, "atan2 \(worstArctangent)")
         #expect(fusionArctangent2(y: 0, x: 0) == atan2(0.0, 0.0))
+
+        var worstHalfAngle = 0.0
+        for i in 0...72_000 {
+            let angle = (Double(i) / 72_000 * 2 - 1) * .pi   // −π … π
+            let (c, s) = fusionHalfAngle(cosine: cos(angle), sine: sin(angle))
+            worstHalfAngle = max(worstHalfAngle, abs(c - cos(angle / 2)), abs(s - sin(angle / 2)))
+        }
+        #expect(worstHalfAngle < 1e-15, "half angle \(worstHalfAngle)")
     }
 
     @Test func correctionIntervalFollowsTheRates() {

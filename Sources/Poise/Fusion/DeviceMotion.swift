@@ -136,7 +136,13 @@ extension DeviceMotionEstimator {
         case .trueNorthZVertical: yaw -= coefficients.declination
         case .arbitraryCorrectedZVertical: yaw -= state.arbitraryHeadingOffset ?? state.headingCorrection
         }
-        let c = Double.cos(yaw / 2), s = Double.sin(yaw / 2)
+        let c: Double, s: Double
+        if yaw == state.headingCacheAngle {
+            // Magnetic north (yaw is the heading correction): its cos and sin are kept up to date.
+            (c, s) = fusionHalfAngle(cosine: state.headingCosine, sine: state.headingSine)
+        } else {
+            (c, s) = (Double.cos(yaw / 2), Double.sin(yaw / 2))
+        }
         // Rz(yaw) ⊗ q6
         return Quaternion(w: c * q6.w - s * q6.z, x: c * q6.x - s * q6.y,
                           y: c * q6.y + s * q6.x, z: c * q6.z + s * q6.w)

@@ -63,6 +63,22 @@ func fusionArctangent2(y: Double, x: Double) -> Double {
         + t2 * (1.0 / 13 + t2 * (-1.0 / 15 + t2 * (1.0 / 17 + t2 * (-1.0 / 19))))))))))
 }
 
+/// cos(θ/2) and sin(θ/2) from cos θ and sin θ, for θ in (−π, π] (so cos(θ/2) ≥ 0), with no
+/// libm call: the larger of the two from its half-angle formula (no cancellation there), the
+/// other from sin θ = 2 sin(θ/2) cos(θ/2). Within a few ulp of `cos(θ/2)`, `sin(θ/2)` when the
+/// inputs are (tested in FusionCorrectionRateTests); for the output attitude, whose heading's
+/// cos/sin the estimator keeps.
+@inlinable @inline(__always)
+func fusionHalfAngle(cosine: Double, sine: Double) -> (cosine: Double, sine: Double) {
+    if cosine >= 0 {
+        let c = ((1 + cosine) * 0.5).squareRoot()   // ≥ √½
+        return (c, sine / (2 * c))
+    }
+    let magnitude = ((1 - cosine) * 0.5).squareRoot()   // > √½
+    let s = sine < 0 ? -magnitude : magnitude
+    return (sine / (2 * s), s)
+}
+
 /// (w, x, y, z) scaled to unit length. Products of unit quaternions have |q|² within a few ulp
 /// of 1; there one Newton step of 1/√n² from 1 ((3 − n²)/2) is exact to 1e-17, with no square
 /// root or division. Other norms (and zero or non-finite values, which give the identity like
