@@ -138,7 +138,7 @@ extension DeviceMotionEstimator {
         }
         let c: Double, s: Double
         if yaw == state.headingCacheAngle {
-            // Magnetic north (yaw is the heading correction): its cos and sin are kept up to date.
+            // yaw is the heading correction (magnetic north), whose cos and sin the update keeps.
             (c, s) = fusionHalfAngle(cosine: state.headingCosine, sine: state.headingSine)
         } else {
             (c, s) = (Double.cos(yaw / 2), Double.sin(yaw / 2))
