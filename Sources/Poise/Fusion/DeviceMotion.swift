@@ -155,9 +155,9 @@ extension DeviceMotionEstimator {
     }
 
     /// The full device motion after the last sample.
-    // This getter and the two attitude getters it uses are always inlined: called out of line
-    // from `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
     @inlinable @inline(__always) public var deviceMotion: DeviceMotion {
+        // This getter and the two attitude getters it uses are always inlined: called out of
+        // line from `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
         let q6 = attitude6D
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
         // Up in device coordinates: the third row of the device → earth matrix.
