@@ -54,6 +54,7 @@ func fusionSuite(_ r: Report) {
             $0.motionBiasEstimation = false; $0.restBiasEstimation = false }.0)
         r.add(nineAxis("Poise 9D update without disturbance rejection", correctionRate: nil) { $0.magneticDisturbanceRejection = false }.0)
         r.add(nineAxis("Poise 6D-reference update through the 9D loop", correctionRate: nil) { $0.reference = .arbitraryZVertical }.0)
+        r.add(nineAxis("Poise 6D-reference update through the 9D loop, correctionRate 0.01 Hz", correctionRate: 0.01) { $0.reference = .arbitraryZVertical }.0)
     }
     var six = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
     r.add(measure("Poise 6D update (Double, default)", items: n, runs: 5, warmup: 1) {
