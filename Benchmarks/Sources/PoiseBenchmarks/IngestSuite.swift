@@ -30,22 +30,7 @@ func ingestSuite(_ r: Report) {
     // default) or the opt-in memory mapping.
     var delivered = 0
     func stream(memoryMap: Bool) {
-        do {
-            let reader = try RecordingReader(path: file, options: ReadOptions(memoryMap: memoryMap))
-            var chunk: [MotionSample] = []
-            chunk.reserveCapacity(4096)
-            var count = 0
-            var checksum = 0.0
-            while true {
-                chunk.removeAll(keepingCapacity: true)
-                let n = try reader.read(into: &chunk, maximumCount: 4096)
-                if n == 0 { break }
-                count += n
-                checksum += chunk[n - 1].acceleration.x
-            }
-            delivered = count
-            blackHole(checksum)
-        } catch { fatalError("\(error)") }
+        do { delivered = try streamRecording(path: file, memoryMap: memoryMap) } catch { fatalError("\(error)") }
     }
     let streamAll = { stream(memoryMap: false) }
     let loadAll = {
@@ -117,4 +102,24 @@ private func run(_ arguments: [String]) -> String? {
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
     return String(decoding: data, as: UTF8.self)
+}
+
+/// Reads the recording at `path` through `RecordingReader.read(into:)` in one reused chunk of
+/// 4096 samples (constant memory) and returns the number of samples; shared by the ingest and
+/// peers suites so both time the same loop.
+func streamRecording(path: String, memoryMap: Bool = false) throws -> Int {
+    let reader = try RecordingReader(path: path, options: ReadOptions(memoryMap: memoryMap))
+    var chunk: [MotionSample] = []
+    chunk.reserveCapacity(4096)
+    var count = 0
+    var checksum = 0.0
+    while true {
+        chunk.removeAll(keepingCapacity: true)
+        let n = try reader.read(into: &chunk, maximumCount: 4096)
+        if n == 0 { break }
+        count += n
+        checksum += chunk[n - 1].acceleration.x
+    }
+    blackHole(checksum)
+    return count
 }

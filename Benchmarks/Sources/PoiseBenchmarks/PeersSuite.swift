@@ -28,19 +28,7 @@ func peersSuite(_ r: Report) {
     r.add(ingest)
     // The streaming reader (constant memory, one reused chunk): what issue 3's 3× target is about.
     r.add(measure("ingest RecordingReader streaming", items: rows, runs: 3, warmup: 1) {
-        var checksum = 0.0
-        do {
-            let reader = try RecordingReader(path: path)
-            var chunk: [MotionSample] = []
-            chunk.reserveCapacity(4096)
-            while true {
-                chunk.removeAll(keepingCapacity: true)
-                let n = try reader.read(into: &chunk, maximumCount: 4096)
-                if n == 0 { break }
-                checksum += chunk[n - 1].acceleration.x
-            }
-        } catch { checksum = .nan }
-        blackHole(checksum)
+        blackHole(try? streamRecording(path: path))
     })
     if let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
         r.notes.append(String(format: "ingest: %.1f MB/s, %.2f M rows/s (%d bytes, %d rows)",
