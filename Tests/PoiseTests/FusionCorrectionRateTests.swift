@@ -56,7 +56,7 @@ import Testing
         #expect(DeviceMotionConfiguration.vqfDefaults(sampleRate: 100).correctionRate == 0)
     }
 
-    @Test func correctingAtTenHertzTracksTheTruthLikeCorrectingEverySample() {
+    @Test func correctingAtTheDefaultRateTracksTheTruthLikeCorrectingEverySample() {
         // 120 s at 100 Hz of a device turning with varying rates (up to ≈ 100 °/s), pausing
         // 5 s every 30 s, with a gyroscope bias, noise, linear acceleration and a consistent
         // magnetometer; both schedules are scored against the true attitude (BROAD metric).
@@ -77,12 +77,18 @@ import Testing
                                         truth: truth, movement: true))
         }
         let degree = Double.pi / 180
-        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+        // The default (5 Hz) and 10 Hz: corrections land in steps of one correction period, so
+        // the distance to the every-sample schedule grows with it (measured: 0.26° at 10 Hz,
+        // 0.56° at 5 Hz; limits 0.35° and 0.65°).
+        for (reference, rate) in [(AttitudeReference.magneticNorthZVertical, nil), (.arbitraryZVertical, nil),
+                                  (.magneticNorthZVertical, 10.0), (.arbitraryZVertical, 10.0)] {
             var everySample = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
             everySample.correctionRate = 0
             var perSample = DeviceMotionEstimator(configuration: everySample)
-            var decimated = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: reference))
-            #expect(decimated.coefficients.correctionInterval == 10)
+            var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            if let rate { configuration.correctionRate = rate }
+            var decimated = DeviceMotionEstimator(configuration: configuration)
+            #expect(decimated.coefficients.correctionInterval == (rate == nil ? 20 : 10))
             var worstApart = 0.0
             for (i, s) in samples.enumerated() {
                 let a = perSample.process(s), b = decimated.process(s)
@@ -90,10 +96,12 @@ import Testing
             }
             perSample.reset(); decimated.reset()
             let errorEvery = perSample.evaluate(samples).total, errorDecimated = decimated.evaluate(samples).total
-            #expect(errorDecimated <= errorEvery + 0.05, "\(reference): \(errorDecimated)° vs \(errorEvery)° correcting every sample")
-            #expect(errorDecimated < 1.5, "\(reference): \(errorDecimated)°")
-            // Both are ≈ 1° from the truth here (linear acceleration); they stay well within that of each other.
-            #expect(worstApart < 0.5 * degree, "\(reference): \(worstApart / degree)° apart after the first 10 s")
+            let name = "\(reference), correctionRate \(configuration.correctionRate) Hz"
+            #expect(errorDecimated <= errorEvery + 0.05, "\(name): \(errorDecimated)° vs \(errorEvery)° correcting every sample")
+            #expect(errorDecimated < 1.5, "\(name): \(errorDecimated)°")
+            // Both are ≈ 1° from the truth here (linear acceleration); they stay within that of each other.
+            let limit = rate == nil ? 0.65 : 0.35
+            #expect(worstApart < limit * degree, "\(name): \(worstApart / degree)° apart after the first 10 s")
         }
     }
 }

@@ -127,10 +127,11 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// means), while the gyroscope integration, the rest test and the sums of the
     /// accelerometer and magnetometer in the gyroscope earth frame run on every sample.
     /// 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
-    /// Default 10 Hz: those corrections have time constants of seconds, and running them
-    /// less often makes an update several times cheaper at no measured cost in accuracy
-    /// (docs/fusion.md).
-    public var correctionRate: Double = 10
+    /// Default 5 Hz: those corrections have time constants of seconds (the fastest, the rest
+    /// low-pass, 0.5 s), and running them less often makes an update several times cheaper at
+    /// no measured cost in accuracy. What it costs: a magnetic disturbance is flagged up to one
+    /// correction period (0.2 s) late, and corrections land in 0.2-s steps (docs/fusion.md).
+    public var correctionRate: Double = 5
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}

@@ -12,8 +12,9 @@
 /// - a magnetometer sample identical to the previous one (a held value from a slower
 ///   magnetometer) is not applied again, and the magnetometer gains use the real time since
 ///   the last new sample;
-/// - non-finite or all-zero inputs are skipped and flagged, so no NaN ever reaches the state
-///   (a vector whose squared norm overflows, |v| ≳ 1e154, counts as non-finite);
+/// - non-finite inputs are skipped and flagged, so no NaN ever reaches the state (a vector
+///   whose squared norm overflows, |v| ≳ 1e154, counts as non-finite); an all-zero
+///   accelerometer or magnetometer sample (squared norm 0) means "no sample" and is skipped;
 /// - accelerometer samples far from 1 g are left out of the inclination correction;
 /// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
 ///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
@@ -103,12 +104,12 @@ public struct DeviceMotionEstimator: Sendable {
         return dt
     }
 
-    /// When a magnetometer sample `m` (usable) is applied: not zero and not a held value that
-    /// is to be skipped. Returns the time it covers, s, and records it as the last one.
+    /// When a usable, non-zero magnetometer sample `m` is applied: unless it is a held value
+    /// that is to be skipped. Returns the time it covers, s, and records it as the last one.
     @inlinable @inline(__always)
     mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double) -> Double? {
         let c = coefficients
-        guard m != .zero && !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
+        guard !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
         var dtMag = c.period
         if let t = state.lastMagneticTime, time.isFinite {
             let d = time - t
@@ -119,18 +120,20 @@ public struct DeviceMotionEstimator: Sendable {
         return dtMag
     }
 
-    /// Adds a usable, accepted magnetometer sample, rotated into the gyroscope earth frame, to
-    /// the sum averaged until the next correction; true when it was added.
+    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, rotated into
+    /// the gyroscope earth frame, to the sum averaged until the next correction; true when it
+    /// was added.
     @inlinable @inline(__always)
     mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, earth: FusionRotationMatrix,
                                   flags: inout DeviceMotion.Flags) -> Bool {
-        guard Self.isUsable(m) else {
+        let squaredNorm = (m * m).sum()
+        guard squaredNorm.isFinite else {
             flags.insert(.invalidInput)
             return false
         }
-        guard let dtMag = acceptMagnetometer(m, time: time) else { return false }
+        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time) else { return false }
         state.magneticFieldSum += earth.rotate(SIMD4(m, 0))
-        state.magneticSampleCount += 1
+        state.magneticSampleCount &+= 1
         state.magneticElapsed += dtMag
         return true
     }
@@ -149,17 +152,21 @@ public struct DeviceMotionEstimator: Sendable {
         let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
         var restTime = state.restTime, restDetected = state.restDetected
         var counts = false
-        if (gyr * gyr).sum().isFinite {
+        // The bias-corrected rate; its squared norm is finite exactly when the sample is usable
+        // (the bias is finite and within `biasClip`).
+        let rate = gyr - SIMD4(state.bias, 0)
+        let rateSquared = (rate * rate).sum()
+        if rateSquared.isFinite {
             counts = true
             if c.restDetectionEnabled {
-                state.restGyroscopeSum += gyr; state.restGyroscopeCount += 1
+                state.restGyroscopeSum += gyr; state.restGyroscopeCount &+= 1
                 let d = gyr - state.restGyroscopeMean
                 if (d * d).sum() >= c.restGyroscopeThresholdSquared || !state.restGyroscopeMeanWithinClip {
                     restTime = 0
                     restDetected = false
                 }
             }
-            integrateGyroscope(gyr, dt: dt)
+            integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt)
         } else {
             flags.insert(.invalidInput)
         }
@@ -169,9 +176,9 @@ public struct DeviceMotionEstimator: Sendable {
         if !accelerationSquared.isFinite {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
-        } else if acceleration != .zero {
+        } else if accelerationSquared != 0 {
             if c.restBiasEstimation {
-                state.restAccelerometerSum += acc; state.restAccelerometerCount += 1
+                state.restAccelerometerSum += acc; state.restAccelerometerCount &+= 1
                 let d = acc - state.restAccelerometerMean
                 if (d * d).sum() >= c.restAccelerometerThresholdSquared {
                     restTime = 0
@@ -184,7 +191,7 @@ public struct DeviceMotionEstimator: Sendable {
             if accelerationSquared > c.accelerationAcceptedMaximumSquared || accelerationSquared < c.accelerationAcceptedMinimumSquared {
                 flags.insert(.accelerationRejected)
             } else {
-                state.accelerometerEarthSum += earth.rotate(acc); state.accelerometerEarthCount += 1
+                state.accelerometerEarthSum += earth.rotate(acc); state.accelerometerEarthCount &+= 1
             }
             state.pendingAccelerometer = true
             counts = true
@@ -193,7 +200,7 @@ public struct DeviceMotionEstimator: Sendable {
         state.restDetected = restDetected
         if c.usesMagnetometer, let m = magneticField, sumMagnetometer(m, time: time, earth: earth, flags: &flags) { counts = true }
         if counts {
-            state.correctionCount += 1
+            state.correctionCount &+= 1
             if state.correctionCount >= c.correctionInterval { correct() }
         }
         if state.restDetected { flags.insert(.atRest) }
@@ -232,7 +239,7 @@ public struct DeviceMotionEstimator: Sendable {
         }
         let earth = FusionRotationMatrix(state.gyroscopeAttitude)
         if Self.isUsable(acceleration) {
-            if acceleration != .zero {
+            if (acceleration * acceleration).sum() != 0 {
                 let acc = SIMD4(acceleration, 0)
                 if c.restBiasEstimation {
                     filterRestAccelerometer(acc)
@@ -311,7 +318,13 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     mutating func integrateGyroscope(_ gyr: SIMD4<Double>, dt: Double) {
         let w = gyr - SIMD4(state.bias, 0)
-        let n2 = (w * w).sum()
+        integrateGyroscope(rate: w, squaredNorm: (w * w).sum(), dt: dt)
+    }
+
+    /// The strapdown step for a bias-corrected rate `w` (rad/s, 4th lane 0) whose squared norm
+    /// `n2` the caller has computed.
+    @inlinable @inline(__always)
+    mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double) {
         guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
