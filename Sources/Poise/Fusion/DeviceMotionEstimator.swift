@@ -76,11 +76,25 @@ public struct DeviceMotionEstimator: Sendable {
 
     /// Updates the state with one sample without building the output (the cheapest call; read
     /// `attitude` or `deviceMotion` afterwards). Units as in `process(time:…)`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                 magneticField: SIMD3<Double>? = nil) {
         if coefficients.correctionInterval > 1 {
-            accumulate(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
+            var flags: DeviceMotion.Flags = []
+            let dt = timeStep(to: time, flags: &flags)
+            // A gyroscope step whose half angle is within the polynomial range of
+            // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 0.25 rad: up to 2,800 °/s at 100 Hz) takes a copy
+            // of the update with no call but the correction step, so its values stay in
+            // registers; larger steps (and gaps at high rates) take the general copy.
+            let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
+            let halfDt = dt * 0.5
+            if !((rate * rate).sum() * (halfDt * halfDt) > 0.0625) {
+                accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                           magneticField: magneticField, smallAngle: true)
+            } else {
+                accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                                   magneticField: magneticField)
+            }
         } else {
             updateEverySample(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
         }
@@ -138,15 +152,24 @@ public struct DeviceMotionEstimator: Sendable {
         return true
     }
 
+    /// `accumulate` for any gyroscope step (it may call libm).
+    @usableFromInline @inline(never)
+    mutating func accumulateAnyAngle(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
+                                     rotationRate: SIMD3<Double>, magneticField: SIMD3<Double>?) {
+        accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                   magneticField: magneticField, smallAngle: false)
+    }
+
     /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
     /// rest test against the last rest low-pass outputs, and the sums of the block means. The
     /// rest timer and flag are kept in locals until the end (or the correction step).
+    /// `dt` and `flags` come from `timeStep(to: time)`; `smallAngle`: the caller has checked
+    /// that the gyroscope step's squared half angle is at most 0.0625 (or not a number).
     @inlinable @inline(__always)
-    mutating func accumulate(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
-                             magneticField: SIMD3<Double>?) {
+    mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
+                             rotationRate: SIMD3<Double>, magneticField: SIMD3<Double>?, smallAngle: Bool) {
         let c = coefficients
-        var flags: DeviceMotion.Flags = []
-        let dt = timeStep(to: time, flags: &flags)
+        var flags = flags
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
         let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
@@ -166,7 +189,7 @@ public struct DeviceMotionEstimator: Sendable {
                     restDetected = false
                 }
             }
-            integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt)
+            integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt, smallAngle: smallAngle)
         } else {
             flags.insert(.invalidInput)
         }
@@ -209,8 +232,9 @@ public struct DeviceMotionEstimator: Sendable {
     }
 
     /// One sample with a correction on every sample (`correctionInterval` 1, VQF's schedule and
-    /// order: each low-pass runs on the sample before it is compared).
-    @inlinable @inline(__always)
+    /// order: each low-pass runs on the sample before it is compared). Not inlined: it is the
+    /// rare schedule, and its calls would cost the common one its registers.
+    @usableFromInline @inline(never)
     mutating func updateEverySample(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                     magneticField: SIMD3<Double>?) {
         var flags: DeviceMotion.Flags = []
@@ -318,18 +342,19 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     mutating func integrateGyroscope(_ gyr: SIMD4<Double>, dt: Double) {
         let w = gyr - SIMD4(state.bias, 0)
-        integrateGyroscope(rate: w, squaredNorm: (w * w).sum(), dt: dt)
+        integrateGyroscope(rate: w, squaredNorm: (w * w).sum(), dt: dt, smallAngle: false)
     }
 
     /// The strapdown step for a bias-corrected rate `w` (rad/s, 4th lane 0) whose squared norm
-    /// `n2` the caller has computed.
+    /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 0.0625 is known.
     @inlinable @inline(__always)
-    mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double) {
+    mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double, smallAngle: Bool) {
         guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
         let halfDt = dt * 0.5
-        let (cosine, sinc) = fusionCosineAndSinc(squared: n2 * (halfDt * halfDt))
+        let x2 = n2 * (halfDt * halfDt)
+        let (cosine, sinc) = smallAngle ? fusionCosineAndSincPolynomial(squared: x2) : fusionCosineAndSinc(squared: x2)
         let s = sinc * halfDt
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
         // The product of two unit quaternions is unit to a few ulp; it is renormalised at each

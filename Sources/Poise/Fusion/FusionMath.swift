@@ -13,14 +13,21 @@
 /// C library.
 @inlinable @inline(__always)
 func fusionCosineAndSinc(squared x2: Double) -> (cosine: Double, sinc: Double) {
+    guard x2 <= 0.0625 else {
+        let x = x2.squareRoot()
+        return (Double.cos(x), Double.sin(x) / x)
+    }
+    return fusionCosineAndSincPolynomial(squared: x2)
+}
+
+/// `fusionCosineAndSinc` for x² ≤ 0.0625 (the caller guarantees it): the two polynomials only,
+/// no libm call, so an update that uses it has no call on its common path.
+@inlinable @inline(__always)
+func fusionCosineAndSincPolynomial(squared x2: Double) -> (cosine: Double, sinc: Double) {
     if x2 <= 1.0 / 1024 {
         // Horner with fused multiply-adds.
         return (1.0.addingProduct(x2, (-1.0 / 2).addingProduct(x2, (1.0 / 24).addingProduct(x2, -1.0 / 720))),
                 1.0.addingProduct(x2, (-1.0 / 6).addingProduct(x2, (1.0 / 120).addingProduct(x2, -1.0 / 5_040))))
-    }
-    guard x2 <= 0.0625 else {
-        let x = x2.squareRoot()
-        return (Double.cos(x), Double.sin(x) / x)
     }
     let cosine = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40_320
         + x2 * (-1.0 / 3_628_800 + x2 * (1.0 / 479_001_600))))))
