@@ -179,6 +179,7 @@ public struct DeviceMotionEstimator: Sendable {
         // (the bias is finite and within `biasClip`).
         let rate = gyr - SIMD4(state.bias, 0)
         let rateSquared = (rate * rate).sum()
+        var attitude = state.gyroscopeAttitude
         if rateSquared.isFinite {
             counts = true
             if c.restDetectionEnabled {
@@ -189,12 +190,13 @@ public struct DeviceMotionEstimator: Sendable {
                     restDetected = false
                 }
             }
-            integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt, smallAngle: smallAngle)
+            attitude = integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt, smallAngle: smallAngle)
         } else {
             flags.insert(.invalidInput)
         }
-        // The gyroscope earth frame after this step, for the accelerometer and magnetometer.
-        let earth = FusionRotationMatrix(state.gyroscopeAttitude)
+        // The gyroscope earth frame after this step, for the accelerometer and magnetometer
+        // (from the registers, not reloaded from the state).
+        let earth = FusionRotationMatrix(attitude)
         let accelerationSquared = (acc * acc).sum()
         if !accelerationSquared.isFinite {
             flags.insert(.invalidInput)
@@ -346,10 +348,13 @@ public struct DeviceMotionEstimator: Sendable {
     }
 
     /// The strapdown step for a bias-corrected rate `w` (rad/s, 4th lane 0) whose squared norm
-    /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 0.0625 is known.
+    /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 0.0625 is known. Returns the new
+    /// gyroscope attitude (also stored).
     @inlinable @inline(__always)
-    mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double, smallAngle: Bool) {
-        guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return }
+    @discardableResult
+    mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double,
+                                     smallAngle: Bool) -> Quaternion<Double> {
+        guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return state.gyroscopeAttitude }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
         let halfDt = dt * 0.5
@@ -359,7 +364,9 @@ public struct DeviceMotionEstimator: Sendable {
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
         // The product of two unit quaternions is unit to a few ulp; it is renormalised at each
         // correction step.
-        state.gyroscopeAttitude = fusionProduct(state.gyroscopeAttitude, step)
+        let attitude = fusionProduct(state.gyroscopeAttitude, step)
+        state.gyroscopeAttitude = attitude
+        return attitude
     }
 
     @inlinable @inline(__always)
