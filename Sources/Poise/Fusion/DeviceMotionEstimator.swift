@@ -17,7 +17,7 @@
 ///   accelerometer or magnetometer sample (squared norm 0) means "no sample" and is skipped;
 /// - accelerometer samples far from 1 g are left out of the inclination correction;
 /// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
-///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
+///   feed them, on block means) run at `correctionRate` (default 5 Hz), the gyroscope
 ///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule.
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
