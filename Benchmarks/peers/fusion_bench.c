@@ -1,4 +1,6 @@
-// Times x-io Fusion's 9D AHRS update (FusionAhrsUpdate, float) on the peers input.
+// Times x-io Fusion's 9D AHRS update (FusionAhrsUpdate, float) on the peers input; with a 4th
+// argument "bias", each update is preceded by x-io's gyroscope offset filter (FusionBiasUpdate,
+// rest-only: a threshold and a timer), the closest x-io has to Poise's bias estimation.
 // Built by run.sh against the Fusion C sources from the imufusion sdist (never committed):
 //   cc -O3 -march=native fusion_bench.c Fusion/*.c -IFusion -lm
 // Input: a raw little-endian float32 file of N rows × 9 (gyroscope °/s xyz, accelerometer g
@@ -7,6 +9,7 @@
 #include "Fusion.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now_ns(void) {
@@ -21,7 +24,7 @@ static int compare(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: %s input.f32 sample_rate_hz [runs]\n", argv[0]); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: %s input.f32 sample_rate_hz [runs] [bias]\n", argv[0]); return 2; }
     FILE *file = fopen(argv[1], "rb");
     if (!file) { perror(argv[1]); return 1; }
     fseek(file, 0, SEEK_END);
@@ -33,6 +36,7 @@ int main(int argc, char **argv) {
     fclose(file);
     float rate = (float)atof(argv[2]);
     int runs = argc > 3 ? atoi(argv[3]) : 7;
+    int withBias = argc > 4 && strcmp(argv[4], "bias") == 0;
     double times[64];
     if (runs < 1 || runs > 64) runs = 7;
     FusionQuaternion q = {.element = {1.0f, 0.0f, 0.0f, 0.0f}};
@@ -42,10 +46,16 @@ int main(int argc, char **argv) {
         FusionAhrsSettings settings = fusionAhrsDefaultSettings;
         settings.sampleRate = rate;
         FusionAhrsSetSettings(&ahrs, &settings);
+        FusionBias bias;
+        FusionBiasInitialise(&bias);
+        FusionBiasSettings biasSettings = fusionBiasDefaultSettings;
+        biasSettings.sampleRate = rate;
+        FusionBiasSetSettings(&bias, &biasSettings);
         double start = now_ns();
         for (size_t i = 0; i < rows; i++) {
             const float *r = data + 9 * i;
             FusionVector g = {.axis = {r[0], r[1], r[2]}};
+            if (withBias) g = FusionBiasUpdate(&bias, g);
             FusionVector a = {.axis = {r[3], r[4], r[5]}};
             FusionVector m = {.axis = {r[6], r[7], r[8]}};
             FusionAhrsUpdate(&ahrs, g, a, m);

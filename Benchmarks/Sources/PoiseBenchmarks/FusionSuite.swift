@@ -7,8 +7,9 @@ import Poise
 ///
 /// The peer is the timing program `Benchmarks/peers/fusion_bench.c` built from Fusion's C
 /// sources (imufusion sdist) by `Benchmarks/peers/fusion.sh`, which passes its path in
-/// `POISE_FUSION_PEER`; without it the ratio check is skipped with a note. Samples:
-/// `POISE_FUSION_SAMPLES` (default 200,000 at 100 Hz).
+/// `POISE_FUSION_PEER`; without it the ratio check is skipped with a note. Each round also
+/// times x-io with its gyroscope offset filter (`FusionBiasUpdate`) for context (no check).
+/// Samples: `POISE_FUSION_SAMPLES` (default 200,000 at 100 Hz).
 func fusionSuite(_ r: Report) {
     let environment = ProcessInfo.processInfo.environment
     let n = environment["POISE_FUSION_SAMPLES"].flatMap { Int($0) }.map { max(1000, $0) } ?? 200_000
@@ -91,34 +92,47 @@ func fusionSuite(_ r: Report) {
     // The machine is shared, so load drifts between measurements: time Poise and the peer in
     // alternating rounds and compare each round's pair (median of the per-round ratios).
     let rounds = environment["POISE_FUSION_ROUNDS"].flatMap { Int($0) }.map { max(1, $0) } ?? 5
-    var poiseTimes: [Double] = [], peerTimes: [Double] = [], ratios: [Double] = []
-    var peerQuaternion = ""
-    for _ in 0..<rounds {
-        let poise = nineAxis("", correctionRate: nil).0.nanosecondsPerItem
+    /// Runs the peer (extra arguments: "bias" adds x-io's gyroscope offset filter); its
+    /// ns/update and final quaternion line, or nil after noting why.
+    func runPeer(_ extra: [String]) -> (nanoseconds: Double, quaternion: String)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: peer)
-        process.arguments = [input.path, "100", "5"]
+        process.arguments = [input.path, "100", "5"] + extra
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch {
             r.notes.append("cannot run \(peer): \(error)")
-            return
+            return nil
         }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("ns_per_update ") }),
               let nanoseconds = Double(line.split(separator: " ")[1]) else {
             r.notes.append("x-io Fusion C printed no timing: \(output)")
-            return
+            return nil
         }
-        if let quaternion = output.split(separator: "\n").first(where: { $0.hasPrefix("quaternion") }) {
-            peerQuaternion = String(quaternion)
-        }
-        poiseTimes.append(poise); peerTimes.append(nanoseconds); ratios.append(poise / nanoseconds)
+        let quaternion = output.split(separator: "\n").first(where: { $0.hasPrefix("quaternion") }).map(String.init) ?? ""
+        return (nanoseconds, quaternion)
+    }
+    var poiseTimes: [Double] = [], peerTimes: [Double] = [], ratios: [Double] = []
+    var peerWithBiasTimes: [Double] = [], ratiosWithBias: [Double] = []
+    var peerQuaternion = ""
+    for _ in 0..<rounds {
+        let poise = nineAxis("", correctionRate: nil).0.nanosecondsPerItem
+        guard let plain = runPeer([]), let withBias = runPeer(["bias"]) else { return }
+        peerQuaternion = plain.quaternion
+        poiseTimes.append(poise); peerTimes.append(plain.nanoseconds); ratios.append(poise / plain.nanoseconds)
+        peerWithBiasTimes.append(withBias.nanoseconds); ratiosWithBias.append(poise / withBias.nanoseconds)
     }
     func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
     r.add(Measurement(name: "x-io Fusion C FusionAhrsUpdate (float, -O3 -march=native)",
                       medianNanoseconds: median(peerTimes) * Double(n), items: n))
+    // For context, not the target: x-io's update preceded by its own gyroscope offset filter
+    // (FusionBiasUpdate: rest-only, a threshold and a timer), the nearest x-io has to the bias
+    // estimation inside Poise's update.
+    r.add(Measurement(name: "x-io Fusion C FusionBiasUpdate + FusionAhrsUpdate (for context)",
+                      medianNanoseconds: median(peerWithBiasTimes) * Double(n), items: n))
+    r.notes.append(String(format: "for context: Poise 9D / (x-io with FusionBias) median of rounds %.3f", median(ratiosWithBias)))
     r.notes.append("x-io Fusion final \(peerQuaternion)")
     r.notes.append("alternating rounds, Poise 9D default / x-io ns: " + zip(poiseTimes, peerTimes)
         .map { String(format: "%.1f/%.1f", $0, $1) }.joined(separator: ", "))
