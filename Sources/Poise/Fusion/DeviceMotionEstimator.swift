@@ -86,14 +86,17 @@ public struct DeviceMotionEstimator: Sendable {
             // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 0.25 rad: up to 2,800 °/s at 100 Hz) takes a copy
             // of the update with no call but the correction step, so its values stay in
             // registers; larger steps (and gaps at high rates) take the general copy.
+            // The bias-corrected rate; its squared norm is finite exactly when the sample is
+            // usable (the bias is finite and within `biasClip`).
             let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
+            let rateSquared = (rate * rate).sum()
             let halfDt = dt * 0.5
-            if !((rate * rate).sum() * (halfDt * halfDt) > 0.0625) {
+            if !(rateSquared * (halfDt * halfDt) > 0.0625) {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                           magneticField: magneticField, smallAngle: true)
+                           rate: rate, rateSquared: rateSquared, magneticField: magneticField, smallAngle: true)
             } else {
                 accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                                   magneticField: magneticField)
+                                   rate: rate, rateSquared: rateSquared, magneticField: magneticField)
             }
         } else {
             updateEverySample(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
@@ -155,19 +158,22 @@ public struct DeviceMotionEstimator: Sendable {
     /// `accumulate` for any gyroscope step (it may call libm).
     @usableFromInline @inline(never)
     mutating func accumulateAnyAngle(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
-                                     rotationRate: SIMD3<Double>, magneticField: SIMD3<Double>?) {
+                                     rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
+                                     magneticField: SIMD3<Double>?) {
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                   magneticField: magneticField, smallAngle: false)
+                   rate: rate, rateSquared: rateSquared, magneticField: magneticField, smallAngle: false)
     }
 
     /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
     /// rest test against the last rest low-pass outputs, and the sums of the block means. The
     /// rest timer and flag are kept in locals until the end (or the correction step).
-    /// `dt` and `flags` come from `timeStep(to: time)`; `smallAngle`: the caller has checked
-    /// that the gyroscope step's squared half angle is at most 0.0625 (or not a number).
+    /// `dt` and `flags` come from `timeStep(to: time)`, `rate` is the bias-corrected rotation
+    /// rate (rad/s, 4th lane 0) and `rateSquared` its squared norm; `smallAngle`: the caller has
+    /// checked that the gyroscope step's squared half angle is at most 0.0625 (or not a number).
     @inlinable @inline(__always)
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
-                             rotationRate: SIMD3<Double>, magneticField: SIMD3<Double>?, smallAngle: Bool) {
+                             rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
+                             magneticField: SIMD3<Double>?, smallAngle: Bool) {
         let c = coefficients
         var flags = flags
         state.lastAcceleration = acceleration
@@ -175,10 +181,6 @@ public struct DeviceMotionEstimator: Sendable {
         let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
         var restTime = state.restTime, restDetected = state.restDetected
         var counts = false
-        // The bias-corrected rate; its squared norm is finite exactly when the sample is usable
-        // (the bias is finite and within `biasClip`).
-        let rate = gyr - SIMD4(state.bias, 0)
-        let rateSquared = (rate * rate).sum()
         var attitude = state.gyroscopeAttitude
         if rateSquared.isFinite {
             counts = true
