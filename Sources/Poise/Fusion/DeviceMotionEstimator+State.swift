@@ -124,6 +124,8 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct Coefficients: Sendable {
         @usableFromInline var period: Double
+        /// 0.1 % of the period, s: steps this close to it count as the period.
+        @usableFromInline var periodTolerance: Double
         /// Samples per correction step, its period (s) and inverse.
         @usableFromInline var correctionInterval: Int
         @usableFromInline var inverseCorrectionInterval: Double
@@ -173,6 +175,7 @@ extension DeviceMotionEstimator {
             let degree = Double.pi / 180
             let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
             period = 1 / rate
+            periodTolerance = period * 0.001
             let interval = p.correctionRate.isFinite && p.correctionRate > 0 ? (rate / p.correctionRate).rounded(.down) : 1
             correctionInterval = Int(Swift.max(1, Swift.min(interval, 1_000_000)))
             let slow = Double(correctionInterval) * period

@@ -81,7 +81,8 @@ public struct DeviceMotionEstimator: Sendable {
                                 magneticField: SIMD3<Double>? = nil) {
         if coefficients.correctionInterval > 1 {
             var flags: DeviceMotion.Flags = []
-            let dt = timeStep(to: time, flags: &flags)
+            var magnetometerFollows = false
+            let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
             // A gyroscope step whose half angle is within the polynomial range of
             // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 0.25 rad: up to 2,800 °/s at 100 Hz) takes a copy
             // of the update with no call but the correction step, so its values stay in
@@ -89,14 +90,16 @@ public struct DeviceMotionEstimator: Sendable {
             // The bias-corrected rate; its squared norm is finite exactly when the sample is
             // usable (the bias is finite and within `biasClip`).
             let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
-            let rateSquared = (rate * rate).sum()
+            let rateSquared = fusionSquaredNorm(rate)
             let halfDt = dt * 0.5
             if !(rateSquared * (halfDt * halfDt) > 0.0625) {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                           rate: rate, rateSquared: rateSquared, magneticField: magneticField, smallAngle: true)
+                           rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                           magnetometerFollows: magnetometerFollows, smallAngle: true)
             } else {
                 accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                                   rate: rate, rateSquared: rateSquared, magneticField: magneticField)
+                                   rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                                   magnetometerFollows: magnetometerFollows)
             }
         } else {
             updateEverySample(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
@@ -105,35 +108,57 @@ public struct DeviceMotionEstimator: Sendable {
 
     /// The time step to `time` from the last sample, s (the nominal period for the first one),
     /// and records `time` as the last one; flags gaps and non-finite timestamps.
+    /// `magnetometerFollows` is set when the step is regular (in (0, `maximumTimeStep`], so
+    /// `time` is finite) and the last magnetometer sample applied was the last sample's: a
+    /// magnetometer sample now covers the same `dt`.
     @inlinable @inline(__always)
-    mutating func timeStep(to time: Double, flags: inout DeviceMotion.Flags) -> Double {
-        let c = coefficients
-        var dt = c.period
-        if let last = state.lastTime {
-            let d = time - last
-            if !(d > 0) { dt = 0 }  // repeated, backward or non-finite timestamp
-            else if d > c.maximumTimeStep { dt = c.maximumTimeStep; flags.insert(.timeGap) }
-            // Steps within 0.1 % of the nominal period are rounding jitter of the timestamps
-            // (e.g. index/rate printed to 1 µs): use the period itself.
-            else if (d - c.period).magnitude > c.period * 0.001 { dt = d }
+    mutating func timeStep(to time: Double, flags: inout DeviceMotion.Flags, magnetometerFollows: inout Bool) -> Double {
+        guard let last = state.lastTime else {
+            if time.isFinite { state.lastTime = time } else { flags.insert(.invalidInput) }
+            return coefficients.period
         }
+        let d = time - last
+        // The common case first: a step in (0, maximumTimeStep] (`time` is then finite, as
+        // `last` is).
+        if d > 0 && d <= coefficients.maximumTimeStep {
+            if let t = state.lastMagneticTime { magnetometerFollows = t == last }
+            state.lastTime = time
+            return Self.regularStep(d, coefficients)
+        }
+        // A repeated, backward or non-finite timestamp integrates nothing; a gap integrates
+        // `maximumTimeStep` and is flagged.
+        if d > 0 { flags.insert(.timeGap) }
         if time.isFinite { state.lastTime = time } else { flags.insert(.invalidInput) }
-        return dt
+        return d > 0 ? coefficients.maximumTimeStep : 0
+    }
+
+    /// The time step for an interval `d` in (0, `maximumTimeStep`], s: the nominal period when
+    /// `d` is within 0.1 % of it (rounding jitter of the timestamps, e.g. index/rate printed to
+    /// 1 µs), else `d`.
+    @inlinable @inline(__always)
+    static func regularStep(_ d: Double, _ c: Coefficients) -> Double {
+        (d - c.period).magnitude > c.periodTolerance ? d : c.period
     }
 
     /// When a usable, non-zero magnetometer sample `m` is applied: unless it is a held value
-    /// that is to be skipped. Returns the time it covers, s, and records it as the last one.
+    /// that is to be skipped. Returns the time it covers, s (by the rules of `timeStep`, from
+    /// the last magnetometer sample applied; `dt` when that was the last sample's), and
+    /// records it as the last one.
     @inlinable @inline(__always)
-    mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double) -> Double? {
-        let c = coefficients
-        guard !(c.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
-        var dtMag = c.period
-        if let t = state.lastMagneticTime, time.isFinite {
-            let d = time - t
-            if (d - c.period).magnitude > c.period * 0.001 { dtMag = d > 0 ? Swift.min(d, c.maximumTimeStep) : 0 }
+    mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool) -> Double? {
+        guard !(coefficients.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
+        var dtMag = dt
+        if !follows {
+            // The first magnetometer sample covers one period, like the first sample.
+            dtMag = coefficients.period
+            if let t = state.lastMagneticTime {
+                let d = time - t
+                dtMag = d > 0 && d <= coefficients.maximumTimeStep ? Self.regularStep(d, coefficients)
+                    : (d > 0 ? coefficients.maximumTimeStep : 0)
+            }
         }
         state.lastMagneticField = m
-        if time.isFinite { state.lastMagneticTime = time }
+        if follows || time.isFinite { state.lastMagneticTime = time }
         return dtMag
     }
 
@@ -141,14 +166,14 @@ public struct DeviceMotionEstimator: Sendable {
     /// the gyroscope earth frame, to the sum averaged until the next correction; true when it
     /// was added.
     @inlinable @inline(__always)
-    mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, earth: FusionRotationMatrix,
+    mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, earth: FusionRotation,
                                   flags: inout DeviceMotion.Flags) -> Bool {
-        let squaredNorm = (m * m).sum()
-        guard squaredNorm.isFinite else {
+        let squaredNorm = fusionSquaredNorm(m)
+        guard squaredNorm < .infinity else {
             flags.insert(.invalidInput)
             return false
         }
-        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time) else { return false }
+        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows) else { return false }
         state.magneticFieldSum += earth.rotate(SIMD4(m, 0))
         state.magneticSampleCount &+= 1
         state.magneticElapsed += dtMag
@@ -159,9 +184,10 @@ public struct DeviceMotionEstimator: Sendable {
     @usableFromInline @inline(never)
     mutating func accumulateAnyAngle(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                                      rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                                     magneticField: SIMD3<Double>?) {
+                                     magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                   rate: rate, rateSquared: rateSquared, magneticField: magneticField, smallAngle: false)
+                   rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                   magnetometerFollows: magnetometerFollows, smallAngle: false)
     }
 
     /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
@@ -173,21 +199,20 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                             magneticField: SIMD3<Double>?, smallAngle: Bool) {
-        let c = coefficients
+                             magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool) {
         var flags = flags
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
         let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
         var restTime = state.restTime, restDetected = state.restDetected
         var counts = false
-        var attitude = state.gyroscopeAttitude
-        if rateSquared.isFinite {
+        let attitude: Quaternion<Double>
+        if rateSquared < .infinity {
             counts = true
-            if c.restDetectionEnabled {
+            if coefficients.restDetectionEnabled {
                 state.restGyroscopeSum += gyr; state.restGyroscopeCount &+= 1
-                let d = gyr - state.restGyroscopeMean
-                if (d * d).sum() >= c.restGyroscopeThresholdSquared || !state.restGyroscopeMeanWithinClip {
+                if fusionSquaredNorm(gyr - state.restGyroscopeMean) >= coefficients.restGyroscopeThresholdSquared
+                    || !state.restGyroscopeMeanWithinClip {
                     restTime = 0
                     restDetected = false
                 }
@@ -195,27 +220,27 @@ public struct DeviceMotionEstimator: Sendable {
             attitude = integrateGyroscope(rate: rate, squaredNorm: rateSquared, dt: dt, smallAngle: smallAngle)
         } else {
             flags.insert(.invalidInput)
+            attitude = state.gyroscopeAttitude
         }
         // The gyroscope earth frame after this step, for the accelerometer and magnetometer
         // (from the registers, not reloaded from the state).
-        let earth = FusionRotationMatrix(attitude)
-        let accelerationSquared = (acc * acc).sum()
-        if !accelerationSquared.isFinite {
+        let earth = FusionRotation(attitude)
+        let accelerationSquared = fusionSquaredNorm(acc)
+        if !(accelerationSquared < .infinity) {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
         } else if accelerationSquared != 0 {
-            if c.restBiasEstimation {
+            if coefficients.restBiasEstimation {
                 state.restAccelerometerSum += acc; state.restAccelerometerCount &+= 1
-                let d = acc - state.restAccelerometerMean
-                if (d * d).sum() >= c.restAccelerometerThresholdSquared {
+                if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
                     restTime = 0
                     restDetected = false
                 } else {
                     restTime += dt
-                    if restTime >= c.restMinimumTime { restDetected = true }
+                    if restTime >= coefficients.restMinimumTime { restDetected = true }
                 }
             }
-            if accelerationSquared > c.accelerationAcceptedMaximumSquared || accelerationSquared < c.accelerationAcceptedMinimumSquared {
+            if accelerationSquared > coefficients.accelerationAcceptedMaximumSquared || accelerationSquared < coefficients.accelerationAcceptedMinimumSquared {
                 flags.insert(.accelerationRejected)
             } else {
                 state.accelerometerEarthSum += earth.rotate(acc); state.accelerometerEarthCount &+= 1
@@ -224,14 +249,17 @@ public struct DeviceMotionEstimator: Sendable {
             counts = true
         }
         state.restTime = restTime
-        state.restDetected = restDetected
-        if c.usesMagnetometer, let m = magneticField, sumMagnetometer(m, time: time, earth: earth, flags: &flags) { counts = true }
+        state.restDetected = restDetected  // (the correction step does not change it)
+        if coefficients.usesMagnetometer, let m = magneticField,
+           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth, flags: &flags) {
+            counts = true
+        }
         if counts {
             state.correctionCount &+= 1
-            if state.correctionCount >= c.correctionInterval { correct() }
+            if state.correctionCount >= coefficients.correctionInterval { correct() }
         }
-        if state.restDetected { flags.insert(.atRest) }
-        if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+        if restDetected { flags.insert(.atRest) }
+        if coefficients.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
     }
 
@@ -243,7 +271,8 @@ public struct DeviceMotionEstimator: Sendable {
                                     magneticField: SIMD3<Double>?) {
         var flags: DeviceMotion.Flags = []
         let c = coefficients
-        let dt = timeStep(to: time, flags: &flags)
+        var magnetometerFollows = false
+        let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
         // Samples with some usable input count towards the next correction step (a sample with
@@ -265,7 +294,7 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             flags.insert(.invalidInput)
         }
-        let earth = FusionRotationMatrix(state.gyroscopeAttitude)
+        let earth = FusionRotation(state.gyroscopeAttitude)
         if Self.isUsable(acceleration) {
             if (acceleration * acceleration).sum() != 0 {
                 let acc = SIMD4(acceleration, 0)
@@ -293,7 +322,10 @@ public struct DeviceMotionEstimator: Sendable {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
         }
-        if c.usesMagnetometer, let m = magneticField, sumMagnetometer(m, time: time, earth: earth, flags: &flags) { counts = true }
+        if c.usesMagnetometer, let m = magneticField,
+           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth, flags: &flags) {
+            counts = true
+        }
         if counts { correct() }
         if state.restDetected { flags.insert(.atRest) }
         if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
@@ -356,7 +388,9 @@ public struct DeviceMotionEstimator: Sendable {
     @discardableResult
     mutating func integrateGyroscope(rate w: SIMD4<Double>, squaredNorm n2: Double, dt: Double,
                                      smallAngle: Bool) -> Quaternion<Double> {
-        guard n2 > Double.ulpOfOne * Double.ulpOfOne, dt > 0 else { return state.gyroscopeAttitude }
+        // (On the small-angle path a zero rate or step gives the step (1, 0, 0, 0) exactly, so
+        // the test is only needed before the libm fallback.)
+        guard smallAngle || (n2 > Double.ulpOfOne * Double.ulpOfOne && dt > 0) else { return state.gyroscopeAttitude }
         // Exact quaternion exponential of ω·dt: (cos(|ω|dt/2), sin(|ω|dt/2)/|ω| · ω), with
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
         let halfDt = dt * 0.5
