@@ -162,20 +162,20 @@ import Testing
         let saved = try JSONEncoder().encode(estimator.state)
         var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
-        // The stored fields of layout 2. Change this list and StateLayout.current together.
-        let layout2 = ["accelerometerEarthCount", "accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+        // The stored fields of layout 3. Change this list and StateLayout.current together.
+        let layout3 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
                        "arbitraryHeadingOffset", "bias", "biasP", "correctionCount", "flags", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastAcceleration", "lastMagneticField", "lastMagneticTime",
                        "lastRotationRate", "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
                        "magneticCandidateTime", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
                        "magneticInitialGain", "magneticNormDip", "magneticNormDipLowPass", "magneticReferenceDip",
-                       "magneticReferenceNorm", "magneticRejectionTime", "magneticSampleCount", "magneticUndisturbedTime",
-                       "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerCount", "restAccelerometerLowPass",
-                       "restAccelerometerMean", "restAccelerometerSum", "restDetected", "restGyroscopeCount",
+                       "magneticReferenceNorm", "magneticRejectionTime", "magneticUndisturbedTime",
+                       "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerLowPass",
+                       "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
                        "restTime"]
-        #expect(DeviceMotionEstimator.StateLayout.current == 2 && json.keys.sorted() == layout2,
+        #expect(DeviceMotionEstimator.StateLayout.current == 3 && json.keys.sorted() == layout3,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 
         json["layout"] = 1
@@ -183,7 +183,7 @@ import Testing
         #expect {
             _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
         } throws: { error in
-            "\(error)".contains("layout 1") && "\(error)".contains("layout 2")
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 3")
         }
         // Saved before layouts existed: no `layout` key.
         json["layout"] = nil

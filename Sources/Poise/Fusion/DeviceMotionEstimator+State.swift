@@ -47,15 +47,12 @@ extension DeviceMotionEstimator {
         @usableFromInline var restGyroscopeMean = SIMD4<Double>.zero
         @usableFromInline var restAccelerometerMean = SIMD4<Double>.zero
         @usableFromInline var restGyroscopeMeanWithinClip = true
-        /// Sums (and counts) of the samples since the last correction step for the low-passes
-        /// that run once per step on the block mean (rest gyroscope and accelerometer, and the
-        /// specific force in the gyroscope earth frame).
+        /// Sums of the samples since the last correction step for the low-passes that run once
+        /// per step on the block mean (rest gyroscope and accelerometer, and the specific force
+        /// in the gyroscope earth frame); the 4th lane counts the samples (each adds 1 there).
         @usableFromInline var restGyroscopeSum = SIMD4<Double>.zero
-        @usableFromInline var restGyroscopeCount = 0
         @usableFromInline var restAccelerometerSum = SIMD4<Double>.zero
-        @usableFromInline var restAccelerometerCount = 0
         @usableFromInline var accelerometerEarthSum = SIMD4<Double>.zero
-        @usableFromInline var accelerometerEarthCount = 0
         @usableFromInline var restTime: Double = 0
 
         @usableFromInline var magneticInitialGain: Double = 1
@@ -80,10 +77,9 @@ extension DeviceMotionEstimator {
         @usableFromInline var pendingAccelerometer = false
         /// An inclination correction has been made.
         @usableFromInline var inclinationAligned = false
-        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame,
-        /// their count and the time they cover, s.
+        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame
+        /// (4th lane: their count), and the time they cover, s.
         @usableFromInline var magneticFieldSum = SIMD4<Double>.zero
-        @usableFromInline var magneticSampleCount = 0
         @usableFromInline var magneticElapsed: Double = 0
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
@@ -99,7 +95,8 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct StateLayout: Sendable, Codable, Equatable {
         /// 2: the per-schedule update of session 3 (rest sums, SIMD4 means, clip flag).
-        @usableFromInline static let current = 2
+        /// 3: the block sums count their samples in their 4th lane (no separate counts).
+        @usableFromInline static let current = 3
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

@@ -174,8 +174,7 @@ public struct DeviceMotionEstimator: Sendable {
             return false
         }
         guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows) else { return false }
-        state.magneticFieldSum += earth.rotate(SIMD4(m, 0))
-        state.magneticSampleCount &+= 1
+        state.magneticFieldSum += earth.rotate(SIMD4(m, 1))
         state.magneticElapsed += dtMag
         return true
     }
@@ -203,14 +202,15 @@ public struct DeviceMotionEstimator: Sendable {
         var flags = flags
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
-        let gyr = SIMD4(rotationRate, 0), acc = SIMD4(acceleration, 0)
+        // 4th lane 1: it counts the samples in the block sums.
+        let gyr = SIMD4(rotationRate, 1), acc = SIMD4(acceleration, 1)
         var restTime = state.restTime, restDetected = state.restDetected
         var counts = false
         let attitude: Quaternion<Double>
         if rateSquared < .infinity {
             counts = true
             if coefficients.restDetectionEnabled {
-                state.restGyroscopeSum += gyr; state.restGyroscopeCount &+= 1
+                state.restGyroscopeSum += gyr
                 if fusionSquaredNorm(gyr - state.restGyroscopeMean) >= coefficients.restGyroscopeThresholdSquared
                     || !state.restGyroscopeMeanWithinClip {
                     restTime = 0
@@ -231,7 +231,7 @@ public struct DeviceMotionEstimator: Sendable {
             state.lastAcceleration = .zero
         } else if accelerationSquared != 0 {
             if coefficients.restBiasEstimation {
-                state.restAccelerometerSum += acc; state.restAccelerometerCount &+= 1
+                state.restAccelerometerSum += acc
                 if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
                     restTime = 0
                     restDetected = false
@@ -243,7 +243,7 @@ public struct DeviceMotionEstimator: Sendable {
             if accelerationSquared > coefficients.accelerationAcceptedMaximumSquared || accelerationSquared < coefficients.accelerationAcceptedMinimumSquared {
                 flags.insert(.accelerationRejected)
             } else {
-                state.accelerometerEarthSum += earth.rotate(acc); state.accelerometerEarthCount &+= 1
+                state.accelerometerEarthSum += earth.rotate(acc)
             }
             state.pendingAccelerometer = true
             counts = true
@@ -355,12 +355,12 @@ public struct DeviceMotionEstimator: Sendable {
                 state.inclinationAligned = true
             }
         }
-        if state.magneticSampleCount > 0 {
-            let count = state.magneticSampleCount
+        if state.magneticFieldSum.w > 0 {
             let sum = state.magneticFieldSum
-            let mean = count == 1 ? SIMD3(sum.x, sum.y, sum.z) : SIMD3(sum.x, sum.y, sum.z) / Double(count)
+            let count = sum.w
+            let mean = count == 1 ? SIMD3(sum.x, sum.y, sum.z) : SIMD3(sum.x, sum.y, sum.z) / count
             let dt = state.magneticElapsed
-            state.magneticFieldSum = .zero; state.magneticSampleCount = 0; state.magneticElapsed = 0
+            state.magneticFieldSum = .zero; state.magneticElapsed = 0
             updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
             if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
         }
@@ -437,20 +437,25 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     mutating func filterBlockMeans() {
         let c = coefficients
-        @inline(__always) func mean(_ sum: SIMD4<Double>, _ count: Int) -> SIMD4<Double> {
-            sum * (count == c.correctionInterval ? c.inverseCorrectionInterval : 1 / Double(count))
+        let interval = Double(c.correctionInterval)
+        /// The mean of a block sum (its 4th lane is the count; the mean's is 0).
+        @inline(__always) func mean(_ sum: SIMD4<Double>) -> SIMD4<Double> {
+            let count = sum.w
+            var m = sum * (count == interval ? c.inverseCorrectionInterval : 1 / count)
+            m.w = 0
+            return m
         }
-        if state.restGyroscopeCount > 0 {
-            filterRestGyroscope(mean(state.restGyroscopeSum, state.restGyroscopeCount))
-            state.restGyroscopeSum = .zero; state.restGyroscopeCount = 0
+        if state.restGyroscopeSum.w > 0 {
+            filterRestGyroscope(mean(state.restGyroscopeSum))
+            state.restGyroscopeSum = .zero
         }
-        if state.restAccelerometerCount > 0 {
-            filterRestAccelerometer(mean(state.restAccelerometerSum, state.restAccelerometerCount))
-            state.restAccelerometerSum = .zero; state.restAccelerometerCount = 0
+        if state.restAccelerometerSum.w > 0 {
+            filterRestAccelerometer(mean(state.restAccelerometerSum))
+            state.restAccelerometerSum = .zero
         }
-        if state.accelerometerEarthCount > 0 {
-            filterAccelerometerEarth(mean(state.accelerometerEarthSum, state.accelerometerEarthCount))
-            state.accelerometerEarthSum = .zero; state.accelerometerEarthCount = 0
+        if state.accelerometerEarthSum.w > 0 {
+            filterAccelerometerEarth(mean(state.accelerometerEarthSum))
+            state.accelerometerEarthSum = .zero
         }
     }
 

@@ -162,7 +162,7 @@ struct FusionRotation {
                      v.z.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx))
     }
 
-    /// q·v·q* for a 3-vector in the first three lanes (the 4th lane of the result is 0).
+    /// q·v·q* for a 3-vector in the first three lanes; the 4th lane is passed through.
     @inlinable @inline(__always)
     func rotate(_ v: SIMD4<Double>) -> SIMD4<Double> {
         let tx = (y2 * v.z).addingProduct(-z2, v.y)
@@ -170,7 +170,7 @@ struct FusionRotation {
         let tz = (x2 * v.y).addingProduct(-y2, v.x)
         return SIMD4(v.x.addingProduct(w, tx).addingProduct(y, tz).addingProduct(-z, ty),
                      v.y.addingProduct(w, ty).addingProduct(z, tx).addingProduct(-x, tz),
-                     v.z.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx), 0)
+                     v.z.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx), v.w)
     }
 }
 
