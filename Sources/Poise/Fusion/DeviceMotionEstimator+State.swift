@@ -70,10 +70,11 @@ extension DeviceMotionEstimator {
         @usableFromInline var headingCosine: Double = 1
         @usableFromInline var headingSine: Double = 0
         @usableFromInline var headingCacheAngle: Double = 0
-        /// Samples since the last correction step; an accelerometer sample arrived since then.
-        /// The first counted sample runs a correction step (so the attitude is right from
-        /// the start), then every `correctionInterval` samples.
-        @usableFromInline var correctionCount: Int
+        /// Counted samples until the next correction step (it runs when this reaches 0); an
+        /// accelerometer sample arrived since the last one. The first counted sample runs a
+        /// correction step (so the attitude is right from the start), then every
+        /// `correctionInterval` samples.
+        @usableFromInline var samplesToCorrection: Int
         @usableFromInline var pendingAccelerometer = false
         /// An inclination correction has been made.
         @usableFromInline var inclinationAligned = false
@@ -84,7 +85,7 @@ extension DeviceMotionEstimator {
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
-            correctionCount = coefficients.correctionInterval - 1
+            samplesToCorrection = 1
             magneticRejectionTime = configuration.magneticMaximumRejectionTime
         }
     }
@@ -95,7 +96,8 @@ extension DeviceMotionEstimator {
     @usableFromInline
     struct StateLayout: Sendable, Codable, Equatable {
         /// 2: the per-schedule update of session 3 (rest sums, SIMD4 means, clip flag).
-        /// 3: the block sums count their samples in their 4th lane (no separate counts).
+        /// 3: the block sums count their samples in their 4th lane (no separate counts); a
+        ///    countdown to the correction step (`samplesToCorrection`) replaces its count.
         @usableFromInline static let current = 3
         @usableFromInline let version: Int
 
@@ -123,6 +125,12 @@ extension DeviceMotionEstimator {
         @usableFromInline var period: Double
         /// 0.1 % of the period, s: steps this close to it count as the period.
         @usableFromInline var periodTolerance: Double
+        /// Steps in [nominalStepMinimum, nominalStepMaximum] are the period (period ∓ 0.1 %,
+        /// the upper end at most `maximumTimeStep`).
+        @usableFromInline var nominalStepMinimum: Double
+        @usableFromInline var nominalStepMaximum: Double
+        /// The per-sample features, for the update's copy with the default 9D ones as constants.
+        @usableFromInline var features: Features
         /// Samples per correction step, its period (s) and inverse.
         @usableFromInline var correctionInterval: Int
         @usableFromInline var inverseCorrectionInterval: Double
@@ -180,6 +188,8 @@ extension DeviceMotionEstimator {
             correctionPeriod = slow
             inverseCorrectionPeriod = 1 / slow
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
+            nominalStepMinimum = period - periodTolerance
+            nominalStepMaximum = Swift.min(period + periodTolerance, maximumTimeStep)
             usesMagnetometer = p.reference.usesMagnetometer
             skipHeldMagnetometerSamples = p.skipHeldMagnetometerSamples
             func positive(_ tau: Double) -> Double { tau.isFinite && tau > 0 ? tau : 0 }
@@ -227,6 +237,32 @@ extension DeviceMotionEstimator {
             magneticMaximumRejectionTime = p.magneticMaximumRejectionTime
             magneticRejectionFactor = p.magneticRejectionFactor
             declination = p.declination * degree
+            features = Features(restDetection: restDetectionEnabled, restBiasEstimation: restBiasEstimation,
+                                magnetometer: usesMagnetometer, skipHeldMagnetometerSamples: skipHeldMagnetometerSamples)
+        }
+    }
+}
+
+extension DeviceMotionEstimator {
+    /// The configuration switches the per-sample update tests.
+    @usableFromInline
+    struct Features: Sendable, Equatable {
+        @usableFromInline var restDetection: Bool
+        @usableFromInline var restBiasEstimation: Bool
+        @usableFromInline var magnetometer: Bool
+        @usableFromInline var skipHeldMagnetometerSamples: Bool
+
+        @inlinable
+        init(restDetection: Bool, restBiasEstimation: Bool, magnetometer: Bool, skipHeldMagnetometerSamples: Bool) {
+            self.restDetection = restDetection
+            self.restBiasEstimation = restBiasEstimation
+            self.magnetometer = magnetometer
+            self.skipHeldMagnetometerSamples = skipHeldMagnetometerSamples
+        }
+
+        /// The default configuration's, with a magnetometer.
+        @inlinable static var default9D: Features {
+            Features(restDetection: true, restBiasEstimation: true, magnetometer: true, skipHeldMagnetometerSamples: false)
         }
     }
 }

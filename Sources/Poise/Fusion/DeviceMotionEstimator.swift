@@ -93,9 +93,17 @@ public struct DeviceMotionEstimator: Sendable {
             let rateSquared = fusionSquaredNorm(rate)
             let halfDt = dt * 0.5
             if !(rateSquared * (halfDt * halfDt) > 0.0625) {
-                accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                           rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                           magnetometerFollows: magnetometerFollows, smallAngle: true)
+                // The default 9D features get a copy with them as constants.
+                let features = coefficients.features
+                if features == .default9D {
+                    accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                               rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                               magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D)
+                } else {
+                    accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                               rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                               magnetometerFollows: magnetometerFollows, smallAngle: true, features: features)
+                }
             } else {
                 accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
@@ -118,8 +126,13 @@ public struct DeviceMotionEstimator: Sendable {
             return coefficients.period
         }
         let d = time - last
-        // The common case first: a step in (0, maximumTimeStep] (`time` is then finite, as
-        // `last` is).
+        // The common case first: the nominal period give or take 0.1 %.
+        if d >= coefficients.nominalStepMinimum && d <= coefficients.nominalStepMaximum {
+            if let t = state.lastMagneticTime { magnetometerFollows = t == last }
+            state.lastTime = time
+            return coefficients.period
+        }
+        // Other steps in (0, maximumTimeStep] (`time` is then finite, as `last` is).
         if d > 0 && d <= coefficients.maximumTimeStep {
             if let t = state.lastMagneticTime { magnetometerFollows = t == last }
             state.lastTime = time
@@ -145,8 +158,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// the last magnetometer sample applied; `dt` when that was the last sample's), and
     /// records it as the last one.
     @inlinable @inline(__always)
-    mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool) -> Double? {
-        guard !(coefficients.skipHeldMagnetometerSamples && m == state.lastMagneticField) else { return nil }
+    mutating func acceptMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, skipHeld: Bool) -> Double? {
+        guard !(skipHeld && m == state.lastMagneticField) else { return nil }
         var dtMag = dt
         if !follows {
             // The first magnetometer sample covers one period, like the first sample.
@@ -167,13 +180,13 @@ public struct DeviceMotionEstimator: Sendable {
     /// was added.
     @inlinable @inline(__always)
     mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, earth: FusionRotation,
-                                  flags: inout DeviceMotion.Flags) -> Bool {
+                                  skipHeld: Bool, flags: inout DeviceMotion.Flags) -> Bool {
         let squaredNorm = fusionSquaredNorm(m)
         guard squaredNorm < .infinity else {
             flags.insert(.invalidInput)
             return false
         }
-        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows) else { return false }
+        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows, skipHeld: skipHeld) else { return false }
         state.magneticFieldSum += earth.rotate(SIMD4(m, 1))
         state.magneticElapsed += dtMag
         return true
@@ -186,7 +199,7 @@ public struct DeviceMotionEstimator: Sendable {
                                      magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                   magnetometerFollows: magnetometerFollows, smallAngle: false)
+                   magnetometerFollows: magnetometerFollows, smallAngle: false, features: coefficients.features)
     }
 
     /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
@@ -198,7 +211,8 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                             magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool) {
+                             magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool,
+                             features: Features) {
         var flags = flags
         state.lastAcceleration = acceleration
         state.lastRotationRate = rotationRate
@@ -209,7 +223,7 @@ public struct DeviceMotionEstimator: Sendable {
         let attitude: Quaternion<Double>
         if rateSquared < .infinity {
             counts = true
-            if coefficients.restDetectionEnabled {
+            if features.restDetection {
                 state.restGyroscopeSum += gyr
                 if fusionSquaredNorm(gyr - state.restGyroscopeMean) >= coefficients.restGyroscopeThresholdSquared
                     || !state.restGyroscopeMeanWithinClip {
@@ -230,7 +244,7 @@ public struct DeviceMotionEstimator: Sendable {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
         } else if accelerationSquared != 0 {
-            if coefficients.restBiasEstimation {
+            if features.restBiasEstimation {
                 state.restAccelerometerSum += acc
                 if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
                     restTime = 0
@@ -250,16 +264,17 @@ public struct DeviceMotionEstimator: Sendable {
         }
         state.restTime = restTime
         state.restDetected = restDetected  // (the correction step does not change it)
-        if coefficients.usesMagnetometer, let m = magneticField,
-           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth, flags: &flags) {
+        if features.magnetometer, let m = magneticField,
+           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth,
+                           skipHeld: features.skipHeldMagnetometerSamples, flags: &flags) {
             counts = true
         }
         if counts {
-            state.correctionCount &+= 1
-            if state.correctionCount >= coefficients.correctionInterval { correct() }
+            state.samplesToCorrection &-= 1
+            if state.samplesToCorrection <= 0 { correct() }
         }
         if restDetected { flags.insert(.atRest) }
-        if coefficients.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+        if features.magnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         state.flags = flags
     }
 
@@ -323,7 +338,8 @@ public struct DeviceMotionEstimator: Sendable {
             state.lastAcceleration = .zero
         }
         if c.usesMagnetometer, let m = magneticField,
-           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth, flags: &flags) {
+           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth,
+                           skipHeld: c.skipHeldMagnetometerSamples, flags: &flags) {
             counts = true
         }
         if counts { correct() }
@@ -338,7 +354,7 @@ public struct DeviceMotionEstimator: Sendable {
     @usableFromInline @inline(never)
     mutating func correct() {
         let c = coefficients
-        state.correctionCount = 0
+        state.samplesToCorrection = c.correctionInterval
         if c.correctionInterval > 1 {
             renormalizeGyroscopeAttitude()
             filterBlockMeans()
