@@ -26,8 +26,10 @@ extension DeviceMotionEstimator {
         public var flags: DeviceMotion.Flags = []
         /// Timestamp of the last sample, s.
         public var lastTime: Double?
-        /// Last magnetometer sample applied, and its time.
+        /// Last magnetometer sample applied (kept only with `skipHeldMagnetometerSamples`, to
+        /// recognise held values; nil otherwise), µT, device frame.
         public var lastMagneticField: SIMD3<Double>?
+        /// Time of the last magnetometer sample applied, s.
         public var lastMagneticTime: Double?
         /// Last inputs (for the outputs: user acceleration and corrected rotation rate).
         public var lastAcceleration = SIMD3<Double>.zero

@@ -170,7 +170,7 @@ public struct DeviceMotionEstimator: Sendable {
                     : (d > 0 ? coefficients.maximumTimeStep : 0)
             }
         }
-        state.lastMagneticField = m
+        if skipHeld { state.lastMagneticField = m }
         if follows || time.isFinite { state.lastMagneticTime = time }
         return dtMag
     }
@@ -353,19 +353,18 @@ public struct DeviceMotionEstimator: Sendable {
     /// designed for the correction period (`correctionInterval` × period).
     @usableFromInline @inline(never)
     mutating func correct() {
-        let c = coefficients
-        state.samplesToCorrection = c.correctionInterval
-        if c.correctionInterval > 1 {
+        state.samplesToCorrection = coefficients.correctionInterval
+        if coefficients.correctionInterval > 1 {
             renormalizeGyroscopeAttitude()
             filterBlockMeans()
         }
         if state.pendingAccelerometer {
             state.pendingAccelerometer = false
-            if let a = correctInclination(), c.motionBiasEstimation || c.restBiasEstimation {
+            if let a = correctInclination(), coefficients.motionBiasEstimation || coefficients.restBiasEstimation {
                 // The first correction aligns the initial inclination; with a correction
                 // period of several samples it is not a rate measurement of the bias (VQF,
                 // correcting every sample, treats it as one; kept for interval 1).
-                let aligning = !state.inclinationAligned && c.correctionInterval > 1
+                let aligning = !state.inclinationAligned && coefficients.correctionInterval > 1
                 estimateBias(accelerationEarth: a, attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude),
                              motionMeasurement: !aligning)
                 state.inclinationAligned = true
@@ -452,12 +451,11 @@ public struct DeviceMotionEstimator: Sendable {
     /// the mean of its block (coefficients designed for the correction period).
     @inlinable @inline(__always)
     mutating func filterBlockMeans() {
-        let c = coefficients
-        let interval = Double(c.correctionInterval)
+        let interval = Double(coefficients.correctionInterval)
         /// The mean of a block sum (its 4th lane is the count; the mean's is 0).
         @inline(__always) func mean(_ sum: SIMD4<Double>) -> SIMD4<Double> {
             let count = sum.w
-            var m = sum * (count == interval ? c.inverseCorrectionInterval : 1 / count)
+            var m = sum * (count == interval ? coefficients.inverseCorrectionInterval : 1 / count)
             m.w = 0
             return m
         }
@@ -508,7 +506,6 @@ public struct DeviceMotionEstimator: Sendable {
     /// K = M S⁻¹, b ← b + K e, P ← P − K Mᵀ (= P − K R P).
     @inlinable @inline(__always)
     mutating func estimateBias(accelerationEarth a: SIMD3<Double>, attitude6D q: Quaternion<Double>, motionMeasurement: Bool) {
-        let c = coefficients
         let (bx, by, bz) = (state.bias.x, state.bias.y, state.bias.z)
         // Rotation matrix R of the 6D attitude (rows r0, r1, r2), low-passed together with
         // R·b (x, y); the identity for the rest measurement.
@@ -516,33 +513,33 @@ public struct DeviceMotionEstimator: Sendable {
         var (r10, r11, r12) = (0.0, 1.0, 0.0)
         var (r20, r21, r22) = (0.0, 0.0, 1.0)
         var (lpx, lpy) = (0.0, 0.0)
-        if c.motionBiasEstimation {
+        if coefficients.motionBiasEstimation {
             let m = FusionRotationMatrix(q)
             let rbx = fusionDot(m.r00, bx, m.r01, by, m.r02, bz), rby = fusionDot(m.r10, bx, m.r11, by, m.r12, bz)
             let packed = SIMD16<Double>(m.r00, m.r01, m.r02, m.r10, m.r11, m.r12, m.r20, m.r21, m.r22, rbx, rby, 0, 0, 0, 0, 0)
-            let f = state.motionBiasLowPass.step(packed, c.motionBiasLowPass)
+            let f = state.motionBiasLowPass.step(packed, coefficients.motionBiasLowPass)
             (r00, r01, r02) = (f[0], f[1], f[2]); (r10, r11, r12) = (f[3], f[4], f[5]); (r20, r21, r22) = (f[6], f[7], f[8])
             (lpx, lpy) = (f[9], f[10])
         }
         // P ← P + V (up to the initial variance).
         var p = state.biasP
-        if p.r0.x < c.biasP0 { p.r0.x += c.biasV }
-        if p.r1.y < c.biasP0 { p.r1.y += c.biasV }
-        if p.r2.z < c.biasP0 { p.r2.z += c.biasV }
+        if p.r0.x < coefficients.biasP0 { p.r0.x += coefficients.biasV }
+        if p.r1.y < coefficients.biasP0 { p.r1.y += coefficients.biasV }
+        if p.r2.z < coefficients.biasP0 { p.r2.z += coefficients.biasV }
         let (p00, p01, p02, p11, p12, p22) = (p.r0.x, p.r0.y, p.r0.z, p.r1.y, p.r1.z, p.r2.z)
-        let clip = c.biasClip
+        let clip = coefficients.biasClip
         var (ex, ey, ez): (Double, Double, Double)
         var (w0, w1, w2): (Double, Double, Double)
-        if state.restDetected && c.restBiasEstimation {
+        if state.restDetected && coefficients.restBiasEstimation {
             let lp = state.restGyroscopeMean
             (ex, ey, ez) = (lp.x - bx, lp.y - by, lp.z - bz)
             (r00, r01, r02) = (1, 0, 0); (r10, r11, r12) = (0, 1, 0); (r20, r21, r22) = (0, 0, 1)
-            (w0, w1, w2) = (c.biasRestW, c.biasRestW, c.biasRestW)
-        } else if c.motionBiasEstimation && motionMeasurement {
-            ex = lpx.addingProduct(-a.y, c.inverseCorrectionPeriod) - fusionDot(r00, bx, r01, by, r02, bz)
-            ey = lpy.addingProduct(a.x, c.inverseCorrectionPeriod) - fusionDot(r10, bx, r11, by, r12, bz)
+            (w0, w1, w2) = (coefficients.biasRestW, coefficients.biasRestW, coefficients.biasRestW)
+        } else if coefficients.motionBiasEstimation && motionMeasurement {
+            ex = lpx.addingProduct(-a.y, coefficients.inverseCorrectionPeriod) - fusionDot(r00, bx, r01, by, r02, bz)
+            ey = lpy.addingProduct(a.x, coefficients.inverseCorrectionPeriod) - fusionDot(r10, bx, r11, by, r12, bz)
             ez = -fusionDot(r20, bx, r21, by, r22, bz)
-            (w0, w1, w2) = (c.biasMotionW, c.biasMotionW, c.biasVerticalW)
+            (w0, w1, w2) = (coefficients.biasMotionW, coefficients.biasMotionW, coefficients.biasVerticalW)
         } else {
             state.biasP = p
             return
@@ -595,21 +592,20 @@ public struct DeviceMotionEstimator: Sendable {
 
     @inlinable @inline(__always)
     mutating func updateMagnetometer(earthField m: SIMD3<Double>, dt: Double) {
-        let c = coefficients
-        let nominal = (dt - c.correctionPeriod).magnitude <= 1e-9 * c.correctionPeriod
-        if c.magneticDisturbanceRejection {
+        let nominal = (dt - coefficients.correctionPeriod).magnitude <= 1e-9 * coefficients.correctionPeriod
+        if coefficients.magneticDisturbanceRejection {
             let norm = (m * m).sum().squareRoot()
             let dip = -fusionArcsine(Swift.max(-1, Swift.min(1, m.z / norm)))
             var nd = SIMD2(norm, dip)
-            if c.magneticCurrentLowPassEnabled {
-                nd = state.magneticNormDipLowPass.step(nd, c.magneticCurrentLowPass)
+            if coefficients.magneticCurrentLowPassEnabled {
+                nd = state.magneticNormDipLowPass.step(nd, coefficients.magneticCurrentLowPass)
             }
             state.magneticNormDip = nd
-            let kRef = nominal ? c.magneticReferenceGain : Self.gain(dt: dt, inverseTau: c.inverseMagneticReferenceTau)
-            if (nd.x - state.magneticReferenceNorm).magnitude < c.magneticNormThreshold * state.magneticReferenceNorm
-                && (nd.y - state.magneticReferenceDip).magnitude < c.magneticDipThreshold {
+            let kRef = nominal ? coefficients.magneticReferenceGain : Self.gain(dt: dt, inverseTau: coefficients.inverseMagneticReferenceTau)
+            if (nd.x - state.magneticReferenceNorm).magnitude < coefficients.magneticNormThreshold * state.magneticReferenceNorm
+                && (nd.y - state.magneticReferenceDip).magnitude < coefficients.magneticDipThreshold {
                 state.magneticUndisturbedTime += dt
-                if state.magneticUndisturbedTime >= c.magneticMinimumUndisturbedTime {
+                if state.magneticUndisturbedTime >= coefficients.magneticMinimumUndisturbedTime {
                     state.magneticDisturbanceDetected = false
                     state.magneticReferenceNorm += kRef * (nd.x - state.magneticReferenceNorm)
                     state.magneticReferenceDip += kRef * (nd.y - state.magneticReferenceDip)
@@ -618,20 +614,20 @@ public struct DeviceMotionEstimator: Sendable {
                 state.magneticUndisturbedTime = 0
                 state.magneticDisturbanceDetected = true
             }
-            if (nd.x - state.magneticCandidateNorm).magnitude < c.magneticNormThreshold * state.magneticCandidateNorm
-                && (nd.y - state.magneticCandidateDip).magnitude < c.magneticDipThreshold {
-                if (state.restGyroscopeMean * state.restGyroscopeMean).sum() >= c.magneticNewFieldMinimumRateSquared {
+            if (nd.x - state.magneticCandidateNorm).magnitude < coefficients.magneticNormThreshold * state.magneticCandidateNorm
+                && (nd.y - state.magneticCandidateDip).magnitude < coefficients.magneticDipThreshold {
+                if (state.restGyroscopeMean * state.restGyroscopeMean).sum() >= coefficients.magneticNewFieldMinimumRateSquared {
                     state.magneticCandidateTime += dt
                 }
                 state.magneticCandidateNorm += kRef * (nd.x - state.magneticCandidateNorm)
                 state.magneticCandidateDip += kRef * (nd.y - state.magneticCandidateDip)
                 if state.magneticDisturbanceDetected
-                    && (state.magneticCandidateTime >= c.magneticNewFieldTime
-                        || (state.magneticReferenceNorm == 0 && state.magneticCandidateTime >= c.magneticNewFirstFieldTime)) {
+                    && (state.magneticCandidateTime >= coefficients.magneticNewFieldTime
+                        || (state.magneticReferenceNorm == 0 && state.magneticCandidateTime >= coefficients.magneticNewFirstFieldTime)) {
                     state.magneticReferenceNorm = state.magneticCandidateNorm
                     state.magneticReferenceDip = state.magneticCandidateDip
                     state.magneticDisturbanceDetected = false
-                    state.magneticUndisturbedTime = c.magneticMinimumUndisturbedTime
+                    state.magneticUndisturbedTime = coefficients.magneticMinimumUndisturbedTime
                 }
             } else {
                 state.magneticCandidateTime = 0
@@ -654,24 +650,24 @@ public struct DeviceMotionEstimator: Sendable {
         } else {
             disagreement = fusionArctangent2(y: across, x: along)
         }
-        var k = nominal ? c.magnetometerGain : Self.gain(dt: dt, inverseTau: c.inverseMagnetometerTau)
-        if c.magneticDisturbanceRejection {
+        var k = nominal ? coefficients.magnetometerGain : Self.gain(dt: dt, inverseTau: coefficients.inverseMagnetometerTau)
+        if coefficients.magneticDisturbanceRejection {
             if state.magneticDisturbanceDetected {
-                if state.magneticRejectionTime <= c.magneticMaximumRejectionTime {
+                if state.magneticRejectionTime <= coefficients.magneticMaximumRejectionTime {
                     state.magneticRejectionTime += dt
                     k = 0
                 } else {
-                    k /= c.magneticRejectionFactor
+                    k /= coefficients.magneticRejectionFactor
                 }
             } else {
-                state.magneticRejectionTime = Swift.max(state.magneticRejectionTime - c.magneticRejectionFactor * dt, 0)
+                state.magneticRejectionTime = Swift.max(state.magneticRejectionTime - coefficients.magneticRejectionFactor * dt, 0)
             }
         }
         // Fast initial convergence: gain at least 1/N for the N-th sample until t > τ.
         if state.magneticInitialGain != 0 {
             if k < state.magneticInitialGain { k = state.magneticInitialGain }
             state.magneticInitialGain = state.magneticInitialGain / (state.magneticInitialGain + 1)
-            if state.magneticInitialGain * c.magnetometerTau < c.correctionPeriod { state.magneticInitialGain = 0 }
+            if state.magneticInitialGain * coefficients.magnetometerTau < coefficients.correctionPeriod { state.magneticInitialGain = 0 }
         }
         let step = k * disagreement
         guard step != 0 else {
