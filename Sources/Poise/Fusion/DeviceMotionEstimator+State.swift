@@ -10,14 +10,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var layout = StateLayout()
         /// Gyroscope strapdown integration (device → gyroscope earth frame).
         public var gyroscopeAttitude = Quaternion<Double>.identity
-        /// Inclination correction from the gyroscope earth frame to the 6D earth frame.
-        public var inclinationCorrection = Quaternion<Double>.identity
-        /// Heading correction (rotation about vertical) from the 6D to the 9D earth frame, rad.
-        public var headingCorrection: Double = 0
         /// Estimated gyroscope bias, rad/s, device frame.
         public var bias = SIMD3<Double>.zero
-        /// Bias covariance, (0.01 °/s)².
-        @usableFromInline var biasP: Matrix3
         /// Rest detected (the bias is then updated from the mean rotation rate).
         public var restDetected = false
         /// Magnetic disturbance detected (heading correction paused or slowed).
@@ -26,24 +20,17 @@ extension DeviceMotionEstimator {
         public var flags: DeviceMotion.Flags = []
         /// Timestamp of the last sample, s.
         public var lastTime: Double?
-        /// Last magnetometer sample applied (kept only with `skipHeldMagnetometerSamples`, to
-        /// recognise held values; nil otherwise), µT, device frame.
-        public var lastMagneticField: SIMD3<Double>?
         /// Time of the last magnetometer sample applied, s.
         public var lastMagneticTime: Double?
         /// Last inputs (for the outputs: user acceleration and corrected rotation rate).
         public var lastAcceleration = SIMD3<Double>.zero
         public var lastRotationRate = SIMD3<Double>.zero
-        /// Yaw offset of the arbitrary-corrected reference, rad (set at the first sample).
-        public var arbitraryHeadingOffset: Double?
-
-        @usableFromInline var accelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
-        /// Low-passed specific force in the gyroscope earth frame, g.
-        @usableFromInline var accelerometerMean = SIMD3<Double>.zero
-        @usableFromInline var motionBiasLowPass = CriticalLowPassState<SIMD16<Double>>()
-
-        @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
-        @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
+        /// Counted samples until the next correction step (it runs when this reaches 0); an
+        /// accelerometer sample arrived since the last one. The first counted sample runs a
+        /// correction step (so the attitude is right from the start), then every
+        /// `correctionInterval` samples.
+        @usableFromInline var samplesToCorrection: Int
+        @usableFromInline var pendingAccelerometer = false
         /// Last outputs of the rest low-passes (4th lane 0), and whether the gyroscope one is
         /// within `biasClip` on every axis (a rest condition).
         @usableFromInline var restGyroscopeMean = SIMD4<Double>.zero
@@ -56,7 +43,30 @@ extension DeviceMotionEstimator {
         @usableFromInline var restAccelerometerSum = SIMD4<Double>.zero
         @usableFromInline var accelerometerEarthSum = SIMD4<Double>.zero
         @usableFromInline var restTime: Double = 0
+        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame
+        /// (4th lane: their count), and the time they cover, s.
+        @usableFromInline var magneticFieldSum = SIMD4<Double>.zero
+        @usableFromInline var magneticElapsed: Double = 0
+        /// Last magnetometer sample applied (kept only with `skipHeldMagnetometerSamples`, to
+        /// recognise held values; nil otherwise), µT, device frame.
+        public var lastMagneticField: SIMD3<Double>?
 
+        // Fields the correction step uses (above: those every sample uses, kept together so
+        // that an update touches few cache lines).
+        /// Inclination correction from the gyroscope earth frame to the 6D earth frame.
+        public var inclinationCorrection = Quaternion<Double>.identity
+        /// Heading correction (rotation about vertical) from the 6D to the 9D earth frame, rad.
+        public var headingCorrection: Double = 0
+        /// Bias covariance, (0.01 °/s)².
+        @usableFromInline var biasP: Matrix3
+        /// Yaw offset of the arbitrary-corrected reference, rad (set at the first sample).
+        public var arbitraryHeadingOffset: Double?
+        @usableFromInline var accelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
+        /// Low-passed specific force in the gyroscope earth frame, g.
+        @usableFromInline var accelerometerMean = SIMD3<Double>.zero
+        @usableFromInline var motionBiasLowPass = CriticalLowPassState<SIMD16<Double>>()
+        @usableFromInline var restGyroscopeLowPass = CriticalLowPassState<SIMD4<Double>>()
+        @usableFromInline var restAccelerometerLowPass = CriticalLowPassState<SIMD4<Double>>()
         @usableFromInline var magneticInitialGain: Double = 1
         @usableFromInline var magneticNormDipLowPass = CriticalLowPassState<SIMD2<Double>>()
         @usableFromInline var magneticNormDip = SIMD2<Double>.zero
@@ -72,18 +82,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var headingCosine: Double = 1
         @usableFromInline var headingSine: Double = 0
         @usableFromInline var headingCacheAngle: Double = 0
-        /// Counted samples until the next correction step (it runs when this reaches 0); an
-        /// accelerometer sample arrived since the last one. The first counted sample runs a
-        /// correction step (so the attitude is right from the start), then every
-        /// `correctionInterval` samples.
-        @usableFromInline var samplesToCorrection: Int
-        @usableFromInline var pendingAccelerometer = false
         /// An inclination correction has been made.
         @usableFromInline var inclinationAligned = false
-        /// Magnetometer samples since the last correction, summed in the gyroscope earth frame
-        /// (4th lane: their count), and the time they cover, s.
-        @usableFromInline var magneticFieldSum = SIMD4<Double>.zero
-        @usableFromInline var magneticElapsed: Double = 0
 
         @usableFromInline init(configuration: DeviceMotionConfiguration, coefficients: Coefficients) {
             biasP = .scaledIdentity(coefficients.biasP0)
@@ -124,6 +124,10 @@ extension DeviceMotionEstimator {
     /// Values derived once from the configuration.
     @usableFromInline
     struct Coefficients: Sendable {
+        // The ones every sample uses first (few cache lines per update).
+        /// Samples per correction step (its period and the inverses further down).
+        @usableFromInline var correctionInterval: Int
+        /// The sample period, s.
         @usableFromInline var period: Double
         /// 0.1 % of the period, s: steps this close to it count as the period.
         @usableFromInline var periodTolerance: Double
@@ -131,15 +135,24 @@ extension DeviceMotionEstimator {
         /// the upper end at most `maximumTimeStep`).
         @usableFromInline var nominalStepMinimum: Double
         @usableFromInline var nominalStepMaximum: Double
+        @usableFromInline var maximumTimeStep: Double
         /// The per-sample features, for the update's copy with the default 9D ones as constants.
         @usableFromInline var features: Features
-        /// Samples per correction step, its period (s) and inverse.
-        @usableFromInline var correctionInterval: Int
+        @usableFromInline var restGyroscopeThresholdSquared: Double
+        @usableFromInline var restAccelerometerThresholdSquared: Double
+        @usableFromInline var restMinimumTime: Double
+        @usableFromInline var accelerationAcceptedMaximumSquared: Double
+        @usableFromInline var accelerationAcceptedMinimumSquared: Double
+        /// The accepted range of |a|² narrowed to exclude 0 and ∞: [max(min², least nonzero),
+        /// min(max², greatest finite)].
+        @usableFromInline var accelerationAcceptedLowest: Double
+        @usableFromInline var accelerationAcceptedHighest: Double
+
+        /// 1 / correctionInterval, the correction step's period (s) and its inverse.
         @usableFromInline var inverseCorrectionInterval: Double
         @usableFromInline var correctionPeriod: Double
         @usableFromInline var inverseCorrectionPeriod: Double
         @usableFromInline var motionBiasLowPass: CriticalLowPassCoefficients
-        @usableFromInline var maximumTimeStep: Double
         @usableFromInline var usesMagnetometer: Bool
         @usableFromInline var skipHeldMagnetometerSamples: Bool
         @usableFromInline var accelerometerLowPass: CriticalLowPassCoefficients
@@ -147,15 +160,10 @@ extension DeviceMotionEstimator {
         @usableFromInline var restAccelerometerLowPass: CriticalLowPassCoefficients
         @usableFromInline var magneticCurrentLowPass: CriticalLowPassCoefficients
         @usableFromInline var magneticCurrentLowPassEnabled: Bool
-        @usableFromInline var accelerationAcceptedMaximumSquared: Double
-        @usableFromInline var accelerationAcceptedMinimumSquared: Double
         @usableFromInline var restDetectionEnabled: Bool
         @usableFromInline var restBiasEstimation: Bool
         @usableFromInline var motionBiasEstimation: Bool
         @usableFromInline var magneticDisturbanceRejection: Bool
-        @usableFromInline var restGyroscopeThresholdSquared: Double
-        @usableFromInline var restAccelerometerThresholdSquared: Double
-        @usableFromInline var restMinimumTime: Double
         @usableFromInline var biasClip: Double
         @usableFromInline var biasP0: Double
         @usableFromInline var biasV: Double
@@ -206,6 +214,8 @@ extension DeviceMotionEstimator {
             let th = p.accelerationRejectionThreshold > 0 ? p.accelerationRejectionThreshold : .infinity
             accelerationAcceptedMaximumSquared = (1 + th) * (1 + th)
             accelerationAcceptedMinimumSquared = th < 1 ? (1 - th) * (1 - th) : 0
+            accelerationAcceptedLowest = Swift.max(accelerationAcceptedMinimumSquared, .leastNonzeroMagnitude)
+            accelerationAcceptedHighest = Swift.min(accelerationAcceptedMaximumSquared, .greatestFiniteMagnitude)
             restBiasEstimation = p.restBiasEstimation
             motionBiasEstimation = p.motionBiasEstimation
             magneticDisturbanceRejection = p.magneticDisturbanceRejection

@@ -83,16 +83,17 @@ public struct DeviceMotionEstimator: Sendable {
             var flags: DeviceMotion.Flags = []
             var magnetometerFollows = false
             let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
-            // A gyroscope step whose half angle is within the polynomial range of
-            // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 0.25 rad: up to 2,800 °/s at 100 Hz) takes a copy
+            // A gyroscope step whose half angle is within the short polynomials of
+            // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 1/32 rad: up to 358 °/s at 100 Hz) takes a copy
             // of the update with no call but the correction step, so its values stay in
-            // registers; larger steps (and gaps at high rates) take the general copy.
+            // registers (and its rate is known to be finite); larger or unusable steps take the
+            // general copy.
             // The bias-corrected rate; its squared norm is finite exactly when the sample is
             // usable (the bias is finite and within `biasClip`).
             let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
             let rateSquared = fusionSquaredNorm(rate)
             let halfDt = dt * 0.5
-            if !(rateSquared * (halfDt * halfDt) > 0.0625) {
+            if rateSquared * (halfDt * halfDt) <= 1.0 / 1024 {
                 // The default 9D features get a copy with them as constants.
                 let features = coefficients.features
                 if features == .default9D {
@@ -207,7 +208,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// rest timer and flag are kept in locals until the end (or the correction step).
     /// `dt` and `flags` come from `timeStep(to: time)`, `rate` is the bias-corrected rotation
     /// rate (rad/s, 4th lane 0) and `rateSquared` its squared norm; `smallAngle`: the caller has
-    /// checked that the gyroscope step's squared half angle is at most 0.0625 (or not a number).
+    /// checked that the gyroscope step's squared half angle is at most 1/1024 (so the rate is
+    /// finite).
     @inlinable @inline(__always)
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
@@ -221,7 +223,7 @@ public struct DeviceMotionEstimator: Sendable {
         var restTime = state.restTime, restDetected = state.restDetected
         var counts = false
         let attitude: Quaternion<Double>
-        if rateSquared < .infinity {
+        if smallAngle || rateSquared < .infinity {
             counts = true
             if features.restDetection {
                 state.restGyroscopeSum += gyr
@@ -240,10 +242,14 @@ public struct DeviceMotionEstimator: Sendable {
         // (from the registers, not reloaded from the state).
         let earth = FusionRotation(attitude)
         let accelerationSquared = fusionSquaredNorm(acc)
-        if !(accelerationSquared < .infinity) {
+        // Accepted for the inclination (two compares; the range excludes 0 and ∞), or else
+        // usable (finite, not zero) but rejected.
+        let accepted = accelerationSquared >= coefficients.accelerationAcceptedLowest
+            && accelerationSquared <= coefficients.accelerationAcceptedHighest
+        if !accepted && !(accelerationSquared < .infinity) {
             flags.insert(.invalidInput)
             state.lastAcceleration = .zero
-        } else if accelerationSquared != 0 {
+        } else if accepted || accelerationSquared != 0 {
             if features.restBiasEstimation {
                 state.restAccelerometerSum += acc
                 if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
@@ -254,10 +260,10 @@ public struct DeviceMotionEstimator: Sendable {
                     if restTime >= coefficients.restMinimumTime { restDetected = true }
                 }
             }
-            if accelerationSquared > coefficients.accelerationAcceptedMaximumSquared || accelerationSquared < coefficients.accelerationAcceptedMinimumSquared {
-                flags.insert(.accelerationRejected)
-            } else {
+            if accepted {
                 state.accelerometerEarthSum += earth.rotate(acc)
+            } else {
+                flags.insert(.accelerationRejected)
             }
             state.pendingAccelerometer = true
             counts = true
@@ -397,7 +403,7 @@ public struct DeviceMotionEstimator: Sendable {
     }
 
     /// The strapdown step for a bias-corrected rate `w` (rad/s, 4th lane 0) whose squared norm
-    /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 0.0625 is known. Returns the new
+    /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 1/1024 is known. Returns the new
     /// gyroscope attitude (also stored).
     @inlinable @inline(__always)
     @discardableResult
@@ -410,7 +416,7 @@ public struct DeviceMotionEstimator: Sendable {
         // sin(x)/|ω| = sinc(x)·dt/2, so no division.
         let halfDt = dt * 0.5
         let x2 = n2 * (halfDt * halfDt)
-        let (cosine, sinc) = smallAngle ? fusionCosineAndSincPolynomial(squared: x2) : fusionCosineAndSinc(squared: x2)
+        let (cosine, sinc) = smallAngle ? fusionCosineAndSincShort(squared: x2) : fusionCosineAndSinc(squared: x2)
         let s = sinc * halfDt
         let step = Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
         // The product of two unit quaternions is unit to a few ulp; it is renormalised at each

@@ -20,15 +20,19 @@ func fusionCosineAndSinc(squared x2: Double) -> (cosine: Double, sinc: Double) {
     return fusionCosineAndSincPolynomial(squared: x2)
 }
 
+/// `fusionCosineAndSinc` for x² ≤ 1/1024 (the caller guarantees it): the Taylor polynomials to
+/// x⁶, exact to 5e-17.
+@inlinable @inline(__always)
+func fusionCosineAndSincShort(squared x2: Double) -> (cosine: Double, sinc: Double) {
+    (1.0.addingProduct(x2, (-1.0 / 2).addingProduct(x2, (1.0 / 24).addingProduct(x2, -1.0 / 720))),
+     1.0.addingProduct(x2, (-1.0 / 6).addingProduct(x2, (1.0 / 120).addingProduct(x2, -1.0 / 5_040))))
+}
+
 /// `fusionCosineAndSinc` for x² ≤ 0.0625 (the caller guarantees it): the two polynomials only,
 /// no libm call, so an update that uses it has no call on its common path.
 @inlinable @inline(__always)
 func fusionCosineAndSincPolynomial(squared x2: Double) -> (cosine: Double, sinc: Double) {
-    if x2 <= 1.0 / 1024 {
-        // Horner with fused multiply-adds.
-        return (1.0.addingProduct(x2, (-1.0 / 2).addingProduct(x2, (1.0 / 24).addingProduct(x2, -1.0 / 720))),
-                1.0.addingProduct(x2, (-1.0 / 6).addingProduct(x2, (1.0 / 120).addingProduct(x2, -1.0 / 5_040))))
-    }
+    if x2 <= 1.0 / 1024 { return fusionCosineAndSincShort(squared: x2) }
     let cosine = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40_320
         + x2 * (-1.0 / 3_628_800 + x2 * (1.0 / 479_001_600))))))
     let sinc = 1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5_040 + x2 * (1.0 / 362_880
