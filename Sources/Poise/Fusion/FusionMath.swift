@@ -155,26 +155,30 @@ struct FusionRotation {
         (x2, y2, z2) = (2 * q.x, 2 * q.y, 2 * q.z)
     }
 
-    /// q·v·q*. (Scaling by 2 is exact, so this equals rounding 2·(u × v) term by term.)
+    /// q·v·q* of v = (vx, vy, vz). (Scaling by 2 is exact, so this equals rounding 2·(u × v)
+    /// term by term.)
+    @inlinable @inline(__always)
+    func rotate(_ vx: Double, _ vy: Double, _ vz: Double) -> (x: Double, y: Double, z: Double) {
+        let tx = (y2 * vz).addingProduct(-z2, vy)
+        let ty = (z2 * vx).addingProduct(-x2, vz)
+        let tz = (x2 * vy).addingProduct(-y2, vx)
+        return (vx.addingProduct(w, tx).addingProduct(y, tz).addingProduct(-z, ty),
+                vy.addingProduct(w, ty).addingProduct(z, tx).addingProduct(-x, tz),
+                vz.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx))
+    }
+
+    /// q·v·q*.
     @inlinable @inline(__always)
     func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
-        let tx = (y2 * v.z).addingProduct(-z2, v.y)
-        let ty = (z2 * v.x).addingProduct(-x2, v.z)
-        let tz = (x2 * v.y).addingProduct(-y2, v.x)
-        return SIMD3(v.x.addingProduct(w, tx).addingProduct(y, tz).addingProduct(-z, ty),
-                     v.y.addingProduct(w, ty).addingProduct(z, tx).addingProduct(-x, tz),
-                     v.z.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx))
+        let r = rotate(v.x, v.y, v.z)
+        return SIMD3(r.x, r.y, r.z)
     }
 
     /// q·v·q* for a 3-vector in the first three lanes; the 4th lane is passed through.
     @inlinable @inline(__always)
     func rotate(_ v: SIMD4<Double>) -> SIMD4<Double> {
-        let tx = (y2 * v.z).addingProduct(-z2, v.y)
-        let ty = (z2 * v.x).addingProduct(-x2, v.z)
-        let tz = (x2 * v.y).addingProduct(-y2, v.x)
-        return SIMD4(v.x.addingProduct(w, tx).addingProduct(y, tz).addingProduct(-z, ty),
-                     v.y.addingProduct(w, ty).addingProduct(z, tx).addingProduct(-x, tz),
-                     v.z.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx), v.w)
+        let r = rotate(v.x, v.y, v.z)
+        return SIMD4(r.x, r.y, r.z, v.w)
     }
 }
 
@@ -195,20 +199,6 @@ struct FusionRotationMatrix {
         r00 = 1 - yy - zz; r01 = xy - wz; r02 = xz + wy
         r10 = xy + wz; r11 = 1 - xx - zz; r12 = yz - wx
         r20 = xz - wy; r21 = yz + wx; r22 = 1 - xx - yy
-    }
-
-    /// R·v.
-    @inlinable @inline(__always)
-    func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(fusionDot(r00, v.x, r01, v.y, r02, v.z), fusionDot(r10, v.x, r11, v.y, r12, v.z),
-              fusionDot(r20, v.x, r21, v.y, r22, v.z))
-    }
-
-    /// R·v for a 3-vector in the first three lanes (the 4th lane of the result is 0).
-    @inlinable @inline(__always)
-    func rotate(_ v: SIMD4<Double>) -> SIMD4<Double> {
-        SIMD4(fusionDot(r00, v.x, r01, v.y, r02, v.z), fusionDot(r10, v.x, r11, v.y, r12, v.z),
-              fusionDot(r20, v.x, r21, v.y, r22, v.z), 0)
     }
 }
 
