@@ -8,7 +8,7 @@ public struct JitterCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "jitter",
         abstract: "Jitter (RMS of |y − centred 1 s mean|, g) of a filter on a recording's still segments, with the raw jitter, the attenuation, and the lag on the moving segments.",
-        discussion: "Still segments come from the rest detector (gyro |ω| < 0.035 rad/s and accelerometer RMS over 0.5 s < 0.01 g, at least 1 s). The filter runs on the acceleration with the real per-sample periods."
+        discussion: "Still segments come from the rest detector (gyro |ω| < 0.035 rad/s and accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor, at least 1 s). The filter runs on the acceleration with the real per-sample periods."
     )
 
     @Argument(help: "Recording CSV (Poise/BROAD names or the x-io export).")

@@ -46,7 +46,7 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Analyse samples up to this time (seconds, recording clock).")
     public var end: Double?
 
-    @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g over 0.5 s, ≥ 1 s): the noise density is then the sensor's noise floor.")
+    @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor, ≥ 1 s): the noise density is then the sensor's noise floor.")
     public var still = false
 
     @Flag(help: "Time-resolved: per segment (time = segment centre) the dominant peak and band powers; with --csv the full spectrogram (time_s, frequency_hz, one PSD column per column), with --json power[time][frequency].")
@@ -79,7 +79,7 @@ public struct SpectrumCommand: RenderingCommand {
         var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
         if still {
             guard let segment = RestDetector().longestStillSegment(in: selected) else {
-                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
+                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor)")
             }
             selected = Array(selected[segment])
         }

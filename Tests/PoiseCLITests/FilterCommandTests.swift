@@ -83,13 +83,14 @@ import Testing
         #expect(abs(samples - 22) <= 1)
     }
 
-    @Test func jitterOnTheXioExampleShowsPoiseAdaptiveBelowAccelerometerGraph() throws {
+    static var xioPath: String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.appendingPathComponent("../shared/data/xio/sensor_data.csv").standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("skipped: \(path) not found (../shared absent)")
-            return
-        }
+        return root.appendingPathComponent("../shared/data/xio/sensor_data.csv").standardizedFileURL.path
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: xioPath), "../shared/data/xio/sensor_data.csv is absent"))
+    func jitterOnTheXioExampleShowsPoiseAdaptiveBelowAccelerometerGraph() throws {
+        let path = Self.xioPath
         let apple = try json(try JitterCommand.parse([path, "--filter", "accelgraph:cutoff=5,adaptive", "--rate", "100", "--json"]).output())
         let poise = try json(try JitterCommand.parse([path, "--filter", "adaptive", "--rate", "100", "--json"]).output())
         #expect((poise["still_seconds"] as? Double ?? 0) > 30)

@@ -158,12 +158,13 @@ import Testing
 
     /// Done-criterion of issue 6: the phone-vibration peak of BROAD trial 27 is found and reported
     /// where scipy.signal.welch puts it (scripts/spectral_golden.py wrote the scipy values).
-    @Test func findsTheVibrationInBroadTrial27() throws {
-        let data = Self.packageRoot.appendingPathComponent("../shared/data/broad/27_disturbed_phone_vibration_B.csv").standardized
-        guard FileManager.default.fileExists(atPath: data.path) else {
-            print("skipped: \(data.path) is absent (BROAD data lives in ../shared, never in the repo)")
-            return
-        }
+    static var broadTrial27: URL {
+        packageRoot.appendingPathComponent("../shared/data/broad/27_disturbed_phone_vibration_B.csv").standardized
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: broadTrial27.path), "../shared/data/broad is absent"))
+    func findsTheVibrationInBroadTrial27() throws {
+        let data = Self.broadTrial27
         let fixture = Self.packageRoot.appendingPathComponent("Tests/PoiseCLITests/Fixtures/broad27_vibration.json")
         let golden = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
         let scipyPeaks = try #require(golden["peaks"] as? [String: [String: Double]])

@@ -2,17 +2,19 @@ import Foundation
 import Testing
 @testable import PoiseRecording
 
-/// Reads the real recordings in ../shared/data (skipped when the folder is absent).
+/// Reads the real recordings in ../shared/data (skipped, and reported so, when the folder is absent).
 @Suite struct SharedDataReadTests {
     struct Summary: Decodable { var rows: Int; var gt_quat_nan_rows: Int }
 
-    @Test func broadTrialsReadWithTheirRowCountsAndLostTruth() throws {
-        guard let data = sharedDataFolder() else {
-            print("skipped: ../shared/data is absent"); return
-        }
+    @Test(.enabled(if: sharedDataPresent, "../shared/data is absent"))
+    func broadTrialsReadWithTheirRowCountsAndLostTruth() throws {
+        let data = try #require(sharedDataFolder())
         let summaries = try JSONDecoder().decode([String: Summary].self,
                                                  from: Data(contentsOf: URL(fileURLWithPath: data + "/broad/summary.json")))
-        #expect(summaries.count == 5)
+        // Every trial file in the folder has a summary (15 trials: data/README.md of ../shared).
+        let files = try FileManager.default.contentsOfDirectory(atPath: data + "/broad").filter { $0.hasSuffix(".csv") }
+        #expect(summaries.count == 15)
+        #expect(Set(files) == Set(summaries.keys.map { $0 + ".csv" }))
         for (name, summary) in summaries {
             let r = try Recording.load(path: "\(data)/broad/\(name).csv")
             #expect(r.samples.count == summary.rows, "\(name)")
@@ -23,10 +25,9 @@ import Testing
         }
     }
 
-    @Test func xioReadsWithItsTenGaps() throws {
-        guard let data = sharedDataFolder() else {
-            print("skipped: ../shared/data is absent"); return
-        }
+    @Test(.enabled(if: sharedDataPresent, "../shared/data is absent"))
+    func xioReadsWithItsTenGaps() throws {
+        let data = try #require(sharedDataFolder())
         let r = try Recording.load(path: data + "/xio/sensor_data.csv")
         #expect(r.schema.format == .xioFusion)
         #expect(r.samples.count == 13_514)

@@ -22,6 +22,9 @@ struct TemporaryFile {
 }
 
 /// The folder with the real recordings (`../shared/data` next to the package), or nil.
+/// Whether `../shared/data` is beside the package (tests that read it are skipped otherwise).
+let sharedDataPresent = sharedDataFolder() != nil
+
 func sharedDataFolder() -> String? {
     var url = URL(fileURLWithPath: #filePath)
     while url.pathComponents.count > 1 {

@@ -36,6 +36,8 @@ public struct StillSegmentTracker: Sendable {
     struct Entry {
         var time: Double
         var acceleration: SIMD3<Double>
+        /// `|a − a_previous|²` against the sample added before it (0 for the first), g².
+        var differenceSquare: Double
         var gyroscopeQuiet: Bool
     }
 
@@ -50,6 +52,12 @@ public struct StillSegmentTracker: Sendable {
     var undecided = 0
     var sum = SIMD3<Double>.zero
     var sumSquares = 0.0
+    /// Sum of the window's entries' `differenceSquare`.
+    var sumDifferenceSquares = 0.0
+    /// Acceleration of the last sample added (for the next one's difference).
+    var lastAcceleration: SIMD3<Double>? = nil
+    /// Smallest squared noise level of any window decided so far, g² (∞ before the first).
+    public private(set) var noiseFloorSquare = Double.infinity
     // The quiet run being built: first index and times.
     var runStart: Int? = nil
     var runStartTime = 0.0
@@ -90,11 +98,18 @@ public struct StillSegmentTracker: Sendable {
         }
         let limit = detector.gyroscopeThreshold * detector.gyroscopeThreshold
         let gyroscopeQuiet = !detector.useGyroscope || (rotationRate * rotationRate).sum() < limit
-        entries.append(Entry(time: time, acceleration: acceleration, gyroscopeQuiet: gyroscopeQuiet))
+        var differenceSquare = 0.0
+        if let last = lastAcceleration {
+            let d = acceleration - last
+            differenceSquare = (d * d).sum()
+        }
+        lastAcceleration = acceleration
+        entries.append(Entry(time: time, acceleration: acceleration, differenceSquare: differenceSquare, gyroscopeQuiet: gyroscopeQuiet))
         count += 1
         if detector.useAccelerometer {
             sum += acceleration
             sumSquares += (acceleration * acceleration).sum()
+            sumDifferenceSquares += differenceSquare
         } else {
             let quiet = decide(into: &completed)
             if recording { verdicts.append(quiet) }
@@ -129,6 +144,8 @@ public struct StillSegmentTracker: Sendable {
         while windowStart < count { drop() }
         sum = .zero
         sumSquares = 0
+        sumDifferenceSquares = 0
+        lastAcceleration = nil
         return completed
     }
 
@@ -152,7 +169,16 @@ public struct StillSegmentTracker: Sendable {
             let n = Double(count - windowStart)
             let mean = sum / n
             let variance = sumSquares / n - (mean * mean).sum()
-            if variance >= detector.accelerationThreshold * detector.accelerationThreshold { quiet = false }
+            // The window's white-noise level from its n − 1 consecutive pairs (the first entry's
+            // difference reaches outside the window).
+            if n >= 2 {
+                let noiseSquare = (sumDifferenceSquares - entries[head].differenceSquare) / (2 * (n - 1))
+                if noiseSquare < noiseFloorSquare { noiseFloorSquare = noiseSquare }
+            }
+            let fixed = detector.accelerationThreshold * detector.accelerationThreshold
+            let adaptive = noiseFloorSquare <= detector.maximumNoiseFloor * detector.maximumNoiseFloor
+                ? detector.noiseFloorMultiple * detector.noiseFloorMultiple * noiseFloorSquare : 0
+            if variance >= max(fixed, adaptive) { quiet = false }
         }
         if quiet {
             if runStart == nil { runStart = undecided; runStartTime = current.time }
@@ -171,6 +197,7 @@ public struct StillSegmentTracker: Sendable {
         if detector.useAccelerometer {
             sum -= old.acceleration
             sumSquares -= (old.acceleration * old.acceleration).sum()
+            sumDifferenceSquares -= old.differenceSquare
         }
         head += 1
         windowStart += 1

@@ -35,7 +35,9 @@ extension RecordingInfo {
         if let m = movementFraction { lines.append("  movement mask: \(f(m * 100, 1)) % of rows") }
         var tests: [String] = []
         if restDetector.useGyroscope { tests.append("|ω| < \(restDetector.gyroscopeThreshold) rad/s") }
-        if restDetector.useAccelerometer { tests.append("acc RMS over \(restDetector.window) s < \(restDetector.accelerationThreshold) g") }
+        if restDetector.useAccelerometer {
+            tests.append("acc RMS over \(restDetector.window) s < max(\(restDetector.accelerationThreshold) g, \(restDetector.noiseFloorMultiple) × noise floor)")
+        }
         lines.append("  still segments (\(tests.joined(separator: ", ")), ≥ \(restDetector.minimumDuration) s): \(stillSegments.count)")
         for s in stillSegments.prefix(20) { lines.append("    \(f(s.startS)) – \(f(s.endS)) s (\(f(s.durationS, 2)) s)") }
         if stillSegments.count > 20 { lines.append("    …") }

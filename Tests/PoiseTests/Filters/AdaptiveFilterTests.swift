@@ -33,8 +33,9 @@ import Poise
         #expect(worst < 2 * 0.03 + 0.002)
     }
 
-    @Test func isNoJitterierThanAccelerometerGraphAdaptiveOnTheXioStillSegments() throws {
-        guard let samples = try TestData.xioSamples() else { return }
+    @Test(.enabled(if: TestData.xioPresent, "../shared/data/xio/sensor_data.csv is absent"))
+    func isNoJitterierThanAccelerometerGraphAdaptiveOnTheXioStillSegments() throws {
+        let samples = try TestData.xioSamples()
         var detector = RestDetector()
         detector.useGyroscope = true
         let segments = detector.stillSegments(in: samples)
@@ -47,7 +48,7 @@ import Poise
     }
 }
 
-/// Access to ../shared/data for tests; `nil` (test skipped with a message) when absent.
+/// Access to ../shared/data for tests (skipped, and reported so, when absent).
 enum TestData {
     static var packageRoot: URL {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -57,14 +58,15 @@ enum TestData {
         return url
     }
 
+    static var xioURL: URL { packageRoot.appendingPathComponent("../shared/data/xio/sensor_data.csv").standardizedFileURL }
+
+    /// Whether the x-io example is present (`.enabled(if:)` of the tests that read it).
+    static var xioPresent: Bool { FileManager.default.fileExists(atPath: xioURL.path) }
+
     /// The x-io example's samples in core units, read here with a minimal parser (the core
     /// test target does not depend on PoiseRecording).
-    static func xioSamples() throws -> [MotionSample]? {
-        let url = packageRoot.appendingPathComponent("../shared/data/xio/sensor_data.csv").standardizedFileURL
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            print("skipped: \(url.path) not found (../shared absent)")
-            return nil
-        }
+    static func xioSamples() throws -> [MotionSample] {
+        let text = try String(contentsOf: xioURL, encoding: .utf8)
         var samples: [MotionSample] = []
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",").compactMap { Double($0) }

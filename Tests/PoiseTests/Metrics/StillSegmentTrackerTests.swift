@@ -23,17 +23,23 @@ import Poise
 
     /// The definition in `RestDetector`'s documentation, computed window by window from scratch.
     static func reference(_ detector: RestDetector, _ samples: [MotionSample]) -> [Range<Int>] {
+        var floor = Double.infinity  // smallest window noise level so far, g
         let quiet: [Bool] = samples.indices.map { i in
             let s = samples[i]
-            if detector.useGyroscope && (s.rotationRate * s.rotationRate).sum().squareRoot() >= detector.gyroscopeThreshold { return false }
-            guard detector.useAccelerometer else { return true }
             var low = i, high = i + 1  // times are non-decreasing: the window is a contiguous run
             while low > 0 && s.time - samples[low - 1].time <= detector.window / 2 { low -= 1 }
             while high < samples.count && samples[high].time - s.time <= detector.window / 2 { high += 1 }
             let window = samples[low..<high].map(\.acceleration)
+            if window.count >= 2 {
+                let pairs = zip(window.dropFirst(), window).map { (($0 - $1) * ($0 - $1)).sum() }
+                floor = min(floor, (pairs.reduce(0, +) / Double(2 * pairs.count)).squareRoot())
+            }
+            if detector.useGyroscope && (s.rotationRate * s.rotationRate).sum().squareRoot() >= detector.gyroscopeThreshold { return false }
+            guard detector.useAccelerometer else { return true }
             let mean = window.reduce(SIMD3<Double>.zero, +) / Double(window.count)
-            let meanSquare = window.map { ($0 - mean) * ($0 - mean) }.map { $0.sum() }.reduce(0, +) / Double(window.count)
-            return meanSquare < detector.accelerationThreshold * detector.accelerationThreshold
+            let rms = (window.map { ($0 - mean) * ($0 - mean) }.map { $0.sum() }.reduce(0, +) / Double(window.count)).squareRoot()
+            let adaptive = floor <= detector.maximumNoiseFloor ? detector.noiseFloorMultiple * floor : 0
+            return rms < max(detector.accelerationThreshold, adaptive)
         }
         var segments: [Range<Int>] = []
         var start: Int? = nil
@@ -86,6 +92,28 @@ import Poise
             #expect(segment.duration >= detector.minimumDuration)
             #expect(segment.indices.allSatisfy { verdicts[$0] })
         }
+    }
+
+    /// A noisy accelerometer (white noise of 0.012 g RMS, above the fixed 0.01 g threshold) at 200 Hz:
+    /// 10 s at rest, 10 s of slow translation (0.04 g at 0.5 Hz, gyroscope quiet), 10 s at rest.
+    @Test func aNoisyAccelerometerAtRestIsStillAndSlowTranslationIsNot() {
+        var g = SplitMix(seed: 77)
+        let sigma = 0.012 / 3.0.squareRoot()
+        let samples: [MotionSample] = (0..<6000).map { n in
+            let t = Double(n) / 200
+            let moving = t >= 10 && t < 20
+            var a = SIMD3<Double>(0, 0, 1) + SIMD3(g.gaussian(), g.gaussian(), g.gaussian()) * sigma
+            if moving { a.x += 0.04 * Double.sin(2 * Double.pi * 0.5 * (t - 10)) }
+            return MotionSample(time: t, acceleration: a, rotationRate: SIMD3(g.gaussian(), g.gaussian(), g.gaussian()) * 0.005)
+        }
+        let segments = RestDetector().stillSegments(in: samples)
+        let stillTime = segments.reduce(0.0) { $0 + samples[$1.upperBound - 1].time - samples[$1.lowerBound].time }
+        #expect(stillTime > 18, "\(segments)")
+        #expect(segments.allSatisfy { samples[$0.lowerBound].time >= 19.5 || samples[$0.upperBound - 1].time <= 10.5 }, "\(segments)")
+        #expect(segments == Self.reference(RestDetector(), samples))
+        var fixed = RestDetector()
+        fixed.noiseFloorMultiple = 0
+        #expect(fixed.stillSegments(in: samples).isEmpty)
     }
 
     @Test func aNegativeWindowStillJudgesEverySampleWithoutCrashing() {
