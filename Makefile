@@ -10,7 +10,9 @@ SWIFT ?= swift
 DEMO_FILE ?= data/phone-tilt-steer-100hz.csv
 DEMO_PIPELINE ?= adaptive
 
-.PHONY: deps build demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
+PREFIX ?= /usr/local
+
+.PHONY: install deps build demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -22,6 +24,12 @@ deps:
 
 build: deps
 	$(SWIFT) build -c release --product poise
+
+# Install the release `poise` into $(PREFIX)/bin (e.g. `make install PREFIX=$$HOME/.local`).
+install: build
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/poise" "$(PREFIX)/bin/poise"
+	@echo "installed $(PREFIX)/bin/poise"
 
 demo: build
 	@echo "Replaying $(DEMO_FILE) in real time through '$(DEMO_PIPELINE)' (60 s; Ctrl-C stops early and still reports)…"
