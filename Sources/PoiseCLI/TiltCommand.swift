@@ -58,6 +58,8 @@ struct TiltCommand: ParsableCommand {
 
     @Option(help: "Write the CSV here instead of standard output.") var out: String?
 
+    @OptionGroup var time: TimeUnitOption
+
     func run() throws {
         let settings = TiltSettings(
             gravityTimeConstant: gravityTimeConstant,
@@ -68,7 +70,7 @@ struct TiltCommand: ParsableCommand {
         do { controller = try TiltController(settings: settings) } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
-        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         var samples = recording.samples
         switch try frame.choice() {
         case .rotation(let remap, _): samples = samples.map { remap.sample($0) }
@@ -80,9 +82,11 @@ struct TiltCommand: ParsableCommand {
         let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
         switch source {
         case .gravity:
+            try recording.schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
             outputs = controller.process(samples)
         case .fusion:
             guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            try recording.schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
             // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
             // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
             let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100

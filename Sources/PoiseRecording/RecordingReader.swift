@@ -78,6 +78,9 @@ public final class RecordingReader {
         var discarded = 0
         /// Every column's fraction width is known (`fractionDigits`): the short path may expect it.
         var fixedFractions = false
+        /// The file ends its lines with a carriage return alone (classic Mac OS): each one is
+        /// turned into a line feed as the bytes are read.
+        var carriageReturnLines = false
     }
 
     // Parsing plan.
@@ -132,7 +135,9 @@ public final class RecordingReader {
         parser = DecimalParser()
         state = .allocate(capacity: 1)
         state.initialize(to: State(bytes: ownedBuffer))
-        mapping = options.memoryMap ? RecordingReader.mapWholeFile(descriptor) : nil
+        // A file with carriage-return line ends is translated in the buffer, so it is not mapped.
+        let carriageReturnLines = options.memoryMap && RecordingReader.startsWithCarriageReturnLines(descriptor)
+        mapping = options.memoryMap && !carriageReturnLines ? RecordingReader.mapWholeFile(descriptor) : nil
         if let mapping {
             state.pointee.bytes = mapping.base.assumingMemoryBound(to: UInt8.self)
             state.pointee.filled = mapping.length
@@ -145,7 +150,8 @@ public final class RecordingReader {
         do {
             guard let header = try RecordingReader.firstLine(
                 descriptor: descriptor, buffer: state.pointee.bytes, capacity: capacity, path: path,
-                position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile) else {
+                position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile,
+                carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil) else {
                 throw RecordingError(file: path, line: 0, column: 0, message: "empty file (no header line)")
             }
             state.pointee.lineNumber = 1
@@ -158,6 +164,11 @@ public final class RecordingReader {
             state.deallocate()
             intervalRing.deallocate()
             throw error
+        }
+        if let unit = options.timeUnit,
+           let index = schemaResult.columns.firstIndex(where: { if case .time = $0.meaning { true } else { false } }) {
+            schemaResult.columns[index].meaning = .time(scale: unit.secondsPerUnit)
+            schemaResult.columns[index].unit = unit.label
         }
         schema = schemaResult
         columnCount = schemaResult.columns.count
@@ -218,6 +229,10 @@ public final class RecordingReader {
     }
 
     // MARK: - Public streaming API
+
+    /// True when the file ends its lines with a carriage return alone (classic Mac OS line
+    /// ends); such a file is read like one with line feeds.
+    public var carriageReturnLineEndings: Bool { state.pointee.carriageReturnLines }
 
     /// Bytes of the file consumed so far (header and rows returned or rejected).
     public var bytesConsumed: Int { state.pointee.discarded + state.pointee.position }
@@ -799,13 +814,15 @@ public final class RecordingReader {
         state.pointee.discarded += state.pointee.position
         try RecordingReader.refill(descriptor: descriptor, buffer: ownedBuffer, capacity: capacity, path: path,
                                    position: &state.pointee.position, filled: &state.pointee.filled,
-                                   atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber)
+                                   atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber,
+                                   carriageReturnLines: state.pointee.carriageReturnLines)
     }
 
     /// Moves the unread tail to the front and reads more bytes; rejects binary data and lines
     /// longer than the buffer.
     private static func refill(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
-                               position: inout Int, filled: inout Int, atEndOfFile: inout Bool, lineNumber: Int) throws {
+                               position: inout Int, filled: inout Int, atEndOfFile: inout Bool, lineNumber: Int,
+                               carriageReturnLines: Bool) throws {
         if position > 0 {
             if filled > position { memmove(buffer, buffer + position, filled - position) }
             filled -= position
@@ -833,12 +850,43 @@ public final class RecordingReader {
             throw RecordingError(file: path, line: line, column: 0,
                                  message: "binary data (a NUL byte): this is not a CSV text file")
         }
+        if carriageReturnLines { translateCarriageReturns(buffer + filled, count: count) }
         filled += count
     }
 
+    /// Turns every carriage return into a line feed.
+    private static func translateCarriageReturns(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+        for i in 0..<count where bytes[i] == 13 { bytes[i] = 10 }
+    }
+
+    /// Whether the first line break in `bytes` is a carriage return that is not followed by a line
+    /// feed (classic Mac OS line ends). False when there is no line break yet, or the carriage
+    /// return is the last byte (the next byte is not known).
+    static func endsLinesWithCarriageReturn(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for i in 0..<count where bytes[i] == 10 || bytes[i] == 13 {
+            return bytes[i] == 13 && i + 1 < count && bytes[i + 1] != 10
+        }
+        return false
+    }
+
+    /// Looks at the first 64 KiB of a regular file (pread, so the position does not move) for
+    /// carriage-return line ends. False when the descriptor cannot be read at an offset (pipes).
+    private static func startsWithCarriageReturnLines(_ descriptor: Int32) -> Bool {
+        let size = 1 << 16
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { bytes.deallocate() }
+        let count = pread(descriptor, bytes, size, 0)
+        return count > 0 && endsLinesWithCarriageReturn(bytes, count: count)
+    }
+
     private static func firstLine(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
-                                  position: inout Int, filled: inout Int, atEndOfFile: inout Bool) throws -> String? {
+                                  position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
+                                  carriageReturnLines: inout Bool, writable: Bool) throws -> String? {
         while true {
+            if !carriageReturnLines, writable, endsLinesWithCarriageReturn(buffer + position, count: filled - position) {
+                carriageReturnLines = true
+                translateCarriageReturns(buffer + position, count: filled - position)
+            }
             if let found = memchr(buffer + position, 10, min(filled - position, capacity)) {
                 let end = found.assumingMemoryBound(to: UInt8.self)
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: end - (buffer + position))
@@ -856,7 +904,8 @@ public final class RecordingReader {
                 return try headerText(bytes, path: path)
             }
             try refill(descriptor: descriptor, buffer: buffer, capacity: capacity, path: path,
-                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: 0)
+                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: 0,
+                       carriageReturnLines: carriageReturnLines)
         }
     }
 

@@ -86,13 +86,19 @@ public struct ReplaySession: Sendable {
         }
         self.readOptions = readOptions
         scan = try RecordingScan(path: request.path, options: readOptions)
+        // The report measures the acceleration (filter latency, jitter): a file without an
+        // accelerometer would be measured as zeros.
+        try scan.schema.require([.accelerometer], file: request.path, for: "replay (its report measures the acceleration)")
+        try SampleRateCheck.check(rate: scan.nominalRate, schema: scan.schema, file: request.path)
         plan = try ReplayPlan(recordedRate: scan.schema.hasTime ? scan.nominalRate : nil, sampleCount: scan.sampleCount,
                               hasTimestamps: scan.schema.hasTime, rate: request.rate, speed: request.speed)
-        let magnetometer = scan.schema.hasMagnetometer
+        let magnetometer = scan.schema.hasMagnetometer, gyroscope = scan.schema.hasGyroscope
         pipeline = try request.catalog.pipeline(request.pipeline,
-                                                context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer))
+                                                context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer,
+                                                                      hasGyroscope: gyroscope))
         framePipeline = try request.frameRate.map {
-            try request.catalog.pipeline(request.pipeline, context: StageContext(sampleRate: $0, hasMagnetometer: magnetometer))
+            try request.catalog.pipeline(request.pipeline, context: StageContext(sampleRate: $0, hasMagnetometer: magnetometer,
+                                                                                 hasGyroscope: gyroscope))
         }
     }
 
