@@ -57,6 +57,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var time: TimeUnitOption
 
+    @OptionGroup var gaps: GapOptions
+
     func validate() throws {
         _ = try parsedRate()
         _ = try parsedSpeed()
@@ -86,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
                                     readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
-                                    realTimePriority: !normalPriority)
+                                    realTimePriority: !normalPriority, gapLimit: gaps.requestLimit)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()
