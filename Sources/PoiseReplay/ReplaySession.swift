@@ -134,7 +134,7 @@ public struct ReplaySession: Sendable {
         if let path = request.outputPath {
             writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
                                             hasMagnetometer: scan.schema.hasMagnetometer,
-                                            frameOutputs: framePipeline?.outputs)
+                                            frameOutputs: framePipeline?.outputs, hasGyroscope: scan.schema.hasGyroscope)
         }
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
         let stream = try RecordingStream(path: request.path, options: readOptions)

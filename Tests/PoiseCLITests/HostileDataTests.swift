@@ -97,6 +97,12 @@ import Testing
         // Without a gyroscope tilt falls back to the accelerometer's gravity, which it has.
         let gravity = try PoiseProcess.run(["tilt", accOnly])
         #expect(gravity.status == 0, "\(gravity.stderr)")
+        // replay writes no rotation-rate columns for a file without a gyroscope.
+        let out = files.path("replayed.csv")
+        let replayed = try PoiseProcess.run(["replay", accOnly, "--speed", "max", "--pipeline", "gravity", "--out", out])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").first.map(String.init)
+        #expect(header == "t_s,acc_x_g,acc_y_g,acc_z_g,grav_x_g,grav_y_g,grav_z_g,uacc_x_g,uacc_y_g,uacc_z_g", "\(header ?? "")")
     }
 
     @Test func remapWritesOnlyTheSensorsTheFileHas() throws {
