@@ -860,32 +860,45 @@ public final class RecordingReader {
     }
 
     /// Whether the first line break in `bytes` is a carriage return that is not followed by a line
-    /// feed (classic Mac OS line ends). False when there is no line break yet, or the carriage
-    /// return is the last byte (the next byte is not known).
-    static func endsLinesWithCarriageReturn(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+    /// feed (classic Mac OS line ends): true or false, or nil when that is not known yet (no line
+    /// break, or the carriage return is the last byte).
+    static func carriageReturnLineEnd(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool? {
         for i in 0..<count where bytes[i] == 10 || bytes[i] == 13 {
-            return bytes[i] == 13 && i + 1 < count && bytes[i + 1] != 10
+            guard bytes[i] == 13 else { return false }
+            return i + 1 < count ? bytes[i + 1] != 10 : nil
         }
-        return false
+        return nil
     }
 
-    /// Looks at the first 64 KiB of a regular file (pread, so the position does not move) for
-    /// carriage-return line ends. False when the descriptor cannot be read at an offset (pipes).
+    /// `carriageReturnLineEnd`, known only when true (for tests and callers that need a yes).
+    static func endsLinesWithCarriageReturn(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        carriageReturnLineEnd(bytes, count: count) == true
+    }
+
+    /// Whether a regular file may have carriage-return line ends, from its first 64 KiB (pread, so
+    /// the position does not move): true unless its first line break is a line feed or CR LF.
+    /// False when the descriptor cannot be read at an offset (pipes, which are never mapped).
     private static func startsWithCarriageReturnLines(_ descriptor: Int32) -> Bool {
         let size = 1 << 16
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         defer { bytes.deallocate() }
         let count = pread(descriptor, bytes, size, 0)
-        return count > 0 && endsLinesWithCarriageReturn(bytes, count: count)
+        return count > 0 && carriageReturnLineEnd(bytes, count: count) != false
     }
 
     private static func firstLine(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
                                   position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
                                   carriageReturnLines: inout Bool, writable: Bool) throws -> String? {
         while true {
-            if !carriageReturnLines, writable, endsLinesWithCarriageReturn(buffer + position, count: filled - position) {
-                carriageReturnLines = true
-                translateCarriageReturns(buffer + position, count: filled - position)
+            if !carriageReturnLines, writable {
+                // Undecided (a carriage return is the last byte read) counts as a carriage-return
+                // line end once the buffer is full, since the header line could not be read anyway.
+                let available = filled - position
+                let lineEnd = carriageReturnLineEnd(buffer + position, count: available)
+                if lineEnd == true || (lineEnd == nil && available >= capacity && buffer[filled - 1] == 13) {
+                    carriageReturnLines = true
+                    translateCarriageReturns(buffer + position, count: available)
+                }
             }
             if let found = memchr(buffer + position, 10, min(filled - position, capacity)) {
                 let end = found.assumingMemoryBound(to: UInt8.self)

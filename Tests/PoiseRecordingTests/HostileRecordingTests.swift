@@ -140,6 +140,28 @@ import Poise
         #expect(count == 50)
     }
 
+    @Test func aCarriageReturnEndingTheFirstBufferIsALineEnd() throws {
+        // The header fills the 64-byte buffer but for its line end, so the first read ends on the
+        // carriage return and the byte after it is unknown.
+        var header = "t_s,acc_x_g,acc_y_g,acc_z_g"
+        header = header.replacingOccurrences(of: ",", with: ", ")
+        header += String(repeating: " ", count: 63 - header.utf8.count)
+        #expect(header.utf8.count == 63)
+        var rows = ""
+        for i in 0 ..< 40 { rows += "\(Double(i) / 100),0.25,0.5,1" + "\n" }
+        let lf = TemporaryFile(header + "\n" + rows)
+        let cr = TemporaryFile((header + "\n" + rows).replacingOccurrences(of: "\n", with: "\r"))
+        defer { lf.remove(); cr.remove() }
+        for options in [ReadOptions(bufferSize: 64), ReadOptions(memoryMap: true)] {
+            let expected = try Recording.load(path: lf.path, options: options).samples
+            let reader = try RecordingReader(path: cr.path, options: options)
+            var samples: [MotionSample] = []
+            while let sample = try reader.next() { samples.append(sample) }
+            #expect(reader.carriageReturnLineEndings)
+            #expect(samples.count == 40 && samples.map(\.time) == expected.map(\.time))
+        }
+    }
+
     @Test func carriageReturnFileErrorsNameTheLineAnEditorShows() throws {
         var text = recording(count: 20, lineEnd: "\r")
         text = text.replacingOccurrences(of: "\r0.05,", with: "\r0.05x,")
