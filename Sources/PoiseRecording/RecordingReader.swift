@@ -842,11 +842,14 @@ public final class RecordingReader {
         }
         if count == 0 { atEndOfFile = true; return }
         if let zero = memchr(buffer + filled, 0, count) {
-            // Locate the line for the message.
+            // Locate the line for the message (in a file with carriage-return line ends, also
+            // before the header has been read and its line ends recognised).
             var line = lineNumber + 1
             var p = buffer + position
             let stop = zero.assumingMemoryBound(to: UInt8.self)
-            while p < stop { if p.pointee == 10 { line += 1 }; p += 1 }
+            let carriageReturns = carriageReturnLines
+                || (lineNumber == 0 && carriageReturnLineEnd(buffer + position, count: filled + count - position) == true)
+            while p < stop { if p.pointee == 10 || (carriageReturns && p.pointee == 13) { line += 1 }; p += 1 }
             throw RecordingError(file: path, line: line, column: 0,
                                  message: "binary data (a NUL byte): this is not a CSV text file")
         }
