@@ -8,7 +8,7 @@ import PoiseReplay
 /// them.
 struct GapOptions: ParsableArguments {
     @Option(name: .customLong("max-gap"),
-            help: ArgumentHelp("Intervals longer than this are gaps: reported and skipped (not waited for; no frames in them). Default: the longer of 1 s and 100 sample periods.",
+            help: ArgumentHelp("Intervals between samples longer than this are gaps: reported and skipped (a replay does not wait them out; frame clocks emit no frames in them). Default: the longer of 1 s and 100 sample periods.",
                                valueName: "seconds"))
     var maximumGap: Double?
 

@@ -10,7 +10,7 @@ extension TimeUnit: ExpressibleByArgument {}
 /// (`SampleRateCheck`), with the unit that would fix it.
 struct TimeUnitOption: ParsableArguments {
     @Option(name: .customLong("time-unit"),
-            help: ArgumentHelp("Unit of the time column, overriding its header (s, ms, us, ns).", valueName: "unit"))
+            help: ArgumentHelp("Unit of the time column, overriding the unit its header names.", valueName: "unit"))
     var timeUnit: TimeUnit?
 
     /// `options` with this unit.
