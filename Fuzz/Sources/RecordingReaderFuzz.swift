@@ -1,6 +1,9 @@
 // libFuzzer target: arbitrary bytes as a CSV recording, read strict and lenient, through the
 // memory-mapped path and through read(2) with a small buffer, row by row (`next()`) and in
 // batches (`read(into:)`, the fast path): both must deliver the same samples and end the same way.
+// The same bytes with every line feed turned into a carriage return (when they hold none) must
+// read exactly as the line-feed file does; every time unit must read without trapping, and the
+// sample-rate check must describe any rate the timestamps give.
 // Built by scripts/fuzz.sh (swiftc -sanitize=fuzzer,address -parse-as-library).
 #if canImport(Glibc)
 import Glibc
@@ -12,6 +15,60 @@ nonisolated(unsafe) var scratchPath: String = {
     let directory = getenv("POISE_FUZZ_TMP").map { String(cString: $0) } ?? "/tmp"
     return "\(directory)/poise-fuzz-recording-\(getpid()).csv"
 }()
+
+nonisolated(unsafe) var carriageReturnPath: String = scratchPath + ".cr.csv"
+
+/// All samples of `path` row by row and the error that ended the read (nil at the end of file).
+func readAll(_ path: String, _ options: ReadOptions) -> (samples: [MotionSample], error: String?, schema: RecordingSchema?) {
+    var samples: [MotionSample] = []
+    var schema: RecordingSchema?
+    do {
+        let reader = try RecordingReader(path: path, options: options)
+        schema = reader.schema
+        while let sample = try reader.next() { samples.append(sample) }
+        return (samples, nil, schema)
+    } catch {
+        return (samples, "\(error)", schema)
+    }
+}
+
+/// Bit patterns, so NaN-free samples compare exactly (and -0 differs from 0).
+func bits(_ s: MotionSample) -> [UInt64] {
+    var v = [s.time, s.acceleration.x, s.acceleration.y, s.acceleration.z,
+             s.rotationRate.x, s.rotationRate.y, s.rotationRate.z].map(\.bitPattern)
+    if let m = s.magneticField { v += [m.x, m.y, m.z].map(\.bitPattern) }
+    if let q = s.truth { v += [q.w, q.x, q.y, q.z].map(\.bitPattern) }
+    if let moving = s.movement { v.append(moving ? 1 : 0) }
+    return v
+}
+
+/// Carriage-return line ends and time units (see the top of the file).
+func checkLineEndsAndTimeUnits(_ data: UnsafePointer<UInt8>, _ size: Int) {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    if !bytes.contains(13), bytes.contains(10) {
+        let translated = bytes.map { $0 == 10 ? UInt8(13) : $0 }
+        translated.withUnsafeBufferPointer { write($0.baseAddress!, size, to: carriageReturnPath) }
+        for options in [ReadOptions(strict: false, bufferSize: 64), ReadOptions(), ReadOptions(strict: false, memoryMap: true)] {
+            var plainOptions = options
+            plainOptions.memoryMap = false
+            let plain = readAll(scratchPath, plainOptions)
+            let cr = readAll(carriageReturnPath, options)
+            let crError = cr.error?.replacingOccurrences(of: carriageReturnPath, with: scratchPath)
+            guard plain.samples.count == cr.samples.count, zip(plain.samples, cr.samples).allSatisfy({ bits($0) == bits($1) }),
+                  plain.error == crError else {
+                fatalError("CR-only copy reads differently: \(cr.samples.count) vs \(plain.samples.count) samples, errors \(String(describing: crError)) / \(String(describing: plain.error))")
+            }
+        }
+    }
+    for unit in TimeUnit.allCases {
+        let read = readAll(scratchPath, ReadOptions(strict: false, timeUnit: unit))
+        for sample in read.samples { check(sample, "timeUnit=\(unit)") }
+        if let schema = read.schema, let rate = nominalSampleRate(of: read.samples) {
+            if SampleRateCheck.message(rate: rate, schema: schema).isEmpty { fatalError("empty rate message") }
+            _ = try? SampleRateCheck.check(rate: rate, schema: schema, file: scratchPath)
+        }
+    }
+}
 
 func write(_ data: UnsafePointer<UInt8>, _ size: Int, to path: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -66,18 +123,10 @@ public func recordingReaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         } catch {
             batchError = "\(error)"
         }
-        // Bit patterns, so NaN-free samples compare exactly (and -0 differs from 0).
-        func bits(_ s: MotionSample) -> [UInt64] {
-            var v = [s.time, s.acceleration.x, s.acceleration.y, s.acceleration.z,
-                     s.rotationRate.x, s.rotationRate.y, s.rotationRate.z].map(\.bitPattern)
-            if let m = s.magneticField { v += [m.x, m.y, m.z].map(\.bitPattern) }
-            if let q = s.truth { v += [q.w, q.x, q.y, q.z].map(\.bitPattern) }
-            if let moving = s.movement { v.append(moving ? 1 : 0) }
-            return v
-        }
         guard rows.count == batch.count, zip(rows, batch).allSatisfy({ bits($0) == bits($1) }), rowError == batchError else {
             fatalError("\(mode): read(into:) differs from next(): \(batch.count) vs \(rows.count) samples, errors \(String(describing: batchError)) / \(String(describing: rowError))")
         }
     }
+    checkLineEndsAndTimeUnits(data, size)
     return 0
 }

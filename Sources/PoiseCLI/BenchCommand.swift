@@ -50,6 +50,8 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output.")
     public var output: String?
 
+    @OptionGroup var time: TimeUnitOption
+
     public init() {}
 
     public mutating func validate() throws {
@@ -88,7 +90,13 @@ public struct BenchCommand: ParsableCommand {
         let target = try target()
         var recordings: [SweepRecording] = []
         for file in files {
-            let recording = try Recording.load(path: file)
+            let recording: Recording
+            do {
+                recording = try time.load(file)
+                try recording.schema.require([.accelerometer], file: file, for: "bench (the filters run on the acceleration)")
+            } catch let error as RecordingError {
+                throw CommandError(error.description)  // a data error (exit 1), not a usage error
+            }
             var detector = RestDetector()
             detector.useGyroscope = recording.schema.hasGyroscope
             recordings.append(try SweepRecording(name: file, samples: recording.samples, detector: detector))

@@ -17,8 +17,15 @@ struct FusionOptions: ParsableArguments {
     @Option(help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
     var sampleRate: Double?
 
+    @OptionGroup var time: TimeUnitOption
+
     /// How fuse and evaluate read the recording.
-    var readOptions: ReadOptions { ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate) }
+    var readOptions: ReadOptions {
+        time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate))
+    }
+
+    /// The sensors the mode fuses: accelerometer and gyroscope, and in 9d the magnetometer.
+    var sensors: [Sensor] { mode == .nine ? [.accelerometer, .gyroscope, .magnetometer] : [.accelerometer, .gyroscope] }
 
     @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
@@ -107,9 +114,12 @@ struct EvaluateCommand: ParsableCommand {
         if fusion.mode == .nine && !recording.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
+        try recording.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
+        try SampleRateCheck.check(rate: nominalSampleRate(of: recording.samples), schema: recording.schema, file: file)
         let configuration = try fusion.configuration(for: recording.samples)
         var estimator = DeviceMotionEstimator(configuration: configuration)
         let error = estimator.evaluate(recording.samples)
+        guard error.count > 0 else { throw CommandError(Self.nothingScored(recording, file: file)) }
         if json {
             let object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue,
@@ -126,5 +136,24 @@ struct EvaluateCommand: ParsableCommand {
                          error.inclination, error.count,
                          error.headingAligned ? String(format: ", heading aligned by %.2f°", error.headingOffset) : ""))
         }
+    }
+
+    /// Why no row was scored: a row counts when its ground truth is finite and (with a movement
+    /// column) its movement is 1.
+    static func nothingScored(_ recording: Recording, file: String) -> String {
+        let rows = recording.samples.count
+        let withTruth = recording.samples.filter { $0.truth != nil }.count
+        var reason = "no row can be scored (a scored row has a finite gt_qw…gt_qz quaternion"
+            + (recording.schema.hasMovement ? " and movement = 1" : "") + "): "
+        if rows == 0 {
+            reason += "the file has no data rows"
+        } else if withTruth == 0 {
+            reason += "none of the \(rows) rows has a finite ground-truth quaternion"
+        } else {
+            let moving = recording.samples.filter { $0.movement == true }.count
+            let both = recording.samples.filter { $0.movement == true && $0.truth != nil }.count
+            reason += "\(withTruth) of \(rows) rows have ground truth, \(moving) have movement = 1, \(both) have both"
+        }
+        return "\(file): \(reason); there is no orientation error to report"
     }
 }

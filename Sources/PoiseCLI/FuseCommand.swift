@@ -28,14 +28,17 @@ struct FuseCommand: ParsableCommand {
 
     /// Streams: the recording is read in chunks and each row written as it is estimated, so
     /// memory does not grow with the file. The sample rate (unless given) is estimated from the
-    /// first 2048 rows. Ctrl-C stops cleanly: the output file is not created (exit status 130).
+    /// first 2048 rows, and so is the check that the timestamps give a plausible rate. Ctrl-C stops cleanly: the output file is not created (exit status 130).
     func run() throws {
         let reader = try RecordingReader(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
+        try reader.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         var chunk: [MotionSample] = []
         try reader.read(into: &chunk, maximumCount: 2048)
+        try SampleRateCheck.check(rate: nominalSampleRate(of: chunk), schema: reader.schema, file: file,
+                                  basis: "median interval of the first \(chunk.count) rows")
         let configuration = try fusion.configuration(for: chunk, earthFrame: frame)
         var estimator = DeviceMotionEstimator(configuration: configuration)
         let interrupt = InterruptFlag()  // before the output exists: Ctrl-C never leaves a partial file

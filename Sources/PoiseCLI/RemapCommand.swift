@@ -26,11 +26,13 @@ struct RemapCommand: ParsableCommand {
     @Option(help: "Write the CSV here instead of standard output.")
     var out: String?
 
+    @OptionGroup var time: TimeUnitOption
+
     func run() throws {
         guard let choice = try frame.choice() else {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }
-        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         let samples: [MotionSample]
         let label: String
         switch choice {

@@ -55,6 +55,10 @@ struct ReplayCommand: ParsableCommand {
           help: "The file uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
+    @OptionGroup var time: TimeUnitOption
+
+    @OptionGroup var gaps: GapOptions
+
     func validate() throws {
         _ = try parsedRate()
         _ = try parsedSpeed()
@@ -83,8 +87,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
-                                    readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign),
-                                    realTimePriority: !normalPriority)
+                                    readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
+                                    realTimePriority: !normalPriority, gapLimit: gaps.requestLimit)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()

@@ -42,6 +42,8 @@ struct ReportCommand: ParsableCommand {
                                valueName: "replay.json"))
     var replay: String?
 
+    @OptionGroup var time: TimeUnitOption
+
     func validate() throws {
         guard targetLatencyMs > 0, targetLatencyMs.isFinite else {
             throw ValidationError("--target-latency-ms must be a positive number of milliseconds, got \(targetLatencyMs)")
@@ -51,7 +53,10 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let recording: Recording
-        do { recording = try Recording.load(path: file) } catch let error as RecordingError {
+        do {
+            recording = try time.load(file)
+            try recording.schema.require([.accelerometer], file: file, for: "the report (filters, jitter and spectra of the acceleration)")
+        } catch let error as RecordingError {
             throw CommandError(error.description)
         }
         var options = ReportOptions(pipeline: pipeline)

@@ -12,7 +12,7 @@ public struct SpectrumCommand: RenderingCommand {
         abstract: "Power spectral density (Welch) of a recording's columns: peaks, band powers, noise density.",
         discussion: """
         Columns: acc_x acc_y acc_z acc_norm (g), gyr_x gyr_y gyr_z gyr_norm (rad/s), \
-        mag_x mag_y mag_z mag_norm (µT). Default: the six inertial axes. PSD is one-sided, \
+        mag_x mag_y mag_z mag_norm (µT). Default: the six inertial axes, those of the sensors the file has (a named column whose sensor is absent is an error). PSD is one-sided, \
         unit²/Hz, matching scipy.signal.welch with the same settings. The sample rate comes from \
         the median timestamp period unless --rate is given; irregular timing is reported. \
         --json: frequencies_hz and per column psd, peaks, band_power, noise_density, rms. \
@@ -63,11 +63,13 @@ public struct SpectrumCommand: RenderingCommand {
 
     @OptionGroup public var output: OutputFormatOptions
 
+    @OptionGroup var time: TimeUnitOption
+
     public init() {}
 
     /// The command's whole output.
     public func render() throws -> String {
-        let channels = try parseColumns()
+        let requested = try parseColumns()
         guard let windowValue = Window(name: window) else {
             throw CommandError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
         }
@@ -75,10 +77,12 @@ public struct SpectrumCommand: RenderingCommand {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
         guard peaks >= 0 else { throw CommandError("--peaks must be ≥ 0") }
-        let recording = try Recording.load(path: file)
+        let recording = try time.load(file)
+        let channels = try MotionChannel.available(requested, named: columns != nil, schema: recording.schema, file: file)
         var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
         if still {
-            guard let segment = RestDetector().longestStillSegment(in: selected) else {
+            let detector = try RestDetector.forRecording(recording.schema, file: file, purpose: "--still (the rest detector)")
+            guard let segment = detector.longestStillSegment(in: selected) else {
                 throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor)")
             }
             selected = Array(selected[segment])

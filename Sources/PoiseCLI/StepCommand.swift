@@ -23,6 +23,8 @@ public struct StepCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object.")
     public var json = false
 
+    @OptionGroup var time: TimeUnitOption
+
     public init() {}
 
     public mutating func validate() throws {
@@ -35,7 +37,8 @@ public struct StepCommand: ParsableCommand {
         var noiseSamples: [SIMD3<Double>] = []
         var noiseNote: String? = nil
         if let noise {
-            let recording = try Recording.load(path: noise)
+            let recording = try time.load(noise)
+            try recording.schema.require([.accelerometer], file: noise, for: "--noise (the accelerometer's noise is added to the steps)")
             var detector = RestDetector()
             detector.useGyroscope = recording.schema.hasGyroscope
             guard let segment = detector.stillSegments(in: recording.samples).first else {

@@ -58,6 +58,10 @@ struct TiltCommand: ParsableCommand {
 
     @Option(help: "Write the CSV here instead of standard output.") var out: String?
 
+    @OptionGroup var time: TimeUnitOption
+
+    @OptionGroup var gaps: GapOptions
+
     func run() throws {
         let settings = TiltSettings(
             gravityTimeConstant: gravityTimeConstant,
@@ -68,7 +72,7 @@ struct TiltCommand: ParsableCommand {
         do { controller = try TiltController(settings: settings) } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
-        let recording = try Recording.load(path: file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         var samples = recording.samples
         switch try frame.choice() {
         case .rotation(let remap, _): samples = samples.map { remap.sample($0) }
@@ -80,9 +84,11 @@ struct TiltCommand: ParsableCommand {
         let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
         switch source {
         case .gravity:
+            try recording.schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
             outputs = controller.process(samples)
         case .fusion:
             guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            try recording.schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
             // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
             // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
             let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
@@ -117,9 +123,20 @@ struct TiltCommand: ParsableCommand {
             return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
         }
+        var gapNote: String?
         if let frameRate {
+            // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
+            let limit = gaps.limit(rate: nominalSampleRate(of: samples) ?? frameRate)
+            let gapTimes = zip(outputs, outputs.dropFirst()).filter { $1.time - $0.time > limit }
+            if !gapTimes.isEmpty {
+                let listed = gapTimes.prefix(5).map { String(format: "%.3f–%.3f s", $0.0.time, $0.1.time) }.joined(separator: ", ")
+                gapNote = "gaps: \(gapTimes.count) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(listed)\(gapTimes.count > 5 ? ", …" : "")"
+            }
             let frames: [TiltFrame]
-            do { frames = try controller.frames(outputs, settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing)) }
+            do {
+                frames = try controller.frames(outputs, settings: FrameSamplerSettings(
+                    frameRate: frameRate, smoothingTimeConstant: smoothing, maximumGap: limit.isFinite ? limit : nil))
+            }
             catch let e as OrientationSettingsError { throw ValidationError(e.message) }
             text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
             for f in frames { text += row(f.time, f.stick, f.angles, f.event) + ",\(f.sampleCount)\n" }
@@ -135,11 +152,13 @@ struct TiltCommand: ParsableCommand {
             let centred = outputs.filter { $0.stick == .zero }.count
             print("tilt: \(samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
+            if let gapNote { print(gapNote) }
             print("home: \(events.joined(separator: "; "))")
             print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")
         } else {
             print(text, terminator: "")
             if let truthNote { FileHandle.standardError.write(Data((truthNote + "\n").utf8)) }
+            if let gapNote { FileHandle.standardError.write(Data((gapNote + "\n").utf8)) }
         }
     }
 

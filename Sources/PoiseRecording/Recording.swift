@@ -27,11 +27,17 @@ public struct ReadOptions: Sendable {
     /// (default): such a file is an error. Ignored when the file has a time column.
     public var sampleRate: Double?
 
+    /// The unit of the time column, overriding the one its header names (for `t_s` columns that
+    /// hold milliseconds or epoch nanoseconds). Nil (default): the header's unit. The schema then
+    /// shows the column with this unit. Ignored for a file without a time column.
+    public var timeUnit: TimeUnit?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
-                sampleRate: Double? = nil) {
+                sampleRate: Double? = nil, timeUnit: TimeUnit? = nil) {
         self.memoryMap = memoryMap
         self.sampleRate = sampleRate
+        self.timeUnit = timeUnit
         self.appleAccelerometerSign = appleAccelerometerSign
         self.strict = strict
         self.bufferSize = bufferSize

@@ -78,6 +78,9 @@ public final class RecordingReader {
         var discarded = 0
         /// Every column's fraction width is known (`fractionDigits`): the short path may expect it.
         var fixedFractions = false
+        /// The file ends its lines with a carriage return alone (classic Mac OS): each one is
+        /// turned into a line feed as the bytes are read.
+        var carriageReturnLines = false
     }
 
     // Parsing plan.
@@ -132,7 +135,9 @@ public final class RecordingReader {
         parser = DecimalParser()
         state = .allocate(capacity: 1)
         state.initialize(to: State(bytes: ownedBuffer))
-        mapping = options.memoryMap ? RecordingReader.mapWholeFile(descriptor) : nil
+        // A file with carriage-return line ends is translated in the buffer, so it is not mapped.
+        let carriageReturnLines = options.memoryMap && RecordingReader.startsWithCarriageReturnLines(descriptor)
+        mapping = options.memoryMap && !carriageReturnLines ? RecordingReader.mapWholeFile(descriptor) : nil
         if let mapping {
             state.pointee.bytes = mapping.base.assumingMemoryBound(to: UInt8.self)
             state.pointee.filled = mapping.length
@@ -145,7 +150,8 @@ public final class RecordingReader {
         do {
             guard let header = try RecordingReader.firstLine(
                 descriptor: descriptor, buffer: state.pointee.bytes, capacity: capacity, path: path,
-                position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile) else {
+                position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile,
+                carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil) else {
                 throw RecordingError(file: path, line: 0, column: 0, message: "empty file (no header line)")
             }
             state.pointee.lineNumber = 1
@@ -158,6 +164,11 @@ public final class RecordingReader {
             state.deallocate()
             intervalRing.deallocate()
             throw error
+        }
+        if let unit = options.timeUnit,
+           let index = schemaResult.columns.firstIndex(where: { if case .time = $0.meaning { true } else { false } }) {
+            schemaResult.columns[index].meaning = .time(scale: unit.secondsPerUnit)
+            schemaResult.columns[index].unit = unit.label
         }
         schema = schemaResult
         columnCount = schemaResult.columns.count
@@ -218,6 +229,10 @@ public final class RecordingReader {
     }
 
     // MARK: - Public streaming API
+
+    /// True when the file ends its lines with a carriage return alone (classic Mac OS line
+    /// ends); such a file is read like one with line feeds.
+    public var carriageReturnLineEndings: Bool { state.pointee.carriageReturnLines }
 
     /// Bytes of the file consumed so far (header and rows returned or rejected).
     public var bytesConsumed: Int { state.pointee.discarded + state.pointee.position }
@@ -799,13 +814,15 @@ public final class RecordingReader {
         state.pointee.discarded += state.pointee.position
         try RecordingReader.refill(descriptor: descriptor, buffer: ownedBuffer, capacity: capacity, path: path,
                                    position: &state.pointee.position, filled: &state.pointee.filled,
-                                   atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber)
+                                   atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber,
+                                   carriageReturnLines: state.pointee.carriageReturnLines)
     }
 
     /// Moves the unread tail to the front and reads more bytes; rejects binary data and lines
     /// longer than the buffer.
     private static func refill(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
-                               position: inout Int, filled: inout Int, atEndOfFile: inout Bool, lineNumber: Int) throws {
+                               position: inout Int, filled: inout Int, atEndOfFile: inout Bool, lineNumber: Int,
+                               carriageReturnLines: Bool) throws {
         if position > 0 {
             if filled > position { memmove(buffer, buffer + position, filled - position) }
             filled -= position
@@ -825,20 +842,67 @@ public final class RecordingReader {
         }
         if count == 0 { atEndOfFile = true; return }
         if let zero = memchr(buffer + filled, 0, count) {
-            // Locate the line for the message.
+            // Locate the line for the message (in a file with carriage-return line ends, also
+            // before the header has been read and its line ends recognised).
             var line = lineNumber + 1
             var p = buffer + position
             let stop = zero.assumingMemoryBound(to: UInt8.self)
-            while p < stop { if p.pointee == 10 { line += 1 }; p += 1 }
+            let carriageReturns = carriageReturnLines
+                || (lineNumber == 0 && carriageReturnLineEnd(buffer + position, count: filled + count - position) == true)
+            while p < stop { if p.pointee == 10 || (carriageReturns && p.pointee == 13) { line += 1 }; p += 1 }
             throw RecordingError(file: path, line: line, column: 0,
                                  message: "binary data (a NUL byte): this is not a CSV text file")
         }
+        if carriageReturnLines { translateCarriageReturns(buffer + filled, count: count) }
         filled += count
     }
 
+    /// Turns every carriage return into a line feed.
+    private static func translateCarriageReturns(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+        for i in 0..<count where bytes[i] == 13 { bytes[i] = 10 }
+    }
+
+    /// Whether the first line break in `bytes` is a carriage return that is not followed by a line
+    /// feed (classic Mac OS line ends): true or false, or nil when that is not known yet (no line
+    /// break, or the carriage return is the last byte).
+    static func carriageReturnLineEnd(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool? {
+        for i in 0..<count where bytes[i] == 10 || bytes[i] == 13 {
+            guard bytes[i] == 13 else { return false }
+            return i + 1 < count ? bytes[i + 1] != 10 : nil
+        }
+        return nil
+    }
+
+    /// `carriageReturnLineEnd`, known only when true (for tests and callers that need a yes).
+    static func endsLinesWithCarriageReturn(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        carriageReturnLineEnd(bytes, count: count) == true
+    }
+
+    /// Whether a regular file may have carriage-return line ends, from its first 64 KiB (pread, so
+    /// the position does not move): true unless its first line break is a line feed or CR LF.
+    /// False when the descriptor cannot be read at an offset (pipes, which are never mapped).
+    private static func startsWithCarriageReturnLines(_ descriptor: Int32) -> Bool {
+        let size = 1 << 16
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { bytes.deallocate() }
+        let count = pread(descriptor, bytes, size, 0)
+        return count > 0 && carriageReturnLineEnd(bytes, count: count) != false
+    }
+
     private static func firstLine(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
-                                  position: inout Int, filled: inout Int, atEndOfFile: inout Bool) throws -> String? {
+                                  position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
+                                  carriageReturnLines: inout Bool, writable: Bool) throws -> String? {
         while true {
+            if !carriageReturnLines, writable {
+                // Undecided (a carriage return is the last byte read) counts as a carriage-return
+                // line end once the buffer is full, since the header line could not be read anyway.
+                let available = filled - position
+                let lineEnd = carriageReturnLineEnd(buffer + position, count: available)
+                if lineEnd == true || (lineEnd == nil && available >= capacity && buffer[filled - 1] == 13) {
+                    carriageReturnLines = true
+                    translateCarriageReturns(buffer + position, count: available)
+                }
+            }
             if let found = memchr(buffer + position, 10, min(filled - position, capacity)) {
                 let end = found.assumingMemoryBound(to: UInt8.self)
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: end - (buffer + position))
@@ -856,7 +920,8 @@ public final class RecordingReader {
                 return try headerText(bytes, path: path)
             }
             try refill(descriptor: descriptor, buffer: buffer, capacity: capacity, path: path,
-                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: 0)
+                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: 0,
+                       carriageReturnLines: carriageReturnLines)
         }
     }
 

@@ -7,7 +7,10 @@ import Poise
 
 /// Options for writing a recording.
 public struct WriteOptions: Sendable {
-    /// Which optional column groups to write (acceleration, rotation rate and time are always written).
+    /// Which column groups to write (time is always written). A recording without an
+    /// accelerometer or gyroscope leaves those columns out rather than writing zeros.
+    public var includeAcceleration: Bool
+    public var includeRotationRate: Bool
     public var includeMagneticField: Bool
     /// Writes `gt_qw,gt_qx,gt_qy,gt_qz` (`nan` for samples without truth).
     public var includeTruth: Bool
@@ -18,7 +21,9 @@ public struct WriteOptions: Sendable {
     public var significantDigits: Int?
 
     public init(includeMagneticField: Bool = true, includeTruth: Bool = false, includeMovement: Bool = false,
-                significantDigits: Int? = nil) {
+                significantDigits: Int? = nil, includeAcceleration: Bool = true, includeRotationRate: Bool = true) {
+        self.includeAcceleration = includeAcceleration
+        self.includeRotationRate = includeRotationRate
         self.includeMagneticField = includeMagneticField
         self.includeTruth = includeTruth
         self.includeMovement = includeMovement
@@ -30,7 +35,7 @@ public struct WriteOptions: Sendable {
 /// a temporary file that `close()` renames onto `path` (`OutputFile`): until then, and if the
 /// writer is dropped without `close()`, `path` is untouched.
 ///
-/// Header: `t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps[,mag_x_uT,mag_y_uT,mag_z_uT]`
+/// Header: `t_s[,acc_x_g,acc_y_g,acc_z_g][,gyr_x_radps,gyr_y_radps,gyr_z_radps][,mag_x_uT,mag_y_uT,mag_z_uT]`
 /// `[,gt_qw,gt_qx,gt_qy,gt_qz][,movement]`. Units: seconds, g (specific force), rad/s, µT — the
 /// same as `MotionSample`, so with the default options `Recording.load` gives back exactly the
 /// samples that were written (bit for bit).
@@ -45,7 +50,9 @@ public final class RecordingWriter {
 
     /// The header line this writer produces for `options` (without the line break).
     public static func header(for options: WriteOptions) -> String {
-        var names = ["t_s", "acc_x_g", "acc_y_g", "acc_z_g", "gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]
+        var names = ["t_s"]
+        if options.includeAcceleration { names += ["acc_x_g", "acc_y_g", "acc_z_g"] }
+        if options.includeRotationRate { names += ["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"] }
         if options.includeMagneticField { names += ["mag_x_uT", "mag_y_uT", "mag_z_uT"] }
         if options.includeTruth { names += ["gt_qw", "gt_qx", "gt_qy", "gt_qz"] }
         if options.includeMovement { names.append("movement") }
@@ -66,7 +73,7 @@ public final class RecordingWriter {
     public func write(_ sample: MotionSample) throws {
         guard !closed else { throw RecordingError(file: path, line: 0, column: 0, message: "write after close") }
         append(sample.time)
-        for v in [sample.acceleration, sample.rotationRate] {
+        for (v, included) in [(sample.acceleration, options.includeAcceleration), (sample.rotationRate, options.includeRotationRate)] where included {
             output.append(byte: 44); append(v.x); output.append(byte: 44); append(v.y); output.append(byte: 44); append(v.z)
         }
         if options.includeMagneticField {
@@ -118,12 +125,13 @@ public final class RecordingWriter {
 }
 
 extension Recording {
-    /// Writes the samples to `path` (see `RecordingWriter`). Includes magnetometer, truth and
-    /// movement columns when the schema has them.
+    /// Writes the samples to `path` (see `RecordingWriter`). Includes the sensor, truth and
+    /// movement columns the schema has, and only those.
     public func write(to path: String, significantDigits: Int? = nil) throws {
         let writer = try RecordingWriter(path: path, options: WriteOptions(
             includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth,
-            includeMovement: schema.hasMovement, significantDigits: significantDigits))
+            includeMovement: schema.hasMovement, significantDigits: significantDigits,
+            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope))
         try writer.write(contentsOf: samples)
         try writer.close()
     }

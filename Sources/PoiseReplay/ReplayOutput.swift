@@ -13,8 +13,8 @@ import PoiseRecording
 /// never leaves a half-written file under the destination's name. Writes are buffered (64 KiB).
 ///
 /// Columns (units in the names, conventions.md): per sample `t_s`, the current acceleration
-/// `acc_x_g…` (filtered when the pipeline filters), `gyr_x_radps…`, then `mag_x_uT…` when the
-/// recording has a magnetometer, `grav_x_g…` and `uacc_x_g…` (gravity and user acceleration) when
+/// `acc_x_g…` (filtered when the pipeline filters), `gyr_x_radps…` when the recording has a
+/// gyroscope, then `mag_x_uT…` when it has a magnetometer, `grav_x_g…` and `uacc_x_g…` (gravity and user acceleration) when
 /// a stage produces them, `att_qw,att_qx,att_qy,att_qz` for an attitude, `axis_x,axis_y` for
 /// game axes. In frame mode there is one row per frame: `frame,t_s,stacked`, the sensor-callback
 /// pipeline's columns as above, then the frame-time pipeline's as `frame_acc_x_g…` (and
@@ -34,13 +34,15 @@ public struct ReplayOutputWriter: ~Copyable {
     ///   - hasMagnetometer: include magnetic-field columns.
     ///   - frameOutputs: in frame mode, what the frame-time pipeline produces; `nil` for one row
     ///     per sample.
+    ///   - hasGyroscope: include rotation-rate columns (without a gyroscope they would be zeros).
     /// - Throws: `ReplayError` when the file cannot be created.
-    public init(path: String, outputs: StageOutputs, hasMagnetometer: Bool, frameOutputs: StageOutputs? = nil) throws {
+    public init(path: String, outputs: StageOutputs, hasMagnetometer: Bool, frameOutputs: StageOutputs? = nil,
+                hasGyroscope: Bool = true) throws {
         self.path = path
         do { file = try OutputFile(path: path) } catch let error as RecordingError {
             throw ReplayError("cannot create \(path + ".partial-\(getpid())"): \(error.message)")
         }
-        columns = OutputColumns(outputs: outputs, magnetometer: hasMagnetometer)
+        columns = OutputColumns(outputs: outputs, magnetometer: hasMagnetometer, gyroscope: hasGyroscope)
         frameColumns = frameOutputs.map { OutputColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true) }
         var header = frameOutputs == nil ? "t_s" : "frame,t_s,stacked"
         columns.appendHeader(to: &header, prefix: "")
@@ -88,12 +90,13 @@ public struct ReplayOutputWriter: ~Copyable {
 struct OutputColumns: Sendable {
     var outputs: StageOutputs
     var magnetometer: Bool
+    var gyroscope = true
     var accelerationOnly = false
 
     func appendHeader(to header: inout String, prefix: String) {
         func add(_ names: [String]) { for name in names { header += "," + prefix + name } }
         add(["acc_x_g", "acc_y_g", "acc_z_g"])
-        if !accelerationOnly { add(["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]) }
+        if !accelerationOnly && gyroscope { add(["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]) }
         if magnetometer { add(["mag_x_uT", "mag_y_uT", "mag_z_uT"]) }
         if outputs.contains(.gravity) {
             add(["grav_x_g", "grav_y_g", "grav_z_g"])
@@ -108,7 +111,7 @@ struct OutputColumns: Sendable {
             if let v { line += ",\(v.x),\(v.y),\(v.z)" } else { line += ",,," }
         }
         add(record.acceleration)
-        if !accelerationOnly { add(record.rotationRate) }
+        if !accelerationOnly && gyroscope { add(record.rotationRate) }
         if magnetometer { add(record.magneticField) }
         if outputs.contains(.gravity) {
             add(record.gravity)

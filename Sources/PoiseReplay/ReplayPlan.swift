@@ -104,11 +104,13 @@ public struct ReplayPlan: Sendable, Equatable {
     }
 
     /// The samples to deliver: resampled, re-timed (no timestamps), or as recorded. Lazy: nothing
-    /// is copied, so a streamed recording stays streamed.
-    public func deliveredSamples<Samples: Sequence>(_ samples: Samples) -> AnySequence<MotionSample>
+    /// is copied, so a streamed recording stays streamed. `gapLimit` (s): resampling does not
+    /// fill input gaps longer than this (`ResampledSamples.gapLimit`).
+    public func deliveredSamples<Samples: Sequence>(_ samples: Samples, gapLimit: Double? = nil) -> AnySequence<MotionSample>
     where Samples.Element == MotionSample {
         if resampled {
-            return AnySequence(ResampledSamples(samples, rate: sampleRate, inputRate: recordedRate ?? sampleRate))
+            return AnySequence(ResampledSamples(samples, rate: sampleRate, inputRate: recordedRate ?? sampleRate,
+                                                gapLimit: gapLimit))
         }
         if timestampsAssigned {
             let rate = sampleRate

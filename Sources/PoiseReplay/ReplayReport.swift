@@ -123,6 +123,13 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     public var timing: ReplayTiming
     /// Game-loop results, in frame mode.
     public var frames: FrameReport?
+    /// Gaps longer than `gapLimit` seconds that were shortened to one period (the first
+    /// `GapPolicy.keptGaps`), their number and the recording time they spanned, s. `gapLimit` is
+    /// nil when gaps were replayed in full.
+    public var gapLimit: Double?
+    public var gaps: [GapPolicy.Gap] = []
+    public var gapCount = 0
+    public var skippedSeconds = 0.0
 
     /// Samples delivered.
     public var samples: Int { timing.samples }
@@ -158,6 +165,10 @@ public struct ReplayReport: Sendable, Codable, Equatable {
                   speed: speed, stopped: result.stopped, whole: metrics.whole,
                   stillSegments: metrics.stillSegmentCount, noiseSegment: metrics.noiseSegment,
                   stages: metrics.stages, timing: result.timing, frames: frames)
+        gapLimit = session.gapPolicy?.limit
+        gaps = result.gaps
+        gapCount = result.gapCount
+        skippedSeconds = result.skippedSeconds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -174,6 +185,10 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         case stillSegments = "still_segments"
         case noiseSegment = "noise_segment_s"
         case cpuFraction = "cpu_fraction"
+        case gapLimit = "gap_limit_s"
+        case gaps
+        case gapCount = "gaps_skipped"
+        case skippedSeconds = "gap_skipped_s"
     }
 
     // Timing fields sit at the top level of the JSON (`lateness_us`, `drift_us`, `samples`): the
@@ -201,6 +216,10 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         try c.encode(stages, forKey: .stages)
         try c.encode(timing.cpuFraction, forKey: .cpuFraction)
         try c.encodeIfPresent(frames, forKey: .frames)
+        try c.encodeIfPresent(gapLimit, forKey: .gapLimit)
+        try c.encode(gaps, forKey: .gaps)
+        try c.encode(gapCount, forKey: .gapCount)
+        try c.encode(skippedSeconds, forKey: .skippedSeconds)
         try timing.encode(to: encoder)   // merges its keys into the same object
     }
 
@@ -221,5 +240,9 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         stages = try c.decode([StageReport].self, forKey: .stages)
         timing = try ReplayTiming(from: decoder)
         frames = try c.decodeIfPresent(FrameReport.self, forKey: .frames)
+        gapLimit = try c.decodeIfPresent(Double.self, forKey: .gapLimit)
+        gaps = try c.decodeIfPresent([GapPolicy.Gap].self, forKey: .gaps) ?? []
+        gapCount = try c.decodeIfPresent(Int.self, forKey: .gapCount) ?? gaps.count
+        skippedSeconds = try c.decodeIfPresent(Double.self, forKey: .skippedSeconds) ?? 0
     }
 }

@@ -21,11 +21,15 @@ public struct ReplayRequest: Sendable {
     public var catalog: StageCatalog
     /// Run the paced loop at real-time priority (`SCHED_FIFO`) when permitted (default true).
     public var realTimePriority: Bool
+    /// Skip gaps longer than this many seconds of recording time (`GapPolicy`); `nil` (default):
+    /// `GapPolicy.defaultLimit` for the delivery rate, `.infinity`: replay every gap in full.
+    public var gapLimit: Double?
 
     public init(path: String, pipeline: String = "none", rate: ReplayRate = .native,
                 speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil, outputPath: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard,
-                realTimePriority: Bool = true) {
+                realTimePriority: Bool = true, gapLimit: Double? = nil) {
+        self.gapLimit = gapLimit
         self.path = path; self.pipeline = pipeline; self.rate = rate; self.speed = speed
         self.frameRate = frameRate; self.outputPath = outputPath
         self.readOptions = readOptions; self.catalog = catalog
@@ -67,6 +71,8 @@ public struct ReplaySession: Sendable {
     public let pipeline: Pipeline
     /// The frame-time pipeline (built for the frame rate), in frame mode.
     public let framePipeline: Pipeline?
+    /// How long gaps are shortened (`nil` when every gap is replayed in full).
+    public let gapPolicy: GapPolicy?
     /// The options the file is read with (the request's, with `--rate` as the row rate of a file
     /// without a time column).
     let readOptions: ReadOptions
@@ -86,13 +92,24 @@ public struct ReplaySession: Sendable {
         }
         self.readOptions = readOptions
         scan = try RecordingScan(path: request.path, options: readOptions)
+        // The report measures the acceleration (filter latency, jitter): a file without an
+        // accelerometer would be measured as zeros.
+        try scan.schema.require([.accelerometer], file: request.path, for: "replay (its report measures the acceleration)")
+        try SampleRateCheck.check(rate: scan.nominalRate, schema: scan.schema, file: request.path)
         plan = try ReplayPlan(recordedRate: scan.schema.hasTime ? scan.nominalRate : nil, sampleCount: scan.sampleCount,
                               hasTimestamps: scan.schema.hasTime, rate: request.rate, speed: request.speed)
-        let magnetometer = scan.schema.hasMagnetometer
+        if let limit = request.gapLimit, !(limit > 0) {
+            throw ReplayError("gap limit \(limit) s must be a positive number of seconds")
+        }
+        let limit = request.gapLimit ?? GapPolicy.defaultLimit(rate: plan.sampleRate)
+        gapPolicy = limit.isFinite && scan.schema.hasTime ? GapPolicy(limit: limit, replacement: 1 / plan.sampleRate) : nil
+        let magnetometer = scan.schema.hasMagnetometer, gyroscope = scan.schema.hasGyroscope
         pipeline = try request.catalog.pipeline(request.pipeline,
-                                                context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer))
+                                                context: StageContext(sampleRate: plan.sampleRate, hasMagnetometer: magnetometer,
+                                                                      hasGyroscope: gyroscope))
         framePipeline = try request.frameRate.map {
-            try request.catalog.pipeline(request.pipeline, context: StageContext(sampleRate: $0, hasMagnetometer: magnetometer))
+            try request.catalog.pipeline(request.pipeline, context: StageContext(sampleRate: $0, hasMagnetometer: magnetometer,
+                                                                                 hasGyroscope: gyroscope))
         }
     }
 
@@ -117,15 +134,15 @@ public struct ReplaySession: Sendable {
         if let path = request.outputPath {
             writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
                                             hasMagnetometer: scan.schema.hasMagnetometer,
-                                            frameOutputs: framePipeline?.outputs)
+                                            frameOutputs: framePipeline?.outputs, hasGyroscope: scan.schema.hasGyroscope)
         }
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
         let stream = try RecordingStream(path: request.path, options: readOptions)
-        let samples = plan.deliveredSamples(stream)
+        let samples = plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit)
         let first = scan.firstTime ?? 0
         let duration = (scan.lastTime ?? first) - first
         var replayer = Replayer(clock: clock, options: ReplayOptions(
-            speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate))
+            speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate, gapPolicy: gapPolicy))
         var pipeline = self.pipeline
         var framePipeline = self.framePipeline
         var lastReport: Int64?
@@ -167,13 +184,14 @@ public struct ReplaySession: Sendable {
     /// `--speed max` replay with the same pipelines).
     func measure(count: Int) throws -> (StageMetricsSummary, FrameComparison?) {
         let stream = try RecordingStream(path: request.path, options: readOptions)
-        let samples = plan.deliveredSamples(stream).prefix(count)
+        let samples = plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit).prefix(count)
         var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
                                               hasGyroscope: scan.schema.hasGyroscope)
         var comparison: FrameComparison?
         if let frameRate = request.frameRate, let frameTemplate = framePipeline {
             let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
-            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
+            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate,
+                                                                                    gapPolicy: gapPolicy))
             var callbackPipeline = pipeline
             var framePipeline: Pipeline? = frameTemplate
             _ = replayer.run(samples, through: &callbackPipeline, framePipeline: &framePipeline,

@@ -27,11 +27,17 @@ public struct ReplayOptions: Sendable, Equatable {
     /// the first sample is waited for like every other one and its lateness is comparable (drift
     /// = e_last − e_first would otherwise include one wake-up delay).
     public var leadTime: Double
+    /// Gaps longer than its limit are shortened to its replacement interval, at any speed: not
+    /// waited for, and no frames run in them (frame times stay on the recording's clock). `nil`
+    /// (default): every interval is replayed as recorded.
+    public var gapPolicy: GapPolicy?
 
     public init(speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil,
-                lateThreshold: Double = 0.01, waitSlice: Double = 0.05, leadTime: Double = 0.001) {
+                lateThreshold: Double = 0.01, waitSlice: Double = 0.05, leadTime: Double = 0.001,
+                gapPolicy: GapPolicy? = nil) {
         self.speed = speed; self.frameRate = frameRate
         self.lateThreshold = lateThreshold; self.waitSlice = waitSlice; self.leadTime = leadTime
+        self.gapPolicy = gapPolicy
     }
 }
 
@@ -82,6 +88,11 @@ public struct ReplayResult: Sendable, Equatable {
     public var frameLatenessMicroseconds: DistributionSummary?
     /// True when `shouldStop` ended the replay early.
     public var stopped: Bool
+    /// Gaps shortened by `ReplayOptions.gapPolicy` (the first `GapPolicy.keptGaps`), how many
+    /// there were, and the recording time they spanned in all, s.
+    public var gaps: [GapPolicy.Gap] = []
+    public var gapCount = 0
+    public var skippedSeconds = 0.0
 }
 
 /// The real-time replay engine: delivers samples to a pipeline at s_i = start + (t_i − t₀)/speed,
@@ -148,6 +159,12 @@ public struct Replayer<Clock: PacingClock> {
         var stackedMaximum = 0
         var latest: ProcessedSample?
         var latestRaw: MotionSample?
+        // Gaps: recording time taken out of the time line so far, and the previous sample's time.
+        var skipped = 0.0
+        var previousTime: Double?
+        var gaps: [GapPolicy.Gap] = []
+        var gapCount = 0
+        var gapSeconds = 0.0
 
         /// Scheduled wall time for recording-time offset `offset` seconds.
         func deadline(_ offset: Double) -> Int64 { start + Int64((offset / speed * 1e9).rounded()) }
@@ -189,7 +206,15 @@ public struct Replayer<Clock: PacingClock> {
             if shouldStop() { stopped = true; break }
             let first = t0 ?? sample.time
             t0 = first
-            let offset = sample.time - first
+            var shift = skipped
+            if let policy = options.gapPolicy, let previous = previousTime, sample.time - previous > policy.limit {
+                shift += sample.time - previous - policy.replacement
+                gapCount += 1
+                gapSeconds += sample.time - previous
+                if gaps.count < GapPolicy.keptGaps { gaps.append(GapPolicy.Gap(start: previous, end: sample.time)) }
+            }
+            previousTime = sample.time
+            let offset = sample.time - first - shift
             lastOffset = offset
             // Frames due before this sample's time run first (a sample stamped exactly at a
             // frame's time is delivered before that frame).
@@ -198,10 +223,11 @@ public struct Replayer<Clock: PacingClock> {
                     let frameOffset = Double(frames + 1) / frameRate
                     let due = deadline(frameOffset)
                     if paced, !wait(until: due) { stopped = true; break }
-                    try runFrame(first + frameOffset, scheduled: due)
+                    try runFrame(first + skipped + frameOffset, scheduled: due)
                 }
                 if stopped { break }
             }
+            skipped = shift
             var scheduled = deadline(offset)
             if paced, !wait(until: scheduled) { stopped = true; break }
             let delivered = clock.now()
@@ -222,7 +248,7 @@ public struct Replayer<Clock: PacingClock> {
                 let frameOffset = Double(frames + 1) / frameRate
                 let due = deadline(frameOffset)
                 if paced, !wait(until: due) { stopped = true; break }
-                try runFrame(first + frameOffset, scheduled: due)
+                try runFrame(first + skipped + frameOffset, scheduled: due)
             }
         }
         let wall = clock.now() - begin
@@ -232,6 +258,6 @@ public struct Replayer<Clock: PacingClock> {
                             meanStackedSamples: frames > 0 ? Double(stackedTotal) / Double(frames) : 0,
                             maximumStackedSamples: stackedMaximum,
                             frameLatenessMicroseconds: frameLateness.summary(scale: 1e-3),
-                            stopped: stopped)
+                            stopped: stopped, gaps: gaps, gapCount: gapCount, skippedSeconds: gapSeconds)
     }
 }

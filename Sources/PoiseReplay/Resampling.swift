@@ -20,6 +20,10 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
     public var antiAliasCutoff: Double?
     /// Median rate of the input, Hz (the anti-alias filter's design rate).
     public var inputRate: Double
+    /// Input intervals longer than this, seconds, are gaps: output resumes at the first input
+    /// sample after the gap (its own time, on a clock re-anchored there) instead of interpolating
+    /// across it. `nil`: every interval is interpolated.
+    public var gapLimit: Double?
 
     /// Order of the anti-alias Butterworth filter.
     public static var antiAliasOrder: Int { 8 }
@@ -30,10 +34,11 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
     ///   - rate: output rate, Hz (> 0).
     ///   - inputRate: the input's median rate, Hz. The anti-alias filter is used when it exceeds
     ///     the output rate by more than 1 %.
-    public init(_ base: Base, rate: Double, inputRate: Double) {
+    public init(_ base: Base, rate: Double, inputRate: Double, gapLimit: Double? = nil) {
         self.base = base
         self.rate = rate
         self.inputRate = inputRate
+        self.gapLimit = gapLimit
         antiAliasCutoff = Self.antiAliasCutoff(rate: rate, inputRate: inputRate)
     }
 
@@ -46,6 +51,7 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
     public struct Iterator: IteratorProtocol {
         var base: Base.Iterator
         let rate: Double
+        var gapLimit: Double? = nil
         var filter: ButterworthFilter<SIMD8<Double>>?
         var previous: (MotionSample, SIMD8<Double>)?
         var current: (MotionSample, SIMD8<Double>)?
@@ -70,10 +76,16 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
                 guard pull() else { finished = true; return nil }
                 t0 = current!.0.time
             }
-            let t = t0! + Double(index) / rate
+            var t = t0! + Double(index) / rate
             // Advance until the current input sample is at or after t.
             while current!.0.time < t {
                 guard pull() else { finished = true; return nil }
+                if let limit = gapLimit, let before = previous?.0.time, current!.0.time - before > limit {
+                    // A gap: re-anchor the output clock on the sample after it.
+                    t = current!.0.time
+                    t0 = t - Double(index) / rate
+                    break
+                }
             }
             index += 1
             let (after, afterValue) = current!
@@ -95,7 +107,7 @@ public struct ResampledSamples<Base: Sequence>: Sequence where Base.Element == M
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(base: base.makeIterator(), rate: rate,
+        Iterator(base: base.makeIterator(), rate: rate, gapLimit: gapLimit,
                  filter: antiAliasCutoff.flatMap { cutoff in
                      // The cutoff is below the output's Nyquist frequency, itself below the input's,
                      // so the design cannot fail; without it the samples pass unfiltered.

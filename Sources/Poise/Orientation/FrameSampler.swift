@@ -6,15 +6,22 @@ public struct FrameSamplerSettings: Sendable, Hashable, Codable {
     /// gain is 1 − exp(−(1/frameRate)/τ), so the smoothing is the same at any sensor rate.
     /// 0 disables smoothing. Default 0.
     public var smoothingTimeConstant: Double
+    /// Intervals between samples longer than this, seconds, are gaps: no frames are emitted for
+    /// them (the frame before the gap closes with its samples, the next frame is the one the
+    /// sample after the gap falls in). `nil` (default): frames are emitted through gaps, holding
+    /// the last value.
+    public var maximumGap: Double?
 
-    public init(frameRate: Double, smoothingTimeConstant: Double = 0) {
+    public init(frameRate: Double, smoothingTimeConstant: Double = 0, maximumGap: Double? = nil) {
         self.frameRate = frameRate; self.smoothingTimeConstant = smoothingTimeConstant
+        self.maximumGap = maximumGap
     }
 
     /// Checks the ranges; returns a message naming the first bad field, or nil.
     public var problem: String? {
         if !(frameRate > 0 && frameRate.isFinite) { return "frame rate must be a finite number > 0 Hz, got \(frameRate)" }
         if !(smoothingTimeConstant >= 0 && smoothingTimeConstant.isFinite) { return "smoothing time constant must be ≥ 0 s, got \(smoothingTimeConstant)" }
+        if let maximumGap, !(maximumGap > 0) { return "maximum gap must be > 0 s, got \(maximumGap)" }
         return nil
     }
 }
@@ -54,6 +61,10 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
     @usableFromInline var smoothed: Value?
     /// Samples not used because their time or value was not finite.
     public private(set) var rejectedSamples = 0
+    /// Gaps longer than `settings.maximumGap`, and the frames not emitted for them.
+    public private(set) var gapCount = 0
+    public private(set) var skippedFrames = 0
+    @usableFromInline var lastTime: Double?
 
     /// - Throws: `OrientationSettingsError` naming the bad setting.
     public init(settings: FrameSamplerSettings) throws {
@@ -71,6 +82,8 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
     public mutating func process(time: Double, value: Value, emit: (Frame<Value>) -> Void) {
         guard time.isFinite, value.isFinite else { rejectedSamples += 1; return }
         if start == nil { start = time }
+        if let limit = settings.maximumGap, let last = lastTime, time - last > limit { skipGap(to: time, emit) }
+        lastTime = time
         while time > frameTime(frameIndex) {
             closeFrame(emit)
         }
@@ -81,6 +94,21 @@ public struct FrameSampler<Value: SignalValue>: Sendable where Value.Scalar == D
     /// Emits the frame still being filled, if it has samples (end of stream).
     public mutating func finish(emit: (Frame<Value>) -> Void) {
         if start != nil && count > 0 { closeFrame(emit) }
+    }
+
+    /// Closes the frame holding the samples before a gap and moves to the frame whose window
+    /// holds `time`, emitting nothing in between.
+    @usableFromInline
+    mutating func skipGap(to time: Double, _ emit: (Frame<Value>) -> Void) {
+        gapCount += 1
+        if count > 0 { closeFrame(emit) }
+        // First k with T_k ≥ time (bounded, so an absurd time cannot overflow the index).
+        let k = ((time - (start ?? time)) * settings.frameRate).rounded(.up)
+        let target = k < 1e15 ? Int(k) : frameIndex
+        if target > frameIndex {
+            skippedFrames += target - frameIndex
+            frameIndex = target
+        }
     }
 
     @usableFromInline

@@ -41,9 +41,13 @@ extension RecordingInfo {
         lines.append("  still segments (\(tests.joined(separator: ", ")), ≥ \(restDetector.minimumDuration) s): \(stillSegments.count)")
         for s in stillSegments.prefix(20) { lines.append("    \(f(s.startS)) – \(f(s.endS)) s (\(f(s.durationS, 2)) s)") }
         if stillSegments.count > 20 { lines.append("    …") }
+        if carriageReturnLineEndings { lines.append("  line endings: carriage return only (classic Mac OS); read as usual") }
         if !issueCounts.isEmpty {
-            lines.append("  reader issues: " + issueCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            for i in issues.prefix(10) { lines.append("    \(i)") }
+            // One line per kind: its count and first occurrence.
+            lines.append("  reader issues:")
+            for (kind, count) in issueCounts.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(kind) × \(count)" + (firstIssues[kind].map { ", first: \($0)" } ?? ""))
+            }
         }
         if suspicious.isEmpty {
             lines.append("  nothing suspicious")

@@ -97,6 +97,11 @@ public struct RecordingInfo: Sendable, Codable {
     public var issueCounts: [String: Int]
     /// The first reader issues, as `file:line:column: message`.
     public var issues: [String]
+    /// Per issue kind, its first occurrence (`file:line:column: message`), so a kind that repeats
+    /// thousands of times is shown once with its count (`issueCounts`).
+    public var firstIssues: [String: String]
+    /// The file ends its lines with a carriage return alone (classic Mac OS); it was read as usual.
+    public var carriageReturnLineEndings: Bool
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
 
@@ -111,6 +116,7 @@ public struct RecordingInfo: Sendable, Codable {
         while let sample = try reader.next() { inspector.add(sample) }
         var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
         if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
+        info.carriageReturnLineEndings = reader.carriageReturnLineEndings
         return info
     }
 
@@ -327,6 +333,7 @@ public struct RecordingInspector: Sendable {
         suspicious += unitChecks(ranges: ranges, median: median)
         if gapCount > 0 { suspicious.append("\(gapCount) gap(s): intervals longer than 1.5 × the median \(String(format: "%.3f", median * 1000)) ms (dropped samples?)") }
         if duplicateTimestamps > 0 { suspicious.append("\(duplicateTimestamps) repeated timestamp(s)") }
+        suspicious += droppedRowChecks(summary: summary)
         if truthNormOff > 0 { suspicious.append("\(truthNormOff) ground-truth quaternion(s) are not unit length (|q| off by more than 1 %)") }
         if let mag = held["magnetometer"], mag.fraction > 0.2, median > 0 {
             suspicious.append(String(format: "magnetometer repeats its previous reading in %.0f %% of rows (updates about every %.1f ms)", mag.fraction * 100, mag.updateIntervalMs))
@@ -343,7 +350,28 @@ public struct RecordingInspector: Sendable {
             rowsWithTruth: schema.hasTruth ? rowsWithTruth : nil,
             movementFraction: schema.hasMovement && rows > 0 ? Double(movementRows) / Double(rows) : nil,
             issueCounts: Dictionary(uniqueKeysWithValues: summary.issueCounts.map { ($0.key.rawValue, $0.value) }),
-            issues: issues.prefix(20).map(\.description), suspicious: suspicious)
+            issues: issues.prefix(20).map(\.description),
+            firstIssues: issues.reduce(into: [String: String]()) { first, issue in
+                if first[issue.kind.rawValue] == nil { first[issue.kind.rawValue] = issue.description }
+            },
+            carriageReturnLineEndings: false, suspicious: suspicious)
+    }
+
+    /// Share of data rows above which dropped rows are called suspicious (1 %).
+    static let droppedFractionLimit = 0.01
+
+    /// Every row dropped, or more than `droppedFractionLimit` of them: the report then describes
+    /// what was left, not the file.
+    func droppedRowChecks(summary: ReadSummary) -> [String] {
+        let dropped = summary.rowsDropped
+        let seen = rows + dropped
+        guard dropped > 0 else { return [] }
+        if rows == 0 {
+            return ["every data row (\(dropped)) was dropped: no number in this report comes from the file; read it with --strict to stop at the first bad row"]
+        }
+        let fraction = Double(dropped) / Double(seen)
+        guard fraction > Self.droppedFractionLimit else { return [] }
+        return ["\(dropped) of \(seen) data rows (\(Self.format(fraction * 100)) %) were dropped: the figures describe the rows that were kept"]
     }
 
     /// An axis whose extreme value repeats at least 3 times at a large magnitude is clipping.
@@ -390,8 +418,8 @@ public struct RecordingInspector: Sendable {
                 out.append("magnetic field norm is \(Self.format(rest)) µT, outside the earth's 25–65 µT (uncalibrated or disturbed magnetometer?)")
             }
         }
-        if median > 0 && (1 / median > 20_000 || 1 / median < 1) {
-            out.append("sample rate \(Self.format(1 / median)) Hz is implausible for motion sensors: is the time column's unit right?")
+        if median > 0, !SampleRateCheck.plausibleRange.contains(1 / median) {
+            out.append(SampleRateCheck.message(rate: 1 / median, schema: schema))
         }
         return out
     }

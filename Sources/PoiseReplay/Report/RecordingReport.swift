@@ -96,7 +96,8 @@ public struct RecordingReport: Sendable {
         }
         self.sweep = sweep
         sweepProblem = problem
-        let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer))
+        let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer,
+                                                                                           hasGyroscope: schema.hasGyroscope))
         metrics = StageMetrics(pipeline: built, samples: samples, sampleRate: rate, hasGyroscope: schema.hasGyroscope, detector: detector)
 
         // Filtered signal: the last filtering stage's signal (acceleration when there is none).
