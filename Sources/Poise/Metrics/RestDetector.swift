@@ -13,7 +13,8 @@
 /// 0.0095–0.0101 g RMS in every still period) is still, although its noise alone is at
 /// `accelerationThreshold`; a quiet one (x-io example, floor ≈ 0.004 g) keeps the fixed threshold.
 /// A still segment is a maximal run of quiet samples lasting at least `minimumDuration` seconds
-/// (last minus first timestamp).
+/// (last minus first timestamp) with no time step longer than `window` inside it (nothing is
+/// known about the device in a gap).
 ///
 /// Defaults, chosen on the x-io example (rest: |ω| ≤ 0.012 rad/s, accelerometer RMS
 /// 0.003–0.005 g; slow handling: |ω| ≈ 0.04–0.3 rad/s, RMS ≥ 0.01 g): 0.035 rad/s (2°/s),

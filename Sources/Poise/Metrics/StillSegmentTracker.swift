@@ -180,6 +180,8 @@ public struct StillSegmentTracker: Sendable {
                 ? detector.noiseFloorMultiple * detector.noiseFloorMultiple * noiseFloorSquare : 0
             if variance >= max(fixed, adaptive) { quiet = false }
         }
+        // Nothing is known about the device in a gap longer than one window: it ends the run.
+        if runStart != nil, current.time - runEndTime > detector.window { closeRun(into: &completed) }
         if quiet {
             if runStart == nil { runStart = undecided; runStartTime = current.time }
             runEndTime = current.time

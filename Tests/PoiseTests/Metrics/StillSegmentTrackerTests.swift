@@ -44,9 +44,10 @@ import Poise
         var segments: [Range<Int>] = []
         var start: Int? = nil
         for i in 0...samples.count {
-            if i < samples.count && quiet[i] { if start == nil { start = i }; continue }
+            let afterGap = i > 0 && i < samples.count && samples[i].time - samples[i - 1].time > detector.window
+            if i < samples.count && quiet[i] && !(afterGap && start != nil) { if start == nil { start = i }; continue }
             if let s = start, samples[i - 1].time - samples[s].time >= detector.minimumDuration { segments.append(s..<i) }
-            start = nil
+            start = i < samples.count && quiet[i] ? i : nil   // a quiet sample after a gap starts a new run
         }
         return segments
     }
@@ -114,6 +115,17 @@ import Poise
         var fixed = RestDetector()
         fixed.noiseFloorMultiple = 0
         #expect(fixed.stillSegments(in: samples).isEmpty)
+    }
+
+    /// A long gap inside a quiet stretch splits it: no still segment spans time without samples.
+    @Test func aGapEndsAStillSegment() {
+        let samples: [MotionSample] = (0..<600).map { n in
+            let t = Double(n) / 100 + (n >= 300 ? 7200 : 0)   // two hours missing after 3 s
+            return MotionSample(time: t, acceleration: SIMD3(0, 0, 1), rotationRate: .zero)
+        }
+        let segments = RestDetector().stillSegments(in: samples)
+        #expect(segments == [0..<300, 300..<600])
+        #expect(segments == Self.reference(RestDetector(), samples))
     }
 
     @Test func aNegativeWindowStillJudgesEverySampleWithoutCrashing() {
