@@ -47,7 +47,7 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Worker threads (default: the number of active processors).")
     public var threads: Int?
 
-    @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output.")
+    @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output ('-': standard output).")
     public var output: String?
 
     public init() {}
@@ -106,6 +106,9 @@ public struct BenchCommand: ParsableCommand {
     }
 
     public func run() throws {
+        try FileIdentity.requireDistinct(outputs: [output ?? "-"], inputs: files)
+        // Opened before the sweep, so a bad destination is reported before the work.
+        let file = try output.flatMap { $0 == "-" ? nil : try OutputFile(path: $0) }
         let bar = isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         let text: String
         do {
@@ -115,13 +118,17 @@ public struct BenchCommand: ParsableCommand {
             bar?.clear()
         } catch let error as SweepError {
             bar?.clear()
-            throw ValidationError(error.description)
-        } catch let error as RecordingError {
-            bar?.clear()
-            throw ValidationError(error.description)
+            switch error {
+            case .grid, .filter: throw ValidationError(error.description)  // a bad --filter or --grid: usage
+            case .recording: throw CommandError(error.description)  // a recording that cannot be swept: data
+            }
+        } catch {
+            bar?.clear()  // recording errors and the like: data errors (exit 1, no usage text)
+            throw error
         }
-        if let output {
-            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        if let file {
+            file.append(text + "\n")
+            try file.finish()
         } else {
             print(text)
         }
@@ -134,10 +141,10 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = total > 0 ? done * width / total : width
         let line = "\r  sweeping [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total)"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     func clear() {
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 60) + "\r").utf8))
+        StandardError.write("\r" + String(repeating: " ", count: 60) + "\r")
     }
 }
