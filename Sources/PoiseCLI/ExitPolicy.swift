@@ -33,7 +33,9 @@ enum ExitPolicy {
         let code = errno
         if flushFailed || ferror(stdout) != 0 {
             clearerr(stdout)
-            throw OutputLost(reason: FileProblem.describe(errno: flushFailed ? code : EIO, path: "standard output"))
+            // An earlier automatic flush failed when only the error flag is left: its errno is gone.
+            throw OutputLost(reason: flushFailed ? FileProblem.describe(errno: code, path: "standard output")
+                                                 : "a write failed (a full disk or device, or a closed pipe)")
         }
     }
 

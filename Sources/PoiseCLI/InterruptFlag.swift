@@ -19,9 +19,15 @@ enum Interruption {
     /// The first signal received while a flag was active (0 = none).
     nonisolated(unsafe) static var received: Int32 = 0
 
-    /// Installs the handler for SIGINT and SIGTERM (idempotent).
+    /// Installs the handler for SIGINT and SIGTERM and unblocks both (a parent may have started
+    /// the process with them blocked). Idempotent.
     static func install() {
         TemporaryFiles.prepare()
+        var both = sigset_t()
+        sigemptyset(&both)
+        sigaddset(&both, SIGINT)
+        sigaddset(&both, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &both, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             var action = sigaction()
             #if canImport(Glibc)

@@ -29,7 +29,7 @@ struct RemapCommand: ParsableCommand {
     /// `FILE` may be `-` (standard input); without `--out` (or with `--out -`) the CSV goes to
     /// standard output and nothing else is printed there.
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out ?? "-"], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         guard let choice = try frame.choice() else {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }

@@ -87,7 +87,7 @@ struct ReplayCommand: ParsableCommand {
         if file == "-" {
             throw CommandError("replay reads the recording three times (to check it, to deliver it in real time and to measure it), so it cannot read standard input ('-'); save the recording to a file and give its name")
         }
-        try FileIdentity.requireDistinct(outputs: [out], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
                                     readOptions: ReadOptions(appleAccelerometerSign: appleAccelerometerSign),

@@ -23,7 +23,7 @@ enum ReplayReportText {
         delivery += report.speed.map { ", speed \(number($0, 2).replacingOccurrences(of: ".00", with: ""))×" } ?? ", speed max"
         if report.realTimeScheduling { delivery += ", real-time priority" }
         line("  delivery  \(delivery)")
-        if report.stopped { line("  stopped   by Ctrl-C; the figures cover the samples delivered") }
+        if report.stopped { line("  stopped   by Ctrl-C or SIGTERM; the figures cover the samples delivered") }
 
         line()
         line("Filtering (latency to 90 % in samples at \(number(report.sampleRate)) Hz, stage outputs in the chain)")

@@ -55,7 +55,7 @@ struct ReportCommand: ParsableCommand {
         if file == "-" && replay == "-" {
             throw ValidationError("only one of FILE and --replay can be '-' (standard input)")
         }
-        try FileIdentity.requireDistinct(outputs: [out], inputs: [file, replay])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, replay])
         let page = try OutputFile(path: out)  // a bad destination is reported before the work
         let recording: Recording
         do { recording = try Recording.load(path: file) } catch let error as RecordingError {

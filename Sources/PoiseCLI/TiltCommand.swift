@@ -61,7 +61,7 @@ struct TiltCommand: ParsableCommand {
     /// `FILE` may be `-` (standard input). With `--out FILE` a summary is printed; with standard
     /// output as the destination only the CSV is (notes go to standard error).
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out ?? "-"], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let settings = TiltSettings(
             gravityTimeConstant: gravityTimeConstant,
             home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
