@@ -108,7 +108,7 @@ public struct BenchCommand: ParsableCommand {
     public func run() throws {
         try FileIdentity.requireDistinct(outputs: [output, "-"], inputs: files)
         // Opened before the sweep, so a bad destination is reported before the work.
-        let file = try output.flatMap { $0 == "-" ? nil : try OutputFile(path: $0) }
+        let file = try output.flatMap { OutputFile.isStandardOutput($0) ? nil : try OutputFile(path: $0) }
         let bar = isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         let text: String
         do {

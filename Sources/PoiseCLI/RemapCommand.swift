@@ -51,7 +51,7 @@ struct RemapCommand: ParsableCommand {
         let destination = out ?? "-"
         let remapped = Recording(path: destination, schema: recording.schema, samples: samples)
         try remapped.write(to: destination)
-        if destination != "-" {
+        if !OutputFile.isStandardOutput(destination) {
             print("remapped \(samples.count) samples of \(file) into \(label) → \(destination)")
         }
     }

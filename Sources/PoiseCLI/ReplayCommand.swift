@@ -114,7 +114,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// Prints the report where it does not mix with the output stream.
     private func show(_ text: String) {
-        if out == "-" { StandardError.write(text) } else { print(text, terminator: "") }
+        if let out, OutputFile.isStandardOutput(out) { StandardError.write(text) } else { print(text, terminator: "") }
     }
 }
 

@@ -50,7 +50,7 @@ public struct SimulateCommand: ParsableCommand {
 
     public func run() throws {
         let summary = try output()
-        if out == "-" { StandardError.write(summary + "\n") } else { print(summary) }
+        if OutputFile.isStandardOutput(out) { StandardError.write(summary + "\n") } else { print(summary) }
     }
 
     /// Writes the file; returns the one-line summary that `run()` prints.
@@ -67,11 +67,11 @@ public struct SimulateCommand: ParsableCommand {
             count += 1
             if count & 4095 == 0, interrupt.isSet {
                 writer.abandon()
-                StandardError.write("poise simulate: \(interrupt.verb) after \(count) samples; \(out == "-" ? "standard output is incomplete" : "\(out) was not written")\n")
+                StandardError.write("poise simulate: \(interrupt.verb) after \(count) samples; \(OutputFile.isStandardOutput(out) ? "standard output is incomplete" : "\(out) was not written")\n")
                 throw ExitCode(interrupt.exitCode)
             }
         }
         try writer.close()
-        return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(out == "-" ? "standard output" : out)"
+        return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(OutputFile.isStandardOutput(out) ? "standard output" : out)"
     }
 }

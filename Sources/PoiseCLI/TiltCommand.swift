@@ -132,7 +132,7 @@ struct TiltCommand: ParsableCommand {
         }
         let truthNote = truthHeld + truthLeading == 0 ? nil
             : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
-        if let out, out != "-" {
+        if let out, !OutputFile.isStandardOutput(out) {
             let file = try OutputFile(path: out)
             file.append(text)
             try file.finish()

@@ -10,8 +10,9 @@ import Darwin
 /// How `path` is written depends on what it names:
 /// - `-`, or the file this process's standard output already is (`/dev/stdout`, `/dev/fd/1`):
 ///   straight to file descriptor 1.
-/// - A character device, FIFO (named pipe) or socket (`/dev/null`, `/dev/tty`, `mkfifo` pipes):
-///   opened and written straight through; the node stays what it was.
+/// - A character device, FIFO (named pipe) or socket (`/dev/null`, `/dev/tty`, `mkfifo` pipes),
+///   or anything else under `/dev` or `/proc`: opened and written straight through; the node
+///   stays what it was (nothing is ever created or renamed there).
 /// - A regular file, or a name that does not exist yet: bytes go to a temporary file
 ///   `NAME.partial-PID` in the destination's folder; `finish()` flushes, closes and renames it
 ///   onto the destination in one step (an existing file's permission bits are kept). A writer that
@@ -57,7 +58,7 @@ public final class OutputFile {
     public init(path: String) throws {
         self.path = path
         buffer.reserveCapacity(Self.flushThreshold + 4096)
-        if path == "-" || OutputFile.isStandardOutput(path) {
+        if OutputFile.isStandardOutput(path) {
             destination = path
             temporaryPath = path
             mode = .standardOutput
@@ -71,17 +72,21 @@ public final class OutputFile {
             if kind == S_IFDIR {
                 throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: it is a folder; give a file name")
             }
-            if kind != S_IFREG {
-                // Devices, FIFOs, sockets: write through, never replace the node.
+            if kind != S_IFREG || OutputFile.isSystemPath(path) {
+                // Devices, FIFOs, sockets, anything in /dev or /proc: write through, never
+                // replace the node.
                 destination = path
                 temporaryPath = path
                 mode = .direct
-                descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                descriptor = open(path, O_WRONLY | O_CLOEXEC | (kind == S_IFREG ? O_TRUNC : 0))
                 if descriptor < 0 {
                     throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: \(FileProblem.describe(errno: errno, path: path))")
                 }
                 return
             }
+        }
+        if OutputFile.isSystemPath(path) {
+            throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: no such device (Poise creates no files in /dev or /proc)")
         }
         destination = try OutputFile.resolvingLinks(path)
         temporaryPath = destination + ".partial-\(getpid())"
@@ -191,10 +196,17 @@ public final class OutputFile {
         temporarySlot = nil
     }
 
-    /// True when `path` is the very file (device and inode) standard output is open on, and is
-    /// named through `/dev` or `/proc` (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`).
-    static func isStandardOutput(_ path: String) -> Bool {
-        guard path.hasPrefix("/dev/") || path.hasPrefix("/proc/") else { return false }
+    /// True for paths in `/dev` and `/proc`, which are only ever written in place.
+    static func isSystemPath(_ path: String) -> Bool {
+        path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+    }
+
+    /// True when `OutputFile(path:)` writes standard output: `-`, or the very file (device and
+    /// inode) standard output is open on named through `/dev` or `/proc` (`/dev/stdout`,
+    /// `/dev/fd/1`, `/proc/self/fd/1`). Commands use it to send their summaries elsewhere.
+    public static func isStandardOutput(_ path: String) -> Bool {
+        if path == "-" { return true }
+        guard isSystemPath(path) else { return false }
         guard let named = FileIdentity(path: path), let output = FileIdentity(descriptor: STDOUT_FILENO) else { return false }
         return named == output
     }

@@ -88,6 +88,19 @@ import Glibc
             #expect(!result.stdout.contains(summary), "\(arguments): a summary in the data stream")
             #expect(!FileManager.default.fileExists(atPath: scratch.path("-")) && !FileManager.default.fileExists(atPath: "-"))
         }
+        // `/dev/stdout` is standard output too, written through (never renamed onto), when it is
+        // the usual link to /proc/self/fd/1.
+        var info = stat()
+        if lstat("/dev/stdout", &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            for arguments in [["simulate", "--scenario", "walking", "--duration", "1", "--out", "/dev/stdout"],
+                              ["remap", input, "--orientation", "portrait", "--out", "/dev/stdout"]] {
+                let result = try HostileRun.run(arguments)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                #expect(result.stdout.hasPrefix("t_s,acc_x_g") && !result.stdout.contains("wrote ") && !result.stdout.contains("remapped "),
+                        "\(arguments): \(result.stdout.prefix(120))")
+                #expect(lstat("/dev/stdout", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "\(arguments) replaced /dev/stdout")
+            }
+        }
         // `replay --out -` puts its report on standard error instead.
         let replay = try HostileRun.run(["replay", input, "--speed", "max", "--out", "-"])
         #expect(replay.stderr.contains("delivery"), "\(replay.stderr)")
