@@ -54,6 +54,7 @@ public struct BenchCommand: ParsableCommand {
 
     public mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one recording CSV") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if compare {
             if grid != nil { throw ValidationError("--compare uses each kind's default grid; drop --grid") }
