@@ -31,7 +31,7 @@ struct FuseCommand: ParsableCommand {
     /// first 2048 rows. Ctrl-C (SIGINT) or SIGTERM stops cleanly: the output file is not created
     /// (exit status 130 or 143). `FILE` may be `-` (standard input).
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out ?? "-", "-"], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let reader = try RecordingReader(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
