@@ -20,7 +20,8 @@ public enum FileProblem {
             return exists(folder) ? "a folder on the way to \(path) does not exist" : "the folder \(folder) does not exist"
         case ENOTDIR: return "a part of \(folder) is a file, not a folder"
         case EACCES, EPERM:
-            return isFolderWritable(folder) ? "no permission to write \(path)" : "no permission to create files in the folder \(folder)"
+            return exists(path) && isFolderWritable(folder) ? "no permission to write \(path)"
+                : "no permission to create files in the folder \(folder)"
         case EROFS: return "\(folder) is on a read-only file system"
         case ENOSPC: return "no space left on the device (disk full)"
         case EDQUOT: return "disk quota exceeded"

@@ -98,6 +98,8 @@ import Glibc
         try "".write(toFile: folder.file("plain"), atomically: false, encoding: .utf8)
         #expect { try OutputFile(path: folder.file("plain/out.csv")) } throws: { error in "\(error)".contains("is a file, not a folder") }
         #expect(FileProblem.describe(errno: ENOSPC, path: "/x/y.csv") == "no space left on the device (disk full)")
+        #expect(FileProblem.describe(errno: EACCES, path: folder.file("new.csv")) == "no permission to create files in the folder \(folder.path)")
+        #expect(FileProblem.describe(errno: EROFS, path: "/x/y.csv") == "/x is on a read-only file system")
         #expect(FileProblem.folderName(of: "y.csv") == ".")
         #expect(FileProblem.folderName(of: "/y.csv") == "/")
     }
