@@ -7,7 +7,7 @@ import Glibc
 
 /// Hostile outputs for every command that writes: an output that is an input (same name, through
 /// a symbolic link, through a hard link), `-`, a FIFO, a symbolic link, `/dev/null`, a full
-/// standard output (`/dev/full`), a missing folder, SIGTERM and SIGINT mid-write. Every case runs in
+/// standard output (`/dev/full`), a missing or unwritable folder, SIGTERM and SIGINT mid-write. Every case runs in
 /// its own temporary folder and checks the exit status, the message, and that no input or
 /// unrelated file changed (content hash, kind and link target of every entry before and after).
 @Suite(.serialized) struct HostileOutputTests {
@@ -248,6 +248,30 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
+    /// As root every folder is writable, so this runs the commands as `nobody` (uid 65534).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func anUnwritableFolderIsSaidInPlainWords() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 300, rate: 100)
+        let locked = scratch.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        #expect(chmod(locked, 0o555) == 0 && chmod(scratch.folder.path, 0o755) == 0 && chmod(input, 0o644) == 0)
+        let out = locked + "/out.csv"
+        let before = try FolderState(scratch.folder.path)
+        for arguments in [["fuse", input, "--mode", "6d", "--out", out], ["remap", input, "--orientation", "portrait", "--out", out],
+                          ["tilt", input, "--out", out], ["replay", input, "--speed", "max", "--out", out],
+                          ["simulate", "--scenario", "walking", "--duration", "1", "--out", out],
+                          ["bench", input, "--filter", "factor", "--grid", "k=0.1", "--output", out],
+                          ["report", input, "--kinds", "factor", "--out", out]] {
+            let result = try HostileRun.run(arguments, asNobody: true)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("\(out): cannot create the file: no permission to create files in the folder \(locked)"),
+                    "\(arguments): \(result.stderr)")
+        }
+        #expect(try FolderState(scratch.folder.path) == before)
+    }
+
     @Test func benchDataErrorsExitOneWithoutTheUsage() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -326,10 +350,16 @@ import Glibc
 /// Runs `poise` with chosen standard streams, optionally sending a signal once a file appears.
 private enum HostileRun {
     static func run(_ arguments: [String], standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
-                    signal: Int32? = nil, whenExists: (() -> String?)? = nil) throws -> PoiseProcess {
+                    signal: Int32? = nil, whenExists: (() -> String?)? = nil, asNobody: Bool = false) throws -> PoiseProcess {
         let process = Process()
-        process.executableURL = try #require(PoiseProcess.executable, "the poise executable was not built next to the tests")
-        process.arguments = arguments
+        let poise = try #require(PoiseProcess.executable, "the poise executable was not built next to the tests")
+        if asNobody {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", poise.path] + arguments
+        } else {
+            process.executableURL = poise
+            process.arguments = arguments
+        }
         let out = Pipe(), err = Pipe()
         process.standardInput = standardInput ?? FileHandle.nullDevice
         process.standardOutput = standardOutput ?? out
