@@ -66,13 +66,15 @@ public final class OutputFile {
             fflush(nil)  // text printed before stays before
             return
         }
+        let resolved = try OutputFile.resolvingLinks(path)
+        let system = OutputFile.isSystemPath(path) || OutputFile.isSystemPath(resolved)
         var info = stat()
         if stat(path, &info) == 0 {
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR {
                 throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: it is a folder; give a file name")
             }
-            if kind != S_IFREG || OutputFile.isSystemPath(path) {
+            if kind != S_IFREG || system {
                 // Devices, FIFOs, sockets, anything in /dev or /proc: write through, never
                 // replace the node.
                 destination = path
@@ -85,10 +87,10 @@ public final class OutputFile {
                 return
             }
         }
-        if OutputFile.isSystemPath(path) {
+        if system {
             throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: no such device (Poise creates no files in /dev or /proc)")
         }
-        destination = try OutputFile.resolvingLinks(path)
+        destination = resolved
         temporaryPath = destination + ".partial-\(getpid())"
         mode = .atomic
         unlink(temporaryPath)  // a leftover of an earlier process with the same id
