@@ -23,11 +23,6 @@ enum Interruption {
     /// the process with them blocked). Idempotent.
     static func install() {
         TemporaryFiles.prepare()
-        var both = sigset_t()
-        sigemptyset(&both)
-        sigaddset(&both, SIGINT)
-        sigaddset(&both, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &both, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             var action = sigaction()
             #if canImport(Glibc)
@@ -39,6 +34,12 @@ enum Interruption {
             sigemptyset(&action.sa_mask)
             sigaction(signalNumber, &action, nil)
         }
+        // Unblocked after the handler is in place, so a signal already pending reaches it.
+        var both = sigset_t()
+        sigemptyset(&both)
+        sigaddset(&both, SIGINT)
+        sigaddset(&both, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &both, nil)
     }
 
     /// The exit status for a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
