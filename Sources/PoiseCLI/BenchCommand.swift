@@ -47,7 +47,7 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Worker threads (default: the number of active processors).")
     public var threads: Int?
 
-    @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output.")
+    @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output ('-': standard output).")
     public var output: String?
 
     @OptionGroup var time: TimeUnitOption
@@ -56,6 +56,7 @@ public struct BenchCommand: ParsableCommand {
 
     public mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one recording CSV") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if compare {
             if grid != nil { throw ValidationError("--compare uses each kind's default grid; drop --grid") }
@@ -114,6 +115,9 @@ public struct BenchCommand: ParsableCommand {
     }
 
     public func run() throws {
+        try FileIdentity.requireDistinct(outputs: [output, "-"], inputs: files)
+        // Opened before the sweep, so a bad destination is reported before the work.
+        let file = try output.flatMap { OutputFile.isStandardOutput($0) ? nil : try OutputFile(path: $0) }
         let bar = isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
         let text: String
         do {
@@ -123,13 +127,17 @@ public struct BenchCommand: ParsableCommand {
             bar?.clear()
         } catch let error as SweepError {
             bar?.clear()
-            throw ValidationError(error.description)
-        } catch let error as RecordingError {
-            bar?.clear()
-            throw ValidationError(error.description)
+            switch error {
+            case .grid, .filter: throw ValidationError(error.description)  // a bad --filter or --grid: usage
+            case .recording: throw CommandError(error.description)  // a recording that cannot be swept: data
+            }
+        } catch {
+            bar?.clear()  // recording errors and the like: data errors (exit 1, no usage text)
+            throw error
         }
-        if let output {
-            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        if let file {
+            file.append(text + "\n")
+            try file.finish()
         } else {
             print(text)
         }
@@ -142,10 +150,10 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = total > 0 ? done * width / total : width
         let line = "\r  sweeping [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total)"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     func clear() {
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 60) + "\r").utf8))
+        StandardError.write("\r" + String(repeating: " ", count: 60) + "\r")
     }
 }

@@ -17,19 +17,22 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Earth frame of the attitude: enu, ned, nwu.")
     var frame: EarthFrame = .eastNorthUp
 
-    @Option(help: "Write the CSV here instead of standard output.")
+    @Option(help: "Write the CSV here instead of standard output ('-': standard output).")
     var out: String?
 
     @Flag(help: "Also write user acceleration in the earth frame.")
     var earthUserAcceleration = false
 
-    @Flag(help: "Print a JSON summary (samples, final attitude, bias, flag counts) instead of the CSV; with --out the CSV is still written.")
+    @Flag(help: "Print a JSON summary (samples, final attitude, bias, flag counts) instead of the CSV; with --out the CSV is still written (with --out -, the summary goes to standard error).")
     var json = false
 
     /// Streams: the recording is read in chunks and each row written as it is estimated, so
     /// memory does not grow with the file. The sample rate (unless given) is estimated from the
-    /// first 2048 rows, and so is the check that the timestamps give a plausible rate. Ctrl-C stops cleanly: the output file is not created (exit status 130).
+    /// first 2048 rows, and so is the check that the timestamps give a plausible rate. Ctrl-C
+    /// (SIGINT) or SIGTERM stops cleanly: the output file is not created (exit status 130 or 143).
+    /// `FILE` may be `-` (standard input).
     func run() throws {
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let reader = try RecordingReader(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
@@ -41,7 +44,7 @@ struct FuseCommand: ParsableCommand {
                                   basis: "median interval of the first \(chunk.count) rows")
         let configuration = try fusion.configuration(for: chunk, earthFrame: frame)
         var estimator = DeviceMotionEstimator(configuration: configuration)
-        let interrupt = InterruptFlag()  // before the output exists: Ctrl-C never leaves a partial file
+        let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
         let output: OutputFile? = try out.map { try OutputFile(path: $0) } ?? (json ? nil : OutputFile.standardOutput)
         output?.append(DeviceMotionCSV.header(earthFrameUserAcceleration: earthUserAcceleration) + "\n")
@@ -66,14 +69,15 @@ struct FuseCommand: ParsableCommand {
             samples += chunk.count
             if interrupt.isSet {
                 output?.abandon()
-                FileHandle.standardError.write(Data("poise fuse: interrupted after \(samples) samples; \(out.map { "\($0) was not written" } ?? "output incomplete")\n".utf8))
-                throw ExitCode(130)
+                let written = out.map { output?.mode == .atomic ? "\($0) was not written" : "\($0) is incomplete" } ?? "output incomplete"
+                StandardError.write("poise fuse: \(interrupt.verb) after \(samples) samples; \(written)\n")
+                throw ExitCode(interrupt.exitCode)
             }
             chunk.removeAll(keepingCapacity: true)
             try reader.read(into: &chunk, maximumCount: 4096)
         }
         do { try output?.finish() } catch let error as RecordingError {
-            throw CommandError("cannot write \(out ?? "standard output"): \(error.message)")
+            throw CommandError(error.description)
         }
         if json, let m = last {
             let object: [String: Any] = [
@@ -86,7 +90,8 @@ struct FuseCommand: ParsableCommand {
                 "flag_counts": counts,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            let summary = String(decoding: data, as: UTF8.self)
+            if output?.mode == .standardOutput { StandardError.write(summary + "\n") } else { print(summary) }
         }
     }
 }

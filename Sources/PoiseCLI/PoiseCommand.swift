@@ -5,6 +5,13 @@ public struct PoiseCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "poise",
         abstract: "Smooth, separate and fuse motion-sensor signals; measure filter latency and jitter; replay recordings in real time.",
+        discussion: """
+        Files: '-' is standard input for a recording and standard output for an output option. \
+        Regular files are written to a temporary file and renamed at the end; devices, pipes and \
+        FIFOs are written in place; a symbolic link's target is replaced. An output that is an \
+        input file is refused. Exit status: 0 success, 1 a problem with the data or a file, \
+        64 a usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+        """,
         version: "0.1.0",
         subcommands: [
             ReplayCommand.self,

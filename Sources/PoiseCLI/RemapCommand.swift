@@ -23,12 +23,15 @@ struct RemapCommand: ParsableCommand {
     @Flag(help: "The file's accelerometer uses Apple's raw sign (−1 g on the up axis).")
     var appleAccelerometerSign = false
 
-    @Option(help: "Write the CSV here instead of standard output.")
+    @Option(help: "Write the CSV here instead of standard output ('-': standard output).")
     var out: String?
 
     @OptionGroup var time: TimeUnitOption
 
+    /// `FILE` may be `-` (standard input); without `--out` (or with `--out -`) the CSV goes to
+    /// standard output and nothing else is printed there.
     func run() throws {
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         guard let choice = try frame.choice() else {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }
@@ -47,12 +50,11 @@ struct RemapCommand: ParsableCommand {
             label = "\(alignment) (reflection)"
         }
         // PoiseRecording's writer: Poise column names, shortest exact Doubles.
-        let remapped = Recording(path: out ?? "-", schema: recording.schema, samples: samples)
-        if let out {
-            try remapped.write(to: out)
-            print("remapped \(samples.count) samples of \(file) into \(label) → \(out)")
-        } else {
-            try remapped.write(to: "/dev/stdout")
+        let destination = out ?? "-"
+        let remapped = Recording(path: destination, schema: recording.schema, samples: samples)
+        try remapped.write(to: destination)
+        if !OutputFile.isStandardOutput(destination) {
+            print("remapped \(samples.count) samples of \(file) into \(label) → \(destination)")
         }
     }
 }

@@ -41,7 +41,7 @@ struct ReplayCommand: ParsableCommand {
             help: ArgumentHelp("Simulate a game loop at this rate (Hz) that consumes the latest state.", valueName: "HZ"))
     var frameRate: Double?
 
-    @Option(help: ArgumentHelp("Write the output stream to this CSV file while replaying.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the output stream to this CSV file while replaying ('-': standard output; the report then goes to standard error).", valueName: "file"))
     var out: String?
 
     @Flag(help: "Print the report as JSON.")
@@ -84,7 +84,14 @@ struct ReplayCommand: ParsableCommand {
         return .realTime(factor)
     }
 
+    /// The report goes to standard output, or to standard error when the output stream does
+    /// (`--out -`). Interrupted (SIGINT or SIGTERM during delivery), the report is printed and the
+    /// exit status is then 130 or 143.
     func run() throws {
+        if file == "-" {
+            throw CommandError("replay reads the recording three times (to check it, to deliver it in real time and to measure it), so it cannot read standard input ('-'); save the recording to a file and give its name")
+        }
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
                                     readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
@@ -92,8 +99,8 @@ struct ReplayCommand: ParsableCommand {
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()
-        // Ctrl-C stops delivery and still reports; once delivery is over (output complete), Ctrl-C
-        // quits at once, also during the metrics pass.
+        // Ctrl-C or SIGTERM stops delivery and still reports; once delivery is over (output
+        // complete), a signal quits at once, also during the metrics pass.
         let report = try session.run(clock: MonotonicClock(), shouldStop: { interrupt.isSet },
                                      progress: { status.show($0) },
                                      delivered: { status.clear(); interrupt.restore() })
@@ -102,37 +109,16 @@ struct ReplayCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.nonConformingFloatEncodingStrategy = .convertToString(
                 positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            show(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
-            print(ReplayReportText.render(report), terminator: "")
+            show(ReplayReportText.render(report))
         }
-    }
-}
-
-/// Turns SIGINT (Ctrl-C) into a flag the replay polls, instead of killing the process, so the
-/// replay stops cleanly, completes its output file and prints the report.
-final class InterruptFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    private var source: DispatchSourceSignal?
-
-    init() {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.set() }
-        source.resume()
-        self.source = source
+        if interrupt.isSet { throw ExitCode(interrupt.exitCode) }
     }
 
-    private func set() { lock.lock(); value = true; lock.unlock() }
-
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-
-    /// Gives Ctrl-C its default meaning back.
-    func restore() {
-        source?.cancel()
-        source = nil
-        signal(SIGINT, SIG_DFL)
+    /// Prints the report where it does not mix with the output stream.
+    private func show(_ text: String) {
+        if let out, OutputFile.isStandardOutput(out) { StandardError.write(text) } else { print(text, terminator: "") }
     }
 }
 
@@ -150,11 +136,11 @@ final class StatusLine {
         if let lateness = progress.latenessMicroseconds {
             line += String(format: "  lateness %7.1f µs  late %d", lateness, progress.lateSamples)
         }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        StandardError.write(line + "\u{1B}[K")
         shown = true
     }
 
     func clear() {
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { StandardError.write("\r\u{1B}[K") }
     }
 }

@@ -23,7 +23,7 @@ enum ReplayReportText {
         delivery += report.speed.map { ", speed \(number($0, 2).replacingOccurrences(of: ".00", with: ""))×" } ?? ", speed max"
         if report.realTimeScheduling { delivery += ", real-time priority" }
         line("  delivery  \(delivery)")
-        if report.stopped { line("  stopped   by Ctrl-C; the figures cover the samples delivered") }
+        if report.stopped { line("  stopped   by Ctrl-C or SIGTERM; the figures cover the samples delivered") }
         if report.gapCount > 0, let limit = report.gapLimit {
             let listed = report.gaps.prefix(5).map { "\(number($0.start, 3))–\(number($0.end, 3)) s" }.joined(separator: ", ")
             line("  gaps      \(report.gapCount) longer than \(number(limit, 3)) s skipped (\(number(report.skippedSeconds, 3)) s of recording time, each replayed as one period; --keep-gaps to wait them out): \(listed)\(report.gapCount > 5 ? ", …" : "")")

@@ -23,7 +23,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Pipeline shown as filtered, e.g. \"lowpass:cutoff=5\" (default: the sweep's recommendation).")
     var pipeline: String?
 
-    @Option(help: "Output HTML file (written to a temporary file, then renamed).")
+    @Option(help: "Output HTML file (written to a temporary file, then renamed; '-': standard output).")
     var out: String
 
     @Option(help: "Recommend the lowest jitter with latency at most this many milliseconds.")
@@ -38,7 +38,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Sweep worker threads (default: the number of active processors).")
     var threads: Int?
 
-    @Option(help: ArgumentHelp("JSON of a real-time replay of the same recording (poise replay FILE --json > replay.json): adds lateness and processing-cost histograms; its pipeline is the page's unless --pipeline is given.",
+    @Option(help: ArgumentHelp("JSON of a real-time replay of the same recording (poise replay FILE --json > replay.json; '-': standard input): adds lateness and processing-cost histograms; its pipeline is the page's unless --pipeline is given.",
                                valueName: "replay.json"))
     var replay: String?
 
@@ -51,7 +51,14 @@ struct ReportCommand: ParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
+    /// `FILE` or `--replay` (not both) may be `-` (standard input). With `--out -` the page goes
+    /// to standard output and the one-line summary to standard error.
     func run() throws {
+        if file == "-" && replay == "-" {
+            throw ValidationError("only one of FILE and --replay can be '-' (standard input)")
+        }
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, replay])
+        let page = try OutputFile(path: out)  // a bad destination is reported before the work
         let recording: Recording
         do {
             recording = try time.load(file)
@@ -78,24 +85,33 @@ struct ReportCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         let html = report.html()
-        let temporary = out + ".partial-\(getpid())"
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, out) == 0 else {
-                throw CommandError("\(out): cannot rename \(temporary) onto it: \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
+        page.append(html)
+        try page.finish()
+        let summary = "\(out): \(html.utf8.count / 1024) KiB; pipeline \(report.pipeline) (\(report.pipelineOrigin))"
+        if page.mode == .standardOutput { StandardError.write(summary + "\n") } else { print(summary) }
+    }
+
+    /// Why a file could not be read, in plain words.
+    static func readProblem(_ error: Error) -> String {
+        let nsError = error as NSError
+        let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+        case .fileReadNoPermission: return "no permission to read it"
+        default: return nsError.localizedDescription
         }
-        print("\(out): \(html.utf8.count / 1024) KiB; pipeline \(report.pipeline) (\(report.pipelineOrigin))")
     }
 
     /// Reads the JSON written by `poise replay --json`; errors name the file and what is wrong.
     static func loadReplay(_ path: String) throws -> ReplayReport {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CommandError("--replay \(path): cannot read the file: \((error as NSError).localizedDescription)")
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw CommandError("--replay \(path): cannot read the file: \(Self.readProblem(error))")
+            }
         }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

@@ -32,7 +32,7 @@ public struct SimulateCommand: ParsableCommand {
     @Option(help: "Significant digits per value (default: shortest exact round-trip form).")
     var digits: Int?
 
-    @Option(help: "Output CSV file.")
+    @Option(help: "Output CSV file ('-': standard output; the summary then goes to standard error).")
     var out: String
 
     public init() {}
@@ -49,14 +49,15 @@ public struct SimulateCommand: ParsableCommand {
     }
 
     public func run() throws {
-        print(try output())
+        let summary = try output()
+        if OutputFile.isStandardOutput(out) { StandardError.write(summary + "\n") } else { print(summary) }
     }
 
     /// Writes the file; returns the one-line summary that `run()` prints.
     public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
                                                     sensors: ideal ? .ideal : .phone, magnetometerRate: magnetometerRate)
-        let interrupt = InterruptFlag()  // Ctrl-C: delete the partial file, leave `out` as it was
+        let interrupt = InterruptFlag()  // SIGINT/SIGTERM: delete the partial file, leave `out` as it was
         defer { interrupt.restore() }
         let writer = try RecordingWriter(path: out, options: WriteOptions(
             includeMagneticField: true, includeTruth: true, includeMovement: true, significantDigits: digits))
@@ -66,11 +67,11 @@ public struct SimulateCommand: ParsableCommand {
             count += 1
             if count & 4095 == 0, interrupt.isSet {
                 writer.abandon()
-                FileHandle.standardError.write(Data("poise simulate: interrupted after \(count) samples; \(out) was not written\n".utf8))
-                throw ExitCode(130)
+                StandardError.write("poise simulate: \(interrupt.verb) after \(count) samples; \(OutputFile.isStandardOutput(out) ? "standard output is incomplete" : "\(out) was not written")\n")
+                throw ExitCode(interrupt.exitCode)
             }
         }
         try writer.close()
-        return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(out)"
+        return "wrote \(count) samples (\(scenario.rawValue), \(configuration.effectiveDuration) s at \(rate) Hz, seed \(seed)) to \(OutputFile.isStandardOutput(out) ? "standard output" : out)"
     }
 }

@@ -56,13 +56,16 @@ struct TiltCommand: ParsableCommand {
     @Flag(help: "The file's accelerometer uses Apple's raw sign (−1 g on the up axis).")
     var appleAccelerometerSign = false
 
-    @Option(help: "Write the CSV here instead of standard output.") var out: String?
+    @Option(help: "Write the CSV here instead of standard output ('-': standard output).") var out: String?
 
     @OptionGroup var time: TimeUnitOption
 
     @OptionGroup var gaps: GapOptions
 
+    /// `FILE` may be `-` (standard input). With `--out FILE` a summary is printed; with standard
+    /// output as the destination only the CSV is (notes go to standard error).
     func run() throws {
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let settings = TiltSettings(
             gravityTimeConstant: gravityTimeConstant,
             home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
@@ -146,8 +149,10 @@ struct TiltCommand: ParsableCommand {
         }
         let truthNote = truthHeld + truthLeading == 0 ? nil
             : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
-        if let out {
-            try text.write(toFile: out, atomically: true, encoding: .utf8)
+        if let out, !OutputFile.isStandardOutput(out) {
+            let file = try OutputFile(path: out)
+            file.append(text)
+            try file.finish()
             let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
             let centred = outputs.filter { $0.stick == .zero }.count
             print("tilt: \(samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
@@ -157,8 +162,8 @@ struct TiltCommand: ParsableCommand {
             print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")
         } else {
             print(text, terminator: "")
-            if let truthNote { FileHandle.standardError.write(Data((truthNote + "\n").utf8)) }
-            if let gapNote { FileHandle.standardError.write(Data((gapNote + "\n").utf8)) }
+            if let truthNote { StandardError.write(truthNote + "\n") }
+            if let gapNote { StandardError.write(gapNote + "\n") }
         }
     }
 

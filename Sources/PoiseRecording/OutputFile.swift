@@ -4,48 +4,109 @@ import Glibc
 import Darwin
 #endif
 
-/// Buffered text output that never leaves a half-written file under the destination's name.
+/// Buffered text output that never leaves a half-written file under the destination's name and
+/// never replaces anything that is not a regular file.
 ///
-/// Bytes go to a temporary file next to the destination (`NAME.partial-PID`) through one 64 KiB
-/// buffer; `finish()` flushes, closes and renames it onto the destination in one step. A writer
-/// that is abandoned, fails, or is dropped without `finish()` deletes its temporary file and leaves
-/// the destination as it was. `OutputFile.standardOutput` writes to file descriptor 1 instead (no
-/// temporary file). Used by `RecordingWriter`, the replay output and `poise fuse`.
+/// How `path` is written depends on what it names:
+/// - `-`, or the file this process's standard output already is (`/dev/stdout`, `/dev/fd/1`):
+///   straight to file descriptor 1.
+/// - A character device, FIFO (named pipe) or socket (`/dev/null`, `/dev/tty`, `mkfifo` pipes),
+///   or anything else under `/dev` or `/proc`: opened and written straight through; the node
+///   stays what it was (nothing is ever created or renamed there).
+/// - A regular file, or a name that does not exist yet: bytes go to a temporary file
+///   `NAME.partial-PID` in the destination's folder; `finish()` flushes, closes and renames it
+///   onto the destination in one step (an existing file's permission bits are kept). A writer that
+///   is abandoned, fails, or is dropped without `finish()` deletes its temporary file and leaves the
+///   destination as it was. The temporary file is also registered with `TemporaryFiles`, so a
+///   signal handler can remove it.
+/// - A symbolic link: resolved (link chains, relative targets); the file it points to is written
+///   as above and the link stays a link.
+/// - A folder: refused.
+///
+/// Writes go through one 64 KiB buffer. Used by `RecordingWriter`, the replay output and every
+/// `poise` command that writes a file.
 public final class OutputFile {
-    /// The destination path (`-` for standard output).
-    public let path: String
-    /// Where bytes are written until `finish()`: `path + ".partial-PID"` (or `-`).
-    public let temporaryPath: String
-    private var descriptor: Int32
-    private let ownsDescriptor: Bool
-    private var buffer: [UInt8] = []
-    private var failure: String?
-    private static let flushThreshold = 1 << 16
-
-    /// Creates the temporary file for `path`.
-    ///
-    /// - Throws: `RecordingError` (line 0) naming the path when it cannot be created.
-    public init(path: String) throws {
-        self.path = path
-        temporaryPath = path + ".partial-\(getpid())"
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        ownsDescriptor = true
-        if descriptor < 0 {
-            throw RecordingError(file: path, line: 0, column: 0, message: "cannot create the file (\(systemErrorText()))")
-        }
-        buffer.reserveCapacity(Self.flushThreshold + 4096)
+    /// How the destination is written.
+    public enum Mode: Sendable, Equatable {
+        /// File descriptor 1.
+        case standardOutput
+        /// Opened and written in place (device, FIFO, socket): not atomic.
+        case direct
+        /// A temporary file renamed onto the destination by `finish()`.
+        case atomic
     }
 
-    private init(standardOutput: Void) {
-        path = "-"
-        temporaryPath = "-"
-        descriptor = 1
-        ownsDescriptor = false
+    /// The destination as given (`-` for standard output).
+    public let path: String
+    /// The file written after following symbolic links (`path` itself when it is not a link).
+    public let destination: String
+    /// Where bytes are written until `finish()`: `destination + ".partial-PID"` in atomic mode,
+    /// otherwise `destination`.
+    public let temporaryPath: String
+    /// How the destination is written.
+    public let mode: Mode
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var failure: String?
+    private var temporarySlot: Int?
+    private static let flushThreshold = 1 << 16
+
+    /// Opens `path` for writing as described on the type.
+    ///
+    /// - Throws: `RecordingError` (line 0) naming the path and saying in plain words what is
+    ///   wrong (missing folder, no permission, a folder given, read-only disk…).
+    public init(path: String) throws {
+        self.path = path
         buffer.reserveCapacity(Self.flushThreshold + 4096)
+        if OutputFile.isStandardOutput(path) {
+            destination = path
+            temporaryPath = path
+            mode = .standardOutput
+            descriptor = STDOUT_FILENO
+            fflush(nil)  // text printed before stays before
+            return
+        }
+        let resolved = try OutputFile.resolvingLinks(path)
+        let system = OutputFile.isSystemPath(path) || OutputFile.isSystemPath(resolved)
+        var info = stat()
+        if stat(path, &info) == 0 {
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: it is a folder; give a file name")
+            }
+            if kind != S_IFREG || system {
+                // Devices, FIFOs, sockets, anything in /dev or /proc: write through, never
+                // replace the node.
+                destination = path
+                temporaryPath = path
+                mode = .direct
+                descriptor = open(path, O_WRONLY | O_CLOEXEC | (kind == S_IFREG ? O_TRUNC : 0))
+                if descriptor < 0 {
+                    throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: \(FileProblem.describe(errno: errno, path: path))")
+                }
+                return
+            }
+        }
+        if system {
+            throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: no such device (Poise creates no files in /dev or /proc)")
+        }
+        destination = resolved
+        temporaryPath = destination + ".partial-\(getpid())"
+        mode = .atomic
+        unlink(temporaryPath)  // a leftover of an earlier process with the same id
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0 {
+            throw RecordingError(file: path, line: 0, column: 0, message: "cannot create the file: \(FileProblem.describe(errno: errno, path: destination))")
+        }
+        temporarySlot = TemporaryFiles.register(temporaryPath)
+        if stat(destination, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) }
     }
 
     /// Writes to standard output (flushed every 64 KiB and at `finish()`).
-    public static var standardOutput: OutputFile { OutputFile(standardOutput: ()) }
+    public static var standardOutput: OutputFile {
+        // "-" never fails to open.
+        try! OutputFile(path: "-")
+    }
 
     /// Appends UTF-8 text.
     public func append(_ text: String) {
@@ -81,7 +142,7 @@ public final class OutputFile {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                failure = systemErrorText()
+                failure = FileProblem.describe(errno: errno, path: destination)
                 break
             }
             offset += written
@@ -89,41 +150,87 @@ public final class OutputFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes, closes and renames the temporary file onto `path`.
+    /// Flushes and closes; in atomic mode renames the temporary file onto the destination.
     ///
     /// - Throws: `RecordingError` (line 0) when writing, closing or renaming failed; the
-    ///   temporary file is then removed.
+    ///   temporary file is then removed and the destination left as it was.
     public func finish() throws {
         guard descriptor >= 0 else { return }
         flush()
         let descriptor = self.descriptor
         self.descriptor = -1
-        guard ownsDescriptor else {
-            if let failure { throw RecordingError(file: path, line: 0, column: 0, message: "write failed (\(failure))") }
-            return
+        let name = mode == .standardOutput ? "standard output" : path
+        if mode != .standardOutput, systemClose(descriptor) != 0, failure == nil {
+            failure = FileProblem.describe(errno: errno, path: destination)
         }
-        if systemClose(descriptor) != 0, failure == nil { failure = systemErrorText() }
         if let failure {
-            unlink(temporaryPath)
-            throw RecordingError(file: path, line: 0, column: 0, message: "write failed (\(failure))")
+            if mode == .atomic { removeTemporaryFile() }
+            throw RecordingError(file: name, line: 0, column: 0, message: "write failed: \(failure)")
         }
-        if rename(temporaryPath, path) != 0 {
-            let reason = systemErrorText()
-            unlink(temporaryPath)
-            throw RecordingError(file: path, line: 0, column: 0, message: "cannot move \(temporaryPath) to \(path) (\(reason))")
+        guard mode == .atomic else { return }
+        if rename(temporaryPath, destination) != 0 {
+            let reason = FileProblem.describe(errno: errno, path: destination)
+            removeTemporaryFile()
+            throw RecordingError(file: path, line: 0, column: 0, message: "cannot replace the file: \(reason)")
         }
+        releaseSlot()
     }
 
-    /// Closes and deletes the temporary file; the destination is left as it was.
+    /// Stops writing. In atomic mode the temporary file is deleted and the destination left as it
+    /// was; bytes already written to a device, pipe or standard output stay written.
     public func abandon() {
         guard descriptor >= 0 else { return }
         buffer.removeAll()
-        if ownsDescriptor {
-            systemClose(descriptor)
-            unlink(temporaryPath)
-        }
+        if mode != .standardOutput { systemClose(descriptor) }
+        if mode == .atomic { removeTemporaryFile() }
         descriptor = -1
     }
 
     deinit { abandon() }
+
+    private func removeTemporaryFile() {
+        unlink(temporaryPath)
+        releaseSlot()
+    }
+
+    private func releaseSlot() {
+        if let slot = temporarySlot { TemporaryFiles.unregister(slot) }
+        temporarySlot = nil
+    }
+
+    /// True for paths in `/dev` and `/proc`, which are only ever written in place.
+    static func isSystemPath(_ path: String) -> Bool {
+        path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+    }
+
+    /// True when `OutputFile(path:)` writes standard output: `-`, or the very file (device and
+    /// inode) standard output is open on named through `/dev` or `/proc` (`/dev/stdout`,
+    /// `/dev/fd/1`, `/proc/self/fd/1`). Commands use it to send their summaries elsewhere.
+    public static func isStandardOutput(_ path: String) -> Bool {
+        if path == "-" { return true }
+        guard isSystemPath(path) else { return false }
+        guard let named = FileIdentity(path: path), let output = FileIdentity(descriptor: STDOUT_FILENO) else { return false }
+        return named == output
+    }
+
+    /// Follows a chain of symbolic links to the file it ends at (which may not exist yet).
+    static func resolvingLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &target, target.count - 1)
+            guard count >= 0 else { return current }
+            let link = String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else if let slash = current.lastIndex(of: "/") {
+                current = String(current[...slash]) + link
+            } else {
+                current = link
+            }
+        }
+        throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: too many levels of symbolic links")
+    }
 }

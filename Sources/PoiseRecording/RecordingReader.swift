@@ -113,7 +113,8 @@ public final class RecordingReader {
     private let intervalRing: UnsafeMutablePointer<Double>
     private var earlyIntervals: [(interval: Double, line: Int)] = []
 
-    /// Opens `path` and reads its header.
+    /// Opens `path` and reads its header. `-` reads standard input (through read(2), or mapped
+    /// when it is redirected from a regular file).
     ///
     /// - Throws: `RecordingError` when the file cannot be opened, is empty, binary, or has a header
     ///   that cannot be mapped (unknown column in strict mode, duplicate or incomplete columns,
@@ -125,7 +126,7 @@ public final class RecordingReader {
         if let rate = options.sampleRate, !(rate.isFinite && rate > 0) {
             throw RecordingError(file: path, line: 0, column: 0, message: "sample rate \(rate) Hz: must be a positive number")
         }
-        descriptor = open(path, O_RDONLY)
+        descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
             throw RecordingError(file: path, line: 0, column: 0, message: "cannot open the file (\(reason))")

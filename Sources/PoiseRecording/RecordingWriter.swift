@@ -31,9 +31,10 @@ public struct WriteOptions: Sendable {
     }
 }
 
-/// Writes samples as a Poise CSV recording in core units, streaming through a fixed buffer into
-/// a temporary file that `close()` renames onto `path` (`OutputFile`): until then, and if the
-/// writer is dropped without `close()`, `path` is untouched.
+/// Writes samples as a Poise CSV recording in core units, streaming through a fixed buffer
+/// (`OutputFile`): a regular file is written to a temporary file that `close()` renames onto
+/// `path`, so until then, and if the writer is dropped without `close()`, `path` is untouched.
+/// `-` writes standard output; devices and pipes are written straight through.
 ///
 /// Header: `t_s[,acc_x_g,acc_y_g,acc_z_g][,gyr_x_radps,gyr_y_radps,gyr_z_radps][,mag_x_uT,mag_y_uT,mag_z_uT]`
 /// `[,gt_qw,gt_qx,gt_qy,gt_qz][,movement]`. Units: seconds, g (specific force), rad/s, µT — the

@@ -8,9 +8,11 @@ import PoiseRecording
 
 /// Streams replay output as CSV while the replay runs.
 ///
-/// Rows go through an `OutputFile`: a temporary file next to the destination (`NAME.partial-PID`),
-/// which `finish()` renames onto the destination in one step, so an interrupted or failed replay
-/// never leaves a half-written file under the destination's name. Writes are buffered (64 KiB).
+/// Rows go through an `OutputFile`: for a regular file, a temporary file next to the destination
+/// (`NAME.partial-PID`), which `finish()` renames onto the destination in one step, so an
+/// interrupted or failed replay never leaves a half-written file under the destination's name;
+/// devices and pipes are written straight through, `-` is standard output. Writes are buffered
+/// (64 KiB).
 ///
 /// Columns (units in the names, conventions.md): per sample `t_s`, the current acceleration
 /// `acc_x_g…` (filtered when the pipeline filters), `gyr_x_radps…` when the recording has a
@@ -40,7 +42,7 @@ public struct ReplayOutputWriter: ~Copyable {
                 hasGyroscope: Bool = true) throws {
         self.path = path
         do { file = try OutputFile(path: path) } catch let error as RecordingError {
-            throw ReplayError("cannot create \(path + ".partial-\(getpid())"): \(error.message)")
+            throw ReplayError(error.description)
         }
         columns = OutputColumns(outputs: outputs, magnetometer: hasMagnetometer, gyroscope: hasGyroscope)
         frameColumns = frameOutputs.map { OutputColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true) }
@@ -76,7 +78,7 @@ public struct ReplayOutputWriter: ~Copyable {
     /// - Throws: `ReplayError` when writing or renaming failed (the temporary file is removed).
     public consuming func finish() throws {
         do { try file.finish() } catch let error as RecordingError {
-            throw ReplayError("writing \(path) failed: \(error.message)")
+            throw ReplayError(error.description)
         }
     }
 

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import PoiseRecording
+
+/// One exit-status policy for every `poise` command:
+///
+/// | Status | Meaning |
+/// | --- | --- |
+/// | 0 | success (everything printed reached standard output) |
+/// | 1 | a problem with the input data, a file, or a failed write (`Error: …`, no usage text) |
+/// | 64 | a usage error: a bad or missing option or argument (`Error: …` and the usage text) |
+/// | 130 | interrupted by SIGINT (Ctrl-C) |
+/// | 143 | stopped by SIGTERM |
+///
+/// Usage errors are `ValidationError`s (and ArgumentParser's own parse errors); every other error
+/// is a data error. Foundation file errors are turned into plain words here (`cannot write
+/// /x/y.csv: the folder /x does not exist`), never printed as `NSCocoaErrorDomain Code=…`.
+enum ExitPolicy {
+    /// Standard output could not be written (disk full, closed pipe…).
+    struct OutputLost: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { "cannot write to standard output: \(reason); the output is incomplete" }
+    }
+
+    /// Flushes the text printed so far; throws when any of it failed to reach standard output.
+    static func flushStandardOutput() throws {
+        let flushFailed = fflush(stdout) != 0
+        let code = errno
+        if flushFailed || ferror(stdout) != 0 {
+            clearerr(stdout)
+            // An earlier automatic flush failed when only the error flag is left: its errno is gone.
+            throw OutputLost(reason: flushFailed ? FileProblem.describe(errno: code, path: "standard output")
+                                                 : "a write failed (a full disk or device, or a closed pipe)")
+        }
+    }
+
+    /// The error as the user should read it: Foundation file errors in plain words, everything
+    /// else as it is.
+    static func userFacing(_ error: Error) -> Error {
+        switch error {
+        case is ValidationError, is ExitCode, is CleanExit, is CommandError, is InputError, is RecordingError:
+            return error
+        default:
+            break
+        }
+        let nsError = error as NSError
+        guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else { return error }
+        let path = (nsError.userInfo[NSFilePathErrorKey] as? String)
+            ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+        var posix: Int32?
+        if nsError.domain == NSPOSIXErrorDomain { posix = Int32(nsError.code) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            posix = Int32(underlying.code)
+        }
+        let writing = (CocoaError.Code.fileWriteUnknown.rawValue ... CocoaError.Code.fileWriteVolumeReadOnly.rawValue).contains(nsError.code)
+        let verb = writing ? "cannot write" : "cannot read"
+        let subject = path ?? "a file"
+        if let posix {
+            return CommandError("\(verb) \(subject): \(FileProblem.describe(errno: posix, path: subject))")
+        }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile:
+            return CommandError("\(verb) \(subject): \(writing ? FileProblem.describe(errno: ENOENT, path: subject) : "no such file")")
+        case .fileWriteNoPermission, .fileReadNoPermission:
+            return CommandError("\(verb) \(subject): \(FileProblem.describe(errno: EACCES, path: subject))")
+        case .fileWriteOutOfSpace:
+            return CommandError("\(verb) \(subject): \(FileProblem.describe(errno: ENOSPC, path: subject))")
+        case .fileWriteVolumeReadOnly:
+            return CommandError("\(verb) \(subject): \(FileProblem.describe(errno: EROFS, path: subject))")
+        case .propertyListReadCorrupt:
+            return CommandError("\(subject == "a file" ? "the input" : subject) is not valid JSON")
+        default:
+            return CommandError("\(verb) \(subject): \(nsError.localizedDescription)")
+        }
+    }
+}

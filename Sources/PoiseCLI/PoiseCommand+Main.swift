@@ -1,0 +1,27 @@
+import ArgumentParser
+
+extension PoiseCommand {
+    /// Parses the arguments and runs the command under `ExitPolicy`: SIGINT and SIGTERM handled
+    /// (`Interruption`), standard output flushed and checked before exiting (also for `--help`
+    /// and `--version`), errors printed in plain words with the policy's exit status.
+    public static func main() {
+        Interruption.install()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            try ExitPolicy.flushStandardOutput()
+        } catch {
+            if exitCode(for: error) == .success {
+                // --help, --version: printed here so that a failed write is noticed.
+                print(fullMessage(for: error))
+                do { try ExitPolicy.flushStandardOutput() } catch let lost { exit(withError: lost) }
+                exit(withError: nil)
+            }
+            // What was printed before the error still goes out; a failed flush is not reported
+            // over the error that stopped the command.
+            _ = try? ExitPolicy.flushStandardOutput()
+            exit(withError: ExitPolicy.userFacing(error))
+        }
+        exit(withError: nil)
+    }
+}
