@@ -1,17 +1,3 @@
-/// Roll, pitch and yaw in radians. Which rotation each angle is about, their order and their
-/// ranges depend on the convention that produced them (see `DeviceMotion.coreMotionAngles`
-/// and `DeviceMotion.aerospaceAngles`).
-public struct EulerAngles: Sendable, Equatable, Codable {
-    /// Roll, rad.
-    public var roll: Double
-    /// Pitch, rad.
-    public var pitch: Double
-    /// Yaw, rad.
-    public var yaw: Double
-
-    public init(roll: Double, pitch: Double, yaw: Double) { self.roll = roll; self.pitch = pitch; self.yaw = yaw }
-}
-
 /// The motion of the device after one sample, like CoreMotion's `CMDeviceMotion`.
 ///
 /// Frames: vectors named "device" are in the device frame (+x right, +y top edge, +z out of the
@@ -106,18 +92,6 @@ public struct DeviceMotion: Sendable, Equatable {
             roll: Double.atan2(y: 2 * (w * x + y * z), x: 1 - 2 * (x * x + y * y)),
             pitch: Double.asin(Swift.max(-1, Swift.min(1, 2 * (w * y - x * z)))),
             yaw: Double.atan2(y: 2 * (w * z + x * y), x: 1 - 2 * (y * y + z * z)))
-    }
-}
-
-extension EarthFrame {
-    /// The rotation from ENU to this frame: `v_frame = q.act(v_enu)`.
-    public var fromEastNorthUp: Quaternion<Double> {
-        let h = 0.5.squareRoot()
-        switch self {
-        case .eastNorthUp: return .identity
-        case .northEastDown: return Quaternion(w: 0, x: h, y: h, z: 0)
-        case .northWestUp: return Quaternion(w: h, x: 0, y: 0, z: -h)
-        }
     }
 }
 

@@ -1,31 +1,3 @@
-/// The earth frame the attitude is expressed in. All three have one axis vertical.
-public enum EarthFrame: String, Sendable, Codable, CaseIterable {
-    /// x east, y north, z up (the default; BROAD's ground truth uses it).
-    case eastNorthUp = "enu"
-    /// x north, y east, z down (aerospace).
-    case northEastDown = "ned"
-    /// x north, y west, z up (CoreMotion's `xMagneticNorthZVertical` / `xTrueNorthZVertical` axes).
-    case northWestUp = "nwu"
-}
-
-/// What the horizontal axes of the earth frame are tied to, like CoreMotion's
-/// `CMAttitudeReferenceFrame`.
-public enum AttitudeReference: String, Sendable, Codable, CaseIterable {
-    /// 6D (accelerometer + gyroscope): z vertical, heading arbitrary (starts at 0 and drifts
-    /// slowly with the residual gyro bias). The magnetometer is ignored.
-    case arbitraryZVertical = "arbitrary"
-    /// 9D: heading held drift-free by the magnetometer, but offset so the first output's yaw
-    /// is 0 (CoreMotion's `xArbitraryCorrectedZVertical`).
-    case arbitraryCorrectedZVertical = "arbitrary-corrected"
-    /// 9D: the horizontal axes point to magnetic north (and east/west).
-    case magneticNorthZVertical = "magnetic-north"
-    /// 9D: as magnetic north, rotated by the configured declination to true north.
-    case trueNorthZVertical = "true-north"
-
-    /// True when the reference uses the magnetometer.
-    public var usesMagnetometer: Bool { self != .arbitraryZVertical }
-}
-
 /// Settings of `DeviceMotionEstimator`, in user units, with documented defaults.
 ///
 /// The algorithm is VQF (D. Laidig, T. Seel, "VQF: Highly accurate IMU orientation estimation
