@@ -26,7 +26,7 @@ func peersSuite(_ r: Report) {
         blackHole(try? Recording.load(path: path))
     }
     r.add(ingest)
-    // The streaming reader (constant memory, one reused chunk): what issue 3's 3× target is about.
+    // The streaming reader (constant memory, one reused chunk): what the ingest target (3× pandas) is about.
     r.add(measure("ingest RecordingReader streaming", items: rows, runs: 3, warmup: 1) {
         blackHole(try? streamRecording(path: path))
     })
