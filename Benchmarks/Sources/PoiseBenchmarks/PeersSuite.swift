@@ -9,8 +9,7 @@ import PoiseSpectral
 /// Input: the CSV named by the environment variable `POISE_PEERS_INPUT` (run.sh writes a
 /// deterministic 9-axis stream; without the variable the suite only leaves a note). The
 /// measurement names below are what `Benchmarks/peers/peers.py` looks for; a part whose
-/// measurement is missing prints "not available yet" there. To plug in fusion, add a measurement
-/// named `fusion 9D update` (items = updates) here, on the same input.
+/// measurement is missing prints "not available yet" there.
 func peersSuite(_ r: Report) {
     guard let path = ProcessInfo.processInfo.environment["POISE_PEERS_INPUT"], !path.isEmpty else {
         r.notes.append("set POISE_PEERS_INPUT to a recording CSV (Benchmarks/peers/run.sh does) to measure Poise against the peers")
