@@ -13,7 +13,6 @@ To plug in a new Poise measurement, add it to PeersSuite.swift under the name th
 for (see POISE_NAMES).
 """
 import argparse
-import datetime
 import json
 import os
 import platform
@@ -140,7 +139,7 @@ def part_ingest(ctx):
             pandas_ns, pandas_label = peer_ns, label
     if poise is not None:
         rows[0][1] += f" ({size / (poise * ctx.samples) * 1e3:.0f} MB/s)"
-    # The streaming reader (constant memory) against the same pandas run: issue 3's 3× target.
+    # The streaming reader (constant memory) against the same pandas run (the ingest target is 3× pandas).
     streaming = ctx.poise.get(POISE_NAMES["ingest_streaming"])
     if pandas_ns is not None:
         rows.append(row(f"CSV ingest streaming, {size / 1e6:.0f} MB, 10 columns", streaming, pandas_label, pandas_ns, "ns/row"))
@@ -378,14 +377,14 @@ the peers on the same {ctx.samples:,}-sample 9-axis 100 Hz stream in the same ru
 "peer ÷ Poise" above 1 means Poise is faster (time) or more accurate (error); "{NOT_YET}" marks
 parts whose Poise side has not landed.
 
-Machine: {machine()}. Run: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.
+Machine: {machine()}.
 Peers: {", ".join(versions)}; x-io Fusion C from the imufusion sdist, cc -O3 -march=native. The machine is a shared VM: quote ratios from one run, not absolute times.
 
 {table}
 
 CSV ingest: "into memory" is `Recording.load` (the whole file as `[MotionSample]`, like a data
 frame); "streaming" is `RecordingReader.read(into:)` with one reused chunk (constant memory). This
-stream's values have 6 decimals, which pandas parses faster than the 9-column file of issue 3's
+stream's values have 6 decimals, which pandas parses faster than the 9-column file of the ingest
 target; that target (streaming ≥ 3 × pandas pinned to one core) is measured by
 `make bench SUITES=ingest`. pandas' pyarrow engine and polars use several threads.
 

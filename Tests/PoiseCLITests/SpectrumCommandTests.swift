@@ -156,7 +156,7 @@ import Testing
         #expect(message(["/nonexistent.csv"]).contains("/nonexistent.csv"))
     }
 
-    /// Done-criterion of issue 6: the phone-vibration peak of BROAD trial 27 is found and reported
+    /// The phone-vibration peak of BROAD trial 27 is found and reported
     /// where scipy.signal.welch puts it (scripts/spectral_golden.py wrote the scipy values).
     static var broadTrial27: URL {
         packageRoot.appendingPathComponent("../shared/data/broad/27_disturbed_phone_vibration_B.csv").standardized

@@ -15,7 +15,7 @@ func fusionSuite(_ r: Report) {
     let n = environment["POISE_FUSION_SAMPLES"].flatMap { Int($0) }.map { max(1000, $0) } ?? 200_000
     let stream = FusionBenchmarkStream(samples: n, sampleRate: 100)
 
-    // The default configuration (correction step at `correctionRate`, 10 Hz), then the same
+    // The default configuration (correction step at `correctionRate`, 5 Hz), then the same
     // estimator correcting on every sample as VQF does (`correctionRate` 0), for reference.
     func nineAxis(_ name: String, correctionRate: Double?,
                   adjust: (inout DeviceMotionConfiguration) -> Void = { _ in }) -> (Measurement, DeviceMotionEstimator) {

@@ -9,8 +9,7 @@ import PoiseSpectral
 /// Input: the CSV named by the environment variable `POISE_PEERS_INPUT` (run.sh writes a
 /// deterministic 9-axis stream; without the variable the suite only leaves a note). The
 /// measurement names below are what `Benchmarks/peers/peers.py` looks for; a part whose
-/// measurement is missing prints "not available yet" there. To plug in fusion, add a measurement
-/// named `fusion 9D update` (items = updates) here, on the same input.
+/// measurement is missing prints "not available yet" there.
 func peersSuite(_ r: Report) {
     guard let path = ProcessInfo.processInfo.environment["POISE_PEERS_INPUT"], !path.isEmpty else {
         r.notes.append("set POISE_PEERS_INPUT to a recording CSV (Benchmarks/peers/run.sh does) to measure Poise against the peers")
@@ -26,7 +25,7 @@ func peersSuite(_ r: Report) {
         blackHole(try? Recording.load(path: path))
     }
     r.add(ingest)
-    // The streaming reader (constant memory, one reused chunk): what issue 3's 3× target is about.
+    // The streaming reader (constant memory, one reused chunk): what the ingest target (3× pandas) is about.
     r.add(measure("ingest RecordingReader streaming", items: rows, runs: 3, warmup: 1) {
         blackHole(try? streamRecording(path: path))
     })

@@ -97,7 +97,7 @@ extension DeviceMotionEstimator {
     /// fails when the saved keys change without it).
     @usableFromInline
     struct StateLayout: Sendable, Codable, Equatable {
-        /// 2: the per-schedule update of session 3 (rest sums, SIMD4 means, clip flag).
+        /// 2: the per-schedule update (rest sums, SIMD4 means, clip flag).
         /// 3: the block sums count their samples in their 4th lane (no separate counts); a
         ///    countdown to the correction step (`samplesToCorrection`) replaces its count.
         @usableFromInline static let current = 3
