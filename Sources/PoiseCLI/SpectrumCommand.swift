@@ -25,10 +25,10 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Comma-separated columns to analyse (see above).")
     public var columns: String?
 
-    @Option(help: "Samples per segment (default: 1024, or the largest power of two ≤ samples/4 for short recordings).")
+    @Option(parsing: .unconditional, help: "Samples per segment (default: 1024, or the largest power of two ≤ samples/4 for short recordings).")
     public var nperseg: Int?
 
-    @Option(help: "Samples shared by consecutive segments (default: nperseg/2).")
+    @Option(parsing: .unconditional, help: "Samples shared by consecutive segments (default: nperseg/2).")
     public var overlap: Int?
 
     @Option(help: "Window: hann, hamming, blackman, flattop, rectangular, tukey:ALPHA.")
@@ -37,13 +37,13 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Detrend per segment: none, constant, linear.")
     public var detrend: String = "constant"
 
-    @Option(help: "Sample rate in Hz (default: from the timestamps).")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (default: from the timestamps).")
     public var rate: Double?
 
-    @Option(help: "Analyse samples from this time on (seconds, recording clock).")
+    @Option(parsing: .unconditional, help: "Analyse samples from this time on (seconds, recording clock).")
     public var start: Double?
 
-    @Option(help: "Analyse samples up to this time (seconds, recording clock).")
+    @Option(parsing: .unconditional, help: "Analyse samples up to this time (seconds, recording clock).")
     public var end: Double?
 
     @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g over 0.5 s, ≥ 1 s): the noise density is then the sensor's noise floor.")
@@ -52,10 +52,10 @@ public struct SpectrumCommand: RenderingCommand {
     @Flag(help: "Time-resolved: per segment (time = segment centre) the dominant peak and band powers; with --csv the full spectrogram (time_s, frequency_hz, one PSD column per column), with --json power[time][frequency].")
     public var spectrogram = false
 
-    @Option(help: "Peaks to report per column.")
+    @Option(parsing: .unconditional, help: "Peaks to report per column.")
     public var peaks: Int = 3
 
-    @Option(name: .customLong("min-frequency"), help: "Ignore peaks below this frequency (Hz).")
+    @Option(name: .customLong("min-frequency"), parsing: .unconditional, help: "Ignore peaks below this frequency (Hz).")
     public var minimumFrequency: Double = 0
 
     @Option(help: "Comma-separated bands LOW-HIGH in Hz (LOW- for up to Nyquist). Default: 0-1,1-5,5-20,20-.")
@@ -64,6 +64,22 @@ public struct SpectrumCommand: RenderingCommand {
     @OptionGroup public var output: OutputFormatOptions
 
     public init() {}
+
+    /// Longest segment, samples (8 MB of FFT input per column).
+    static let maximumSegmentLength = 1 << 20
+
+    public func validate() throws {
+        try OptionRange("--nperseg", 8, Double(Self.maximumSegmentLength), unit: "samples").check(nperseg)
+        if let overlap {
+            try OptionRange("--overlap", 0, Double((nperseg ?? 1024) - 1), unit: "samples (less than --nperseg)").check(overlap)
+        }
+        try OptionRange.sampleRate("--rate").check(rate)
+        try OptionRange("--start", -1e15, 1e15, unit: "s").check(start)
+        try OptionRange("--end", -1e15, 1e15, unit: "s").check(end)
+        if let start, let end, end <= start { throw ValidationError("--end (\(OptionRange.number(end)) s) must be after --start (\(OptionRange.number(start)) s)") }
+        try OptionRange("--peaks", 0, 100).check(peaks)
+        try OptionRange("--min-frequency", 0, 1e6, unit: "Hz").check(minimumFrequency)
+    }
 
     /// The command's whole output.
     public func render() throws -> String {

@@ -131,7 +131,7 @@ public struct ReplaySession: Sendable {
         var lastReport: Int64?
         var reportedCount = 0
         var lateCount = 0
-        let lateThreshold = Int64((1e9 / plan.sampleRate).rounded())
+        let lateThreshold = Int64(saturating: (1e9 / plan.sampleRate).rounded())
         let paced = request.speed != .maximum
         let frameMode = framePipeline != nil
         // Real-time priority only while pacing: never for `--speed max`, never for the metrics.

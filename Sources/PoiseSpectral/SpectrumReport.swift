@@ -34,7 +34,7 @@ public struct FrequencyBand: Sendable, Hashable, Codable {
 
     /// `LOW–HIGH Hz`, or `LOW Hz–Nyquist`.
     public var label: String {
-        func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        func number(_ x: Double) -> String { x == x.rounded() && x.magnitude < 1e15 ? String(Int(x)) : String(x) }
         return high.isInfinite ? "\(number(low)) Hz–Nyquist" : "\(number(low))–\(number(high)) Hz"
     }
 }
