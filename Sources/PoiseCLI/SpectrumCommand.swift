@@ -90,7 +90,7 @@ public struct SpectrumCommand: RenderingCommand {
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        guard peaks >= 0 else { throw CommandError("--peaks must be ≥ 0") }
+        if !still && !spectrogram { return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue) }
         let recording = try Recording.load(path: file)
         var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
         if still {
@@ -99,9 +99,7 @@ public struct SpectrumCommand: RenderingCommand {
             }
             selected = Array(selected[segment])
         }
-        guard selected.count >= 2 else {
-            throw CommandError("\(file): \(selected.count) samples in the selected time range; need at least 2")
-        }
+        try checkCount(selected.count)
         var sampling: SamplingEstimate?
         let sampleRate: Double
         if let rate {
@@ -116,7 +114,7 @@ public struct SpectrumCommand: RenderingCommand {
         let segmentLength = nperseg ?? defaultSegmentLength(samples: selected.count)
         let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
                                                   window: windowValue, detrend: detrendValue)
-        let bandList = try parseBands(sampleRate: sampleRate)
+        let bandList = try parseBands(sampleRate: sampleRate, segmentLength: segmentLength)
         if spectrogram {
             do {
                 let report = try SpectrogramReport(samples: selected, channels: channels, configuration: configuration,
@@ -140,6 +138,53 @@ public struct SpectrumCommand: RenderingCommand {
         return renderText(report)
     }
 
+    /// The fewest samples a spectrum is computed from (one segment of the shortest default length).
+    static let minimumSamples = 8
+
+    private func checkCount(_ count: Int) throws {
+        guard count >= Self.minimumSamples else {
+            throw CommandError("\(file): \(count) samples in the selected time range; a spectrum needs at least \(Self.minimumSamples)")
+        }
+        if let nperseg, count < nperseg {
+            throw CommandError("\(file): --nperseg: \(SpectralError.signalTooShort(samples: count, needed: nperseg))")
+        }
+    }
+
+    /// The Welch spectrum streamed from the file (`SpectrumStream`): memory does not grow with
+    /// the recording.
+    private func renderStreamed(channels: [MotionChannel], window: Window, detrend: Detrend) throws -> String {
+        let stream = SpectrumStream(path: file, options: ReadOptions(), start: start, end: end, channels: channels)
+        do {
+            let survey = try stream.survey()
+            try checkCount(survey.count)
+            let sampleRate: Double
+            var median: Double?
+            if let rate {
+                sampleRate = rate
+            } else {
+                guard let interval = try stream.medianInterval(survey) else {
+                    throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
+                }
+                median = interval
+                sampleRate = 1 / interval
+            }
+            let segmentLength = nperseg ?? defaultSegmentLength(samples: survey.count)
+            let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
+                                                      window: window, detrend: detrend)
+            let bandList = try parseBands(sampleRate: sampleRate, segmentLength: segmentLength)
+            let (spectra, sampling) = try stream.estimate(configuration: configuration, medianInterval: median)
+            let report = try SpectrumReport(spectra: spectra, channels: channels, samples: survey.count,
+                                            startTime: survey.firstTime, endTime: survey.lastTime,
+                                            configuration: configuration, sampling: sampling, peakCount: peaks,
+                                            minimumPeakFrequency: minimumFrequency, bands: bandList)
+            if output.json { return try renderJSON(report) }
+            if output.csv { return renderCSV(report) }
+            return renderText(report)
+        } catch let error as SpectralError {
+            throw CommandError("\(file): \(error)")
+        }
+    }
+
     private func parseColumns() throws -> [MotionChannel] {
         guard let columns else { return MotionChannel.defaults }
         return try columns.split(separator: ",").map { name in
@@ -151,8 +196,16 @@ public struct SpectrumCommand: RenderingCommand {
         }
     }
 
-    private func parseBands(sampleRate: Double) throws -> [FrequencyBand] {
-        guard let bands else { return FrequencyBand.defaults(sampleRate: sampleRate) }
+    /// The bands asked for; by default those of `FrequencyBand.defaults` that hold at least one
+    /// frequency bin (a short segment has bins far apart).
+    private func parseBands(sampleRate: Double, segmentLength: Int) throws -> [FrequencyBand] {
+        guard let bands else {
+            let resolution = sampleRate / Double(segmentLength)
+            return FrequencyBand.defaults(sampleRate: sampleRate).filter { band in
+                let firstBin = (band.low / resolution).rounded(.up) * resolution
+                return firstBin < band.high && firstBin <= sampleRate / 2
+            }
+        }
         return try bands.split(separator: ",").map { text in
             guard let band = FrequencyBand(parsing: String(text).trimmingCharacters(in: .whitespaces)) else {
                 throw CommandError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
