@@ -10,7 +10,8 @@ import PoiseSpectral
 /// 1. count the selected samples (time within `--start`…`--end`), check the columns, and keep up
 ///    to `keptIntervalCount` of the positive intervals between them with a histogram of the top 16
 ///    bits of every one;
-/// 2. only when there are more intervals than that and no `--rate`: select the median interval by
+/// 2. only when there are more intervals than that, they are not all equal and there is no
+///    `--rate`: select the median interval by
 ///    radix over the bit patterns (positive doubles sort like them), one pass per 16 bits, until
 ///    its bin holds at most `keptIntervalCount` intervals;
 /// 3. feed every selected sample to a `WelchAccumulator` (one segment per channel in memory) and
@@ -32,6 +33,8 @@ struct SpectrumStream {
         var lastTime = 0.0
         var intervals: [Double] = []
         var intervalCount = 0
+        var shortestInterval = Double.infinity
+        var longestInterval = 0.0
         var histogram = [Int](repeating: 0, count: 1 << 16)
     }
 
@@ -73,6 +76,8 @@ struct SpectrumStream {
                     if survey.intervals.count < Self.keptIntervalCount { survey.intervals.append(interval) }
                     survey.histogram[Int(interval.bitPattern >> 48)] += 1
                     survey.intervalCount += 1
+                    survey.shortestInterval = Swift.min(survey.shortestInterval, interval)
+                    survey.longestInterval = Swift.max(survey.longestInterval, interval)
                 }
             }
             survey.lastTime = sample.time
@@ -86,6 +91,7 @@ struct SpectrumStream {
     func medianInterval(_ survey: Survey) throws -> Double? {
         guard survey.intervalCount > 0 else { return nil }
         if survey.intervalCount <= Self.keptIntervalCount { return survey.intervals.sorted()[survey.intervalCount / 2] }
+        if survey.shortestInterval == survey.longestInterval { return survey.shortestInterval }  // a perfect clock
         var rank = survey.intervalCount / 2
         var histogram = survey.histogram
         var prefix: UInt64 = 0
