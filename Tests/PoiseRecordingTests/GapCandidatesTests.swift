@@ -50,6 +50,20 @@ import Poise
         }
     }
 
+    /// Intervals beyond the clamped bins (1e300 s, nanoseconds read as seconds) with a median
+    /// there: no gaps are judged, and the count and the list agree (found by the `timing` fuzz
+    /// target: 3 gaps listed of 0).
+    @Test func aMedianBeyondTheClampedBinsJudgesNoGaps() {
+        var candidates = GapCandidates(limit: 100)
+        for (i, v) in [1e300, 1e300, 1.7e18, 2e18, 5e-324].enumerated() { candidates.add(time: Double(i), interval: v) }
+        let median = GapCandidates.key(1.7e18)
+        #expect(median == GapCandidates.largestKey)
+        #expect(candidates.count(medianKey: median) == 0)
+        #expect(candidates.first(medianKey: median).isEmpty)
+        #expect(candidates.count(medianKey: 1) == 4)
+        #expect(candidates.first(medianKey: 1).count == 4)
+    }
+
     /// `RecordingInspector` on 150 000 jittery samples (more long intervals than the old 100 000
     /// limit) finds the gaps a direct computation finds: every interval above 1.5 × the median.
     @Test func inspectionOfALongJitteryRecordingListsTheRightGaps() throws {

@@ -62,9 +62,13 @@ struct GapCandidates: Sendable {
     /// The gap threshold for a median of m µs, s.
     static func threshold(_ m: Int64) -> Double { 1.5 * (Double(m) * 1e-6) }
 
+    /// Whether gaps can be judged against a median of m µs: not when it is 0 or beyond
+    /// `largestKey / 2` (over 142 years, where the bins are clamped; no gaps are then reported).
+    static func judges(medianKey m: Int64) -> Bool { m > 0 && m < largestKey / 2 }
+
     /// Intervals longer than 1.5 × `medianKey` µs.
     func count(medianKey m: Int64) -> Int {
-        guard m > 0, m < Self.largestKey / 2 else { return 0 }
+        guard Self.judges(medianKey: m) else { return 0 }
         var total = nearCounts[m] ?? 0
         for (k, c) in counts where 2 * k > 3 * m + 4 { total += c }
         return total
@@ -72,7 +76,7 @@ struct GapCandidates: Sendable {
 
     /// The first `limit` intervals longer than 1.5 × `medianKey` µs, in time order.
     func first(medianKey m: Int64) -> [(time: Double, interval: Double)] {
-        guard m > 0 else { return [] }
+        guard Self.judges(medianKey: m) else { return [] }
         let threshold = Self.threshold(m)
         var result: [(time: Double, interval: Double)] = []
         for candidate in kept where candidate.interval > threshold {
