@@ -90,7 +90,7 @@ public struct SpectrumCommand: RenderingCommand {
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        if !still && !spectrogram { return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue) }
+        if !spectrogram { return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue) }
         let recording = try Recording.load(path: file)
         var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
         if still {
@@ -150,10 +150,16 @@ public struct SpectrumCommand: RenderingCommand {
         }
     }
 
-    /// The Welch spectrum streamed from the file (`SpectrumStream`): memory does not grow with
-    /// the recording.
+    /// The Welch spectrum streamed from the file (`SpectrumStream`), of the time range or of its
+    /// longest still segment: memory does not grow with the recording.
     private func renderStreamed(channels: [MotionChannel], window: Window, detrend: Detrend) throws -> String {
-        let stream = SpectrumStream(path: file, options: ReadOptions(), start: start, end: end, channels: channels)
+        var stream = SpectrumStream(path: file, options: ReadOptions(), start: start, end: end, channels: channels)
+        if still {
+            guard let segment = try stream.longestStillSegment() else {
+                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
+            }
+            stream.indices = segment
+        }
         do {
             let survey = try stream.survey()
             try checkCount(survey.count)

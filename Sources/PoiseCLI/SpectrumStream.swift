@@ -2,8 +2,7 @@ import Poise
 import PoiseRecording
 import PoiseSpectral
 
-/// The Welch analysis of `poise spectrum` (without `--still` or `--spectrogram`) streamed from the
-/// file, in memory that does not grow with the recording: the same numbers as loading the
+/// The Welch analysis of `poise spectrum` (without `--spectrogram`) streamed from the file, in memory that does not grow with the recording: the same numbers as loading the
 /// recording and running `SpectrumReport` on it.
 ///
 /// Passes over the file, each keeping no samples:
@@ -25,6 +24,9 @@ struct SpectrumStream {
     let start: Double?
     let end: Double?
     let channels: [MotionChannel]
+    /// With `--still`: the positions, among the samples in the time range, of the longest still
+    /// segment; only those are analysed.
+    var indices: Range<Int>? = nil
 
     /// What the first pass found.
     struct Survey {
@@ -42,9 +44,31 @@ struct SpectrumStream {
     func forEachSelected(_ visit: (MotionSample) throws -> Void) throws {
         let reader = try RecordingReader(path: path, options: options)
         let low = start ?? -.infinity, high = end ?? .infinity
+        var position = 0
         while let sample = try reader.next() {
-            if sample.time >= low && sample.time <= high { try visit(sample) }
+            guard sample.time >= low && sample.time <= high else { continue }
+            defer { position += 1 }
+            if let indices {
+                if position < indices.lowerBound { continue }
+                if position >= indices.upperBound { break }
+            }
+            try visit(sample)
         }
+    }
+
+    /// The longest still segment (the first of the longest) among the samples in the time range,
+    /// as positions among them: `RestDetector().longestStillSegment(in:)` in one streaming pass.
+    func longestStillSegment(detector: RestDetector = RestDetector()) throws -> Range<Int>? {
+        var tracker = StillSegmentTracker(detector: detector)
+        var longest: Range<Int>?
+        func consider(_ segments: [StillSegment]) {
+            for segment in segments where segment.indices.count > (longest?.count ?? -1) { longest = segment.indices }
+        }
+        var whole = self
+        whole.indices = nil
+        try whole.forEachSelected { consider(tracker.add($0)) }
+        consider(tracker.finish())
+        return longest
     }
 
     /// Calls `visit` with every positive finite interval between consecutive selected samples.
