@@ -90,53 +90,12 @@ public struct SpectrumCommand: RenderingCommand {
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        if !spectrogram { return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue) }
-        let recording = try Recording.load(path: file)
-        var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
-        if still {
-            guard let segment = RestDetector().longestStillSegment(in: selected) else {
-                throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS < 0.01 g)")
-            }
-            selected = Array(selected[segment])
-        }
-        try checkCount(selected.count)
-        var sampling: SamplingEstimate?
-        let sampleRate: Double
-        if let rate {
-            sampleRate = rate
-        } else {
-            guard let estimate = SamplingEstimate(times: selected.map(\.time)) else {
-                throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
-            }
-            sampling = estimate
-            sampleRate = estimate.sampleRate
-        }
-        let segmentLength = nperseg ?? defaultSegmentLength(samples: selected.count)
-        let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
-                                                  window: windowValue, detrend: detrendValue)
-        let bandList = try parseBands(sampleRate: sampleRate, segmentLength: segmentLength)
-        if spectrogram {
-            do {
-                let report = try SpectrogramReport(samples: selected, channels: channels, configuration: configuration,
-                                                   minimumPeakFrequency: minimumFrequency, bands: bandList)
-                if output.json { return try output.encode(SpectrogramJSON(report: report, file: file)) }
-                if output.csv { return renderSpectrogramCSV(report) }
-                return renderSpectrogramText(report, samples: selected.count)
-            } catch let error as SpectralError {
-                throw CommandError("\(file): \(error)")
-            }
-        }
-        let report: SpectrumReport
-        do {
-            report = try SpectrumReport(samples: selected, channels: channels, configuration: configuration, sampling: sampling,
-                                        peakCount: peaks, minimumPeakFrequency: minimumFrequency, bands: bandList)
-        } catch let error as SpectralError {
-            throw CommandError("\(file): \(error)")
-        }
-        if output.json { return try renderJSON(report) }
-        if output.csv { return renderCSV(report) }
-        return renderText(report)
+        return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue)
     }
+
+    /// Most values (segments × frequencies × columns) a spectrogram may hold: 32 MB of numbers,
+    /// a few hundred MB of CSV or JSON.
+    static let maximumSpectrogramValues = 1 << 22
 
     /// The fewest samples a spectrum is computed from (one segment of the shortest default length).
     static let minimumSamples = 8
@@ -150,8 +109,9 @@ public struct SpectrumCommand: RenderingCommand {
         }
     }
 
-    /// The Welch spectrum streamed from the file (`SpectrumStream`), of the time range or of its
-    /// longest still segment: memory does not grow with the recording.
+    /// The Welch spectrum or the spectrogram streamed from the file (`SpectrumStream`), of the
+    /// time range or of its longest still segment: memory does not grow with the recording (a
+    /// spectrogram holds at most `maximumSpectrogramValues` numbers).
     private func renderStreamed(channels: [MotionChannel], window: Window, detrend: Detrend) throws -> String {
         var stream = SpectrumStream(path: file, options: ReadOptions(), start: start, end: end, channels: channels)
         if still {
@@ -178,6 +138,20 @@ public struct SpectrumCommand: RenderingCommand {
             let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
                                                       window: window, detrend: detrend)
             let bandList = try parseBands(sampleRate: sampleRate, segmentLength: segmentLength)
+            if spectrogram {
+                try configuration.validate()
+                let values = Double(configuration.segmentCount(samples: survey.count)) * Double(configuration.resolvedFFTLength / 2 + 1)
+                    * Double(channels.count)
+                guard values <= Double(Self.maximumSpectrogramValues) else {
+                    throw CommandError("\(file): the spectrogram would hold \(configuration.segmentCount(samples: survey.count)) segments × \(configuration.resolvedFFTLength / 2 + 1) frequencies × \(channels.count) columns, more than \(Self.maximumSpectrogramValues) values; choose a time range (--start/--end), fewer --columns, or longer segments with less overlap (--nperseg, --overlap)")
+                }
+                let results = try stream.spectrogram(configuration: configuration)
+                let report = try SpectrogramReport(results: results, channels: channels, startTime: survey.firstTime,
+                                                   configuration: configuration, minimumPeakFrequency: minimumFrequency, bands: bandList)
+                if output.json { return try output.encode(SpectrogramJSON(report: report, file: file)) }
+                if output.csv { return renderSpectrogramCSV(report) }
+                return renderSpectrogramText(report, samples: survey.count)
+            }
             let (spectra, sampling) = try stream.estimate(configuration: configuration, medianInterval: median)
             let report = try SpectrumReport(spectra: spectra, channels: channels, samples: survey.count,
                                             startTime: survey.firstTime, endTime: survey.lastTime,

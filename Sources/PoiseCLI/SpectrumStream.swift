@@ -2,7 +2,7 @@ import Poise
 import PoiseRecording
 import PoiseSpectral
 
-/// The Welch analysis of `poise spectrum` (without `--spectrogram`) streamed from the file, in memory that does not grow with the recording: the same numbers as loading the
+/// The Welch analysis (and spectrogram) of `poise spectrum` streamed from the file, in memory that does not grow with the recording: the same numbers as loading the
 /// recording and running `SpectrumReport` on it.
 ///
 /// Passes over the file, each keeping no samples:
@@ -143,6 +143,18 @@ struct SpectrumStream {
             guard histogram.reduce(0, +) == inBin else { return nil }
         }
         return nil
+    }
+
+    /// Pass 3 of `--spectrogram`: the short-time spectra of every channel (the caller bounds
+    /// their number first).
+    func spectrogram(configuration: SpectralConfiguration) throws -> [SpectrogramResult] {
+        var accumulator = try SpectrogramAccumulator(configuration: configuration, channels: channels.count)
+        var values = [Double](repeating: 0, count: channels.count)
+        try forEachSelected { sample in
+            for (index, channel) in channels.enumerated() { values[index] = channel.value(of: sample) ?? .nan }
+            accumulator.add(values)
+        }
+        return try accumulator.finish()
     }
 
     /// Pass 3: the PSD of every channel, and the timing figures against `medianInterval` (when

@@ -41,3 +41,24 @@ import Testing
         #expect(throws: SpectralError.nonFiniteSample(index: 40, channel: 1)) { try bad.finish() }
     }
 }
+
+/// The streamed spectrogram (`SpectrogramAccumulator`) is bit-identical to `Spectrogram.compute`.
+@Suite struct SpectrogramAccumulatorTests {
+    @Test func streamedEqualsBatchExactly() throws {
+        for (length, overlap) in [(64, nil), (100, 90), (256, 0)] as [(Int, Int?)] {
+            let configuration = SpectralConfiguration(sampleRate: 100, segmentLength: length, overlap: overlap, detrend: .linear)
+            var channels: [[Double]] = [[], []]
+            for c in 0..<2 {
+                for i in 0..<3001 {
+                    let phase = 0.07 * Double(i * (c + 1))
+                    channels[c].append(Double.sin(phase) + 0.001 * Double(i % 11))
+                }
+            }
+            var accumulator = try SpectrogramAccumulator(configuration: configuration, channels: 2)
+            for i in 0..<3001 { accumulator.add([channels[0][i], channels[1][i]]) }
+            let streamed = try accumulator.finish()
+            let spectrogram = try Spectrogram(configuration: configuration)
+            for c in 0..<2 { #expect(streamed[c] == (try spectrogram.compute(channels[c])), "L\(length) channel \(c)") }
+        }
+    }
+}
