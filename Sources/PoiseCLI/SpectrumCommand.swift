@@ -93,9 +93,9 @@ public struct SpectrumCommand: RenderingCommand {
         return try renderStreamed(channels: channels, window: windowValue, detrend: detrendValue)
     }
 
-    /// Most values (segments × frequencies × columns) a spectrogram may hold: 32 MB of numbers,
+    /// Most values (segments × frequencies × columns) a spectrogram may hold: 64 MB of numbers,
     /// a few hundred MB of CSV or JSON.
-    static let maximumSpectrogramValues = 1 << 22
+    static let maximumSpectrogramValues = 1 << 23
 
     /// The fewest samples a spectrum is computed from (one segment of the shortest default length).
     static let minimumSamples = 8

@@ -124,6 +124,19 @@ import Testing
         #expect(!result.stderr.contains("band"), "\(result.stderr)")
     }
 
+    /// A spectrogram too large to hold (905 segments × 2049 frequencies × 6 columns from a
+    /// 5000-row file) is refused before it is computed, with how to make it smaller.
+    @Test func oversizedSpectrogramIsRefusedWithAdvice() throws {
+        let files = try Files()
+        defer { files.scratch.remove() }
+        let input = try files.scratch.recording("long.csv", count: 5000, rate: 100)
+        let result = try run(["spectrum", input, "--spectrogram", "--csv", "--nperseg", "4096", "--overlap", "4095"], input: input)
+        #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("905 segments × 2049 frequencies × 6 columns"), "\(result.stderr)")
+        #expect(result.stderr.contains("--start/--end"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     /// Allowed edge values still run: the range is not off by one.
     @Test func edgesOfTheRangesAreAccepted() throws {
         let files = try Files()
