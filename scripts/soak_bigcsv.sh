@@ -1,5 +1,5 @@
 #!/bin/sh
-# Soak: a 2 GB CSV streams through `poise info` (and `poise fuse` when the CLI has it) in under
+# Soak: a 2 GB CSV streams through `poise info`, `poise spectrum` and `poise fuse` in under
 # 100 MB of memory. Prints wall time and max RSS of each.
 #   scripts/soak_bigcsv.sh [GIGABYTES]   (default 2; needs that much free space in $TMPDIR)
 set -eu
@@ -14,6 +14,8 @@ f="$DIR/big-$GB-GB.csv"
 echo "== $(wc -c < "$f") bytes"
 /usr/bin/time -f "info: wall %e s, max RSS %M KB" "$POISE" info "$f" > "$DIR/info.txt"
 tail -n 5 "$DIR/info.txt"
+/usr/bin/time -f "spectrum: wall %e s, max RSS %M KB" "$POISE" spectrum "$f" > "$DIR/spectrum.txt"
+head -n 2 "$DIR/spectrum.txt"
 if "$POISE" help fuse >/dev/null 2>&1; then
     /usr/bin/time -f "fuse: wall %e s, max RSS %M KB" "$POISE" fuse "$f" --mode 9d --out "$DIR/fused.csv" > /dev/null
 else

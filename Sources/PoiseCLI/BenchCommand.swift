@@ -29,10 +29,10 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Grid, e.g. k=0.02:0.3:0.02 or mincutoff=0.05:3.2:*2,beta=0/0.1/1 (default: the kind's grid).")
     public var grid: String?
 
-    @Option(name: .long, help: "Recommend the lowest jitter with latency at most N samples, or N ms with an 'ms' suffix (default 100ms).")
+    @Option(name: .long, parsing: .unconditional, help: "Recommend the lowest jitter with latency at most N samples, or N ms with an 'ms' suffix (default 100ms).")
     public var targetLatency: String?
 
-    @Option(name: .long, help: "Recommend the lowest latency with jitter at most this many g.")
+    @Option(name: .long, parsing: .unconditional, help: "Recommend the lowest latency with jitter at most this many g.")
     public var targetJitter: Double?
 
     @Flag(name: .long, help: "Compare all kinds at their best points on their default grids.")
@@ -44,7 +44,7 @@ public struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print CSV (one row per point).")
     public var csv = false
 
-    @Option(name: .long, help: "Worker threads (default: the number of active processors).")
+    @Option(name: .long, parsing: .unconditional, help: "Worker threads (default: the number of active processors).")
     public var threads: Int?
 
     @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output ('-': standard output).")
@@ -66,11 +66,12 @@ public struct BenchCommand: ParsableCommand {
         }
         if targetLatency != nil && targetJitter != nil { throw ValidationError("choose one of --target-latency and --target-jitter") }
         _ = try target()
-        if let targetJitter, !(targetJitter > 0 && targetJitter.isFinite) {
-            throw ValidationError("--target-jitter must be a positive number of g, got \(targetJitter)")
-        }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        try OptionRange("--target-jitter", 0, 16, unit: "g", includesLower: false).check(targetJitter)
+        try OptionRange.threads("--threads").check(threads)
     }
+
+    static let latencySamples = OptionRange("--target-latency", 1, 100_000, unit: "samples")
+    static let latencyMilliseconds = OptionRange("--target-latency", 0, 60_000, unit: "ms", includesLower: false)
 
     /// The recommendation target from the options.
     func target() throws -> SweepTarget {
@@ -78,12 +79,14 @@ public struct BenchCommand: ParsableCommand {
         guard let text = targetLatency?.trimmingCharacters(in: .whitespaces) else { return .default }
         if text.lowercased().hasSuffix("ms") {
             if let ms = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)), ms > 0, ms.isFinite {
+                try Self.latencyMilliseconds.check(ms)
                 return .latencyMilliseconds(ms)
             }
         } else if let samples = Int(text), samples >= 1 {
+            try Self.latencySamples.check(samples)
             return .latencySamples(samples)
         }
-        throw ValidationError("--target-latency must be a whole number of samples ≥ 1 or milliseconds like 80ms, got '\(text)'")
+        throw ValidationError("--target-latency must be a whole number of samples (\(Self.latencySamples.text)) or milliseconds like 80ms (\(Self.latencyMilliseconds.text)), got '\(text)'")
     }
 
     /// What `run()` prints (or writes to --output).

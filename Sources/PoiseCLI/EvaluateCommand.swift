@@ -11,13 +11,18 @@ struct FusionOptions: ParsableArguments {
     @Option(help: "Heading reference for 9d: arbitrary-corrected, magnetic-north, true-north.")
     var reference: AttitudeReference?
 
-    @Option(help: "Magnetic declination in degrees, east positive (true-north reference).")
+    @Option(parsing: .unconditional, help: "Magnetic declination in degrees, east positive (true-north reference).")
     var declination: Double = 0
 
-    @Option(help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
+    @Option(parsing: .unconditional, help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
     var sampleRate: Double?
 
     @OptionGroup var time: TimeUnitOption
+
+    func validate() throws {
+        try OptionRange("--declination", -180, 180, unit: "degrees").check(declination)
+        try OptionRange.sampleRate("--sample-rate").check(sampleRate)
+    }
 
     /// How fuse and evaluate read the recording.
     var readOptions: ReadOptions {

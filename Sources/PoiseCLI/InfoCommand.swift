@@ -19,7 +19,7 @@ public struct InfoCommand: ParsableCommand {
     @Flag(help: "The accelerometer uses Apple's raw sign (−1 g up at rest); negate it.")
     var appleAccelerometerSign = false
 
-    @Option(help: ArgumentHelp("Sample rate of a file without a time column (row n is timed n / rate s); ignored when the file has times.", valueName: "HZ"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sample rate of a file without a time column (row n is timed n / rate s); ignored when the file has times.", valueName: "HZ"))
     var rate: Double?
 
     @OptionGroup var time: TimeUnitOption
@@ -27,7 +27,7 @@ public struct InfoCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz, not \(rate)") }
+        try OptionRange.sampleRate("--rate").check(rate)
     }
 
     /// The report as printed.

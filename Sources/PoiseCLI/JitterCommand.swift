@@ -17,7 +17,7 @@ public struct JitterCommand: ParsableCommand {
     @Option(name: .long, help: "Filter spec, e.g. accelgraph:cutoff=5,adaptive")
     public var filter: String
 
-    @Option(name: .long, help: "Nominal sample rate in Hz (default: 1 / median timestamp step of the file).")
+    @Option(name: .long, parsing: .unconditional, help: "Nominal sample rate in Hz (default: 1 / median timestamp step of the file).")
     public var rate: Double?
 
     @Flag(name: .long, help: "Print one JSON object.")
@@ -28,9 +28,7 @@ public struct JitterCommand: ParsableCommand {
     public init() {}
 
     public mutating func validate() throws {
-        if let rate, !(rate > 0 && rate.isFinite) {
-            throw ValidationError("--rate must be a positive number of Hz, got \(rate)")
-        }
+        try OptionRange.sampleRate("--rate").check(rate)
     }
 
     /// What `run()` prints.

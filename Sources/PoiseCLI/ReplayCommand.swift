@@ -30,15 +30,16 @@ struct ReplayCommand: ParsableCommand {
                                valueName: "spec"))
     var pipeline: String = defaultPipeline
 
-    @Option(help: ArgumentHelp("Delivery rate: 'native' (the recording's timestamps) or a rate in Hz (resampled).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Delivery rate: 'native' (the recording's timestamps) or a rate in Hz (resampled, 1–100000).",
                                valueName: "HZ|native"))
     var rate: String = "native"
 
-    @Option(help: ArgumentHelp("Speed factor ('2' = twice as fast) or 'max' (no pacing).", valueName: "X|max"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Speed factor ('2' = twice as fast; 0.001–1000) or 'max' (no pacing).", valueName: "X|max"))
     var speed: String = "1"
 
-    @Option(name: .customLong("frame-rate"),
-            help: ArgumentHelp("Simulate a game loop at this rate (Hz) that consumes the latest state.", valueName: "HZ"))
+    @Option(name: .customLong("frame-rate"), parsing: .unconditional,
+            help: ArgumentHelp("Simulate a game loop at this rate (Hz, 1–1000) that consumes the latest state.", valueName: "HZ"))
     var frameRate: Double?
 
     @Option(help: ArgumentHelp("Write the output stream to this CSV file while replaying ('-': standard output; the report then goes to standard error).", valueName: "file"))
@@ -62,15 +63,16 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         _ = try parsedRate()
         _ = try parsedSpeed()
-        if let frameRate, !(frameRate > 0 && frameRate.isFinite) {
-            throw ValidationError("--frame-rate must be a positive number of Hz, not \(frameRate)")
-        }
+        try OptionRange.frameRate("--frame-rate").check(frameRate)
     }
+
+    static let rateRange = OptionRange.sampleRate("--rate")
+    static let speedRange = OptionRange("--speed", 0.001, 1000)
 
     func parsedRate() throws -> ReplayRate {
         if rate == "native" { return .native }
-        guard let hz = Double(rate), hz > 0, hz.isFinite else {
-            throw ValidationError("--rate must be 'native' or a positive number of Hz, not '\(rate)'")
+        guard let hz = Double(rate), Self.rateRange.contains(hz) else {
+            throw ValidationError("--rate must be 'native' or \(Self.rateRange.text), got '\(rate)'")
         }
         return .fixed(hz)
     }
@@ -78,8 +80,8 @@ struct ReplayCommand: ParsableCommand {
     func parsedSpeed() throws -> ReplaySpeed {
         if speed == "max" { return .maximum }
         let text = speed.hasSuffix("x") ? String(speed.dropLast()) : speed
-        guard let factor = Double(text), factor > 0, factor.isFinite else {
-            throw ValidationError("--speed must be 'max' or a positive factor, not '\(speed)'")
+        guard let factor = Double(text), Self.speedRange.contains(factor) else {
+            throw ValidationError("--speed must be 'max' or a factor \(Self.speedRange.text), got '\(speed)'")
         }
         return .realTime(factor)
     }

@@ -26,7 +26,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Output HTML file (written to a temporary file, then renamed; '-': standard output).")
     var out: String
 
-    @Option(help: "Recommend the lowest jitter with latency at most this many milliseconds.")
+    @Option(parsing: .unconditional, help: "Recommend the lowest jitter with latency at most this many milliseconds.")
     var targetLatencyMs: Double = 100
 
     @Option(help: "Filter kinds to sweep, comma-separated (default: all: \(SweepKind.allCases.map(\.rawValue).joined(separator: ",")))).")
@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Page title (default: \"Poise report: FILE NAME\").")
     var title: String?
 
-    @Option(help: "Sweep worker threads (default: the number of active processors).")
+    @Option(parsing: .unconditional, help: "Sweep worker threads (default: the number of active processors).")
     var threads: Int?
 
     @Option(help: ArgumentHelp("JSON of a real-time replay of the same recording (poise replay FILE --json > replay.json; '-': standard input): adds lateness and processing-cost histograms; its pipeline is the page's unless --pipeline is given.",
@@ -45,10 +45,8 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var time: TimeUnitOption
 
     func validate() throws {
-        guard targetLatencyMs > 0, targetLatencyMs.isFinite else {
-            throw ValidationError("--target-latency-ms must be a positive number of milliseconds, got \(targetLatencyMs)")
-        }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        try OptionRange("--target-latency-ms", 0, 60_000, unit: "ms", includesLower: false).check(targetLatencyMs)
+        try OptionRange.threads("--threads").check(threads)
     }
 
     /// `FILE` or `--replay` (not both) may be `-` (standard input). With `--out -` the page goes

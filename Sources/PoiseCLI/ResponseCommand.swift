@@ -21,24 +21,32 @@ public struct ResponseCommand: RenderingCommand {
     @Option(help: "Filter spec, e.g. lowpass:cutoff=5, butter:lowpass,order=4,cutoff=10, accelgraph:cutoff=5,adaptive.")
     public var filter: String
 
-    @Option(help: "Sample rate in Hz.")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz.")
     public var rate: Double
 
-    @Option(help: "Impulse response length in samples (frequency resolution = rate/length).")
+    @Option(parsing: .unconditional, help: "Impulse response length in samples (frequency resolution = rate/length).")
     public var length: Int = 4096
 
-    @Option(help: "Impulse size in input units (matters only for nonlinear filters).")
+    @Option(parsing: .unconditional, help: "Impulse size in input units (matters only for nonlinear filters).")
     public var amplitude: Double = 0.01
 
-    @Option(help: "Constant input the filter settles on first, in input units.")
+    @Option(parsing: .unconditional, help: "Constant input the filter settles on first, in input units.")
     public var baseline: Double = 0
 
-    @Option(help: "Rows in the text table (log-spaced frequencies).")
+    @Option(parsing: .unconditional, help: "Rows in the text table (log-spaced frequencies).")
     public var rows: Int = 12
 
     @OptionGroup public var output: OutputFormatOptions
 
     public init() {}
+
+    public func validate() throws {
+        try OptionRange.sampleRate("--rate").check(rate)
+        try OptionRange("--length", 16, Double(1 << 22), unit: "samples").check(length)
+        try OptionRange("--amplitude", 0, 1e6, unit: "input units", includesLower: false).check(abs(amplitude))
+        try OptionRange("--baseline", -1e6, 1e6, unit: "input units").check(baseline)
+        try OptionRange("--rows", 2, 1000).check(rows)
+    }
 
     /// The command's whole output.
     public func render() throws -> String {

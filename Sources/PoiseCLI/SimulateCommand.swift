@@ -14,22 +14,22 @@ public struct SimulateCommand: ParsableCommand {
     @Option(help: "Scenario name.")
     var scenario: Scenario
 
-    @Option(help: "Nominal sample rate in Hz.")
+    @Option(parsing: .unconditional, help: "Nominal sample rate in Hz.")
     var rate: Double = 100
 
-    @Option(help: "Length in seconds (default: the scenario's own length).")
+    @Option(parsing: .unconditional, help: "Length in seconds (default: the scenario's own length).")
     var duration: Double?
 
-    @Option(help: "Random seed (same seed, same file).")
+    @Option(parsing: .unconditional, help: "Random seed (same seed, same file).")
     var seed: UInt64 = 1
 
-    @Option(help: "Magnetometer output rate in Hz (held between updates; default: every sample).")
+    @Option(parsing: .unconditional, help: "Magnetometer output rate in Hz (held between updates; default: every sample).")
     var magnetometerRate: Double?
 
     @Flag(help: "Perfect sensors on a perfect clock (no noise, bias, scale, misalignment, jitter or drops).")
     var ideal = false
 
-    @Option(help: "Significant digits per value (default: shortest exact round-trip form).")
+    @Option(parsing: .unconditional, help: "Significant digits per value (default: shortest exact round-trip form).")
     var digits: Int?
 
     @Option(help: "Output CSV file ('-': standard output; the summary then goes to standard error).")
@@ -37,15 +37,19 @@ public struct SimulateCommand: ParsableCommand {
 
     public init() {}
 
+    /// Longest simulated recording, s (one week).
+    static let maximumDuration = 604_800.0
+    /// Most samples one file gets (about 20 GB of CSV; a week at 165 Hz).
+    static let maximumSamples = 1e8
+
     public func validate() throws {
-        guard rate.isFinite, rate > 0, rate <= 100_000 else { throw ValidationError("--rate must be in (0, 100000] Hz") }
-        if let duration, !(duration.isFinite && duration > 0 && duration <= 1_000_000) {
-            throw ValidationError("--duration must be a positive number of seconds")
+        try OptionRange.sampleRate("--rate").check(rate)
+        try OptionRange("--duration", 0, Self.maximumDuration, unit: "s", includesLower: false).check(duration)
+        if let duration, duration * rate > Self.maximumSamples {
+            throw ValidationError("--duration \(OptionRange.number(duration)) s at --rate \(OptionRange.number(rate)) Hz is \(OptionRange.number((duration * rate).rounded())) samples; a file holds at most \(OptionRange.number(Self.maximumSamples)) (about 20 GB of CSV)")
         }
-        if let digits, !(1...17).contains(digits) { throw ValidationError("--digits must be between 1 and 17") }
-        if let magnetometerRate, !(magnetometerRate.isFinite && magnetometerRate > 0) {
-            throw ValidationError("--magnetometer-rate must be positive")
-        }
+        try OptionRange("--digits", 1, 17).check(digits)
+        try OptionRange("--magnetometer-rate", 0, rate, unit: "Hz (the sample rate)", includesLower: false).check(magnetometerRate)
     }
 
     public func run() throws {

@@ -25,10 +25,10 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Comma-separated columns to analyse (see above).")
     public var columns: String?
 
-    @Option(help: "Samples per segment (default: 1024, or the largest power of two ≤ samples/4 for short recordings).")
+    @Option(parsing: .unconditional, help: "Samples per segment (default: 1024, or the largest power of two ≤ samples/4 for short recordings).")
     public var nperseg: Int?
 
-    @Option(help: "Samples shared by consecutive segments (default: nperseg/2).")
+    @Option(parsing: .unconditional, help: "Samples shared by consecutive segments (default: nperseg/2).")
     public var overlap: Int?
 
     @Option(help: "Window: hann, hamming, blackman, flattop, rectangular, tukey:ALPHA.")
@@ -37,13 +37,13 @@ public struct SpectrumCommand: RenderingCommand {
     @Option(help: "Detrend per segment: none, constant, linear.")
     public var detrend: String = "constant"
 
-    @Option(help: "Sample rate in Hz (default: from the timestamps).")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (default: from the timestamps).")
     public var rate: Double?
 
-    @Option(help: "Analyse samples from this time on (seconds, recording clock).")
+    @Option(parsing: .unconditional, help: "Analyse samples from this time on (seconds, recording clock).")
     public var start: Double?
 
-    @Option(help: "Analyse samples up to this time (seconds, recording clock).")
+    @Option(parsing: .unconditional, help: "Analyse samples up to this time (seconds, recording clock).")
     public var end: Double?
 
     @Flag(help: "Analyse only the longest still segment (rest detector: |ω| < 0.035 rad/s, accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor, ≥ 1 s): the noise density is then the sensor's noise floor.")
@@ -52,10 +52,10 @@ public struct SpectrumCommand: RenderingCommand {
     @Flag(help: "Time-resolved: per segment (time = segment centre) the dominant peak and band powers; with --csv the full spectrogram (time_s, frequency_hz, one PSD column per column), with --json power[time][frequency].")
     public var spectrogram = false
 
-    @Option(help: "Peaks to report per column.")
+    @Option(parsing: .unconditional, help: "Peaks to report per column.")
     public var peaks: Int = 3
 
-    @Option(name: .customLong("min-frequency"), help: "Ignore peaks below this frequency (Hz).")
+    @Option(name: .customLong("min-frequency"), parsing: .unconditional, help: "Ignore peaks below this frequency (Hz).")
     public var minimumFrequency: Double = 0
 
     @Option(help: "Comma-separated bands LOW-HIGH in Hz (LOW- for up to Nyquist). Default: 0-1,1-5,5-20,20-.")
@@ -67,6 +67,22 @@ public struct SpectrumCommand: RenderingCommand {
 
     public init() {}
 
+    /// Longest segment, samples (8 MB of FFT input per column).
+    static let maximumSegmentLength = 1 << 20
+
+    public func validate() throws {
+        try OptionRange("--nperseg", 8, Double(Self.maximumSegmentLength), unit: "samples").check(nperseg)
+        if let overlap {
+            try OptionRange("--overlap", 0, Double((nperseg ?? 1024) - 1), unit: "samples (less than --nperseg)").check(overlap)
+        }
+        try OptionRange.sampleRate("--rate").check(rate)
+        try OptionRange("--start", -1e15, 1e15, unit: "s").check(start)
+        try OptionRange("--end", -1e15, 1e15, unit: "s").check(end)
+        if let start, let end, end <= start { throw ValidationError("--end (\(OptionRange.number(end)) s) must be after --start (\(OptionRange.number(start)) s)") }
+        try OptionRange("--peaks", 0, 100).check(peaks)
+        try OptionRange("--min-frequency", 0, 1e6, unit: "Hz").check(minimumFrequency)
+    }
+
     /// The command's whole output.
     public func render() throws -> String {
         let requested = try parseColumns()
@@ -76,56 +92,88 @@ public struct SpectrumCommand: RenderingCommand {
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        guard peaks >= 0 else { throw CommandError("--peaks must be ≥ 0") }
-        let recording = try time.load(file)
-        let channels = try MotionChannel.available(requested, named: columns != nil, schema: recording.schema, file: file)
-        var selected = recording.samples.filter { ($0.time >= (start ?? -.infinity)) && ($0.time <= (end ?? .infinity)) }
+        guard file != "-" else {
+            throw CommandError("spectrum reads its input several times (so that memory does not grow with the recording); '-' (standard input) cannot be used: save the stream to a file first")
+        }
+        let options = time.applied(to: ReadOptions())
+        let schema = try RecordingReader(path: file, options: options).schema
+        let channels = try MotionChannel.available(requested, named: columns != nil, schema: schema, file: file)
+        return try renderStreamed(channels: channels, schema: schema, options: options, window: windowValue, detrend: detrendValue)
+    }
+
+    /// Most values (segments × frequencies × columns) a spectrogram may hold: 64 MB of numbers,
+    /// a few hundred MB of CSV or JSON.
+    static let maximumSpectrogramValues = 1 << 23
+
+    /// The fewest samples a spectrum is computed from (one segment of the shortest default length).
+    static let minimumSamples = 8
+
+    private func checkCount(_ count: Int) throws {
+        guard count >= Self.minimumSamples else {
+            throw CommandError("\(file): \(count) samples in the selected time range; a spectrum needs at least \(Self.minimumSamples)")
+        }
+        if let nperseg, count < nperseg {
+            throw CommandError("\(file): --nperseg: \(SpectralError.signalTooShort(samples: count, needed: nperseg))")
+        }
+    }
+
+    /// The Welch spectrum or the spectrogram streamed from the file (`SpectrumStream`), of the
+    /// time range or of its longest still segment: memory does not grow with the recording (a
+    /// spectrogram holds at most `maximumSpectrogramValues` numbers).
+    private func renderStreamed(channels: [MotionChannel], schema: RecordingSchema, options: ReadOptions,
+                                window: Window, detrend: Detrend) throws -> String {
+        var stream = SpectrumStream(path: file, options: options, start: start, end: end, channels: channels)
         if still {
-            let detector = try RestDetector.forRecording(recording.schema, file: file, purpose: "--still (the rest detector)")
-            guard let segment = detector.longestStillSegment(in: selected) else {
+            let detector = try RestDetector.forRecording(schema, file: file, purpose: "--still (the rest detector)")
+            guard let segment = try stream.longestStillSegment(detector: detector) else {
                 throw CommandError("\(file): no still segment of at least 1 s in the selected time range (rest detector: |ω| < 0.035 rad/s, accelerometer RMS over 0.5 s < 0.01 g or 1.5 × its noise floor)")
             }
-            selected = Array(selected[segment])
+            stream.indices = segment
         }
-        guard selected.count >= 2 else {
-            throw CommandError("\(file): \(selected.count) samples in the selected time range; need at least 2")
-        }
-        var sampling: SamplingEstimate?
-        let sampleRate: Double
-        if let rate {
-            sampleRate = rate
-        } else {
-            guard let estimate = SamplingEstimate(times: selected.map(\.time)) else {
-                throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
+        do {
+            let survey = try stream.survey()
+            try checkCount(survey.count)
+            let sampleRate: Double
+            var median: Double?
+            if let rate {
+                sampleRate = rate
+            } else {
+                guard let interval = try stream.medianInterval(survey) else {
+                    throw CommandError("\(file): timestamps never increase; give the sample rate with --rate")
+                }
+                median = interval
+                sampleRate = 1 / interval
+                try SampleRateCheck.check(rate: sampleRate, schema: schema, file: file)
             }
-            sampling = estimate
-            sampleRate = estimate.sampleRate
-        }
-        let segmentLength = nperseg ?? defaultSegmentLength(samples: selected.count)
-        let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
-                                                  window: windowValue, detrend: detrendValue)
-        let bandList = try parseBands(sampleRate: sampleRate)
-        if spectrogram {
-            do {
-                let report = try SpectrogramReport(samples: selected, channels: channels, configuration: configuration,
-                                                   minimumPeakFrequency: minimumFrequency, bands: bandList)
+            let segmentLength = nperseg ?? defaultSegmentLength(samples: survey.count)
+            let configuration = SpectralConfiguration(sampleRate: sampleRate, segmentLength: segmentLength, overlap: overlap,
+                                                      window: window, detrend: detrend)
+            let bandList = try parseBands(sampleRate: sampleRate, segmentLength: segmentLength)
+            if spectrogram {
+                try configuration.validate()
+                let values = Double(configuration.segmentCount(samples: survey.count)) * Double(configuration.resolvedFFTLength / 2 + 1)
+                    * Double(channels.count)
+                guard values <= Double(Self.maximumSpectrogramValues) else {
+                    throw CommandError("\(file): the spectrogram would hold \(configuration.segmentCount(samples: survey.count)) segments × \(configuration.resolvedFFTLength / 2 + 1) frequencies × \(channels.count) columns, more than \(Self.maximumSpectrogramValues) values; choose a time range (--start/--end), fewer --columns, or longer segments with less overlap (--nperseg, --overlap)")
+                }
+                let results = try stream.spectrogram(configuration: configuration)
+                let report = try SpectrogramReport(results: results, channels: channels, startTime: survey.firstTime,
+                                                   configuration: configuration, minimumPeakFrequency: minimumFrequency, bands: bandList)
                 if output.json { return try output.encode(SpectrogramJSON(report: report, file: file)) }
                 if output.csv { return renderSpectrogramCSV(report) }
-                return renderSpectrogramText(report, samples: selected.count)
-            } catch let error as SpectralError {
-                throw CommandError("\(file): \(error)")
+                return renderSpectrogramText(report, samples: survey.count)
             }
-        }
-        let report: SpectrumReport
-        do {
-            report = try SpectrumReport(samples: selected, channels: channels, configuration: configuration, sampling: sampling,
-                                        peakCount: peaks, minimumPeakFrequency: minimumFrequency, bands: bandList)
+            let (spectra, sampling) = try stream.estimate(configuration: configuration, medianInterval: median)
+            let report = try SpectrumReport(spectra: spectra, channels: channels, samples: survey.count,
+                                            startTime: survey.firstTime, endTime: survey.lastTime,
+                                            configuration: configuration, sampling: sampling, peakCount: peaks,
+                                            minimumPeakFrequency: minimumFrequency, bands: bandList)
+            if output.json { return try renderJSON(report) }
+            if output.csv { return renderCSV(report) }
+            return renderText(report)
         } catch let error as SpectralError {
             throw CommandError("\(file): \(error)")
         }
-        if output.json { return try renderJSON(report) }
-        if output.csv { return renderCSV(report) }
-        return renderText(report)
     }
 
     private func parseColumns() throws -> [MotionChannel] {
@@ -139,8 +187,16 @@ public struct SpectrumCommand: RenderingCommand {
         }
     }
 
-    private func parseBands(sampleRate: Double) throws -> [FrequencyBand] {
-        guard let bands else { return FrequencyBand.defaults(sampleRate: sampleRate) }
+    /// The bands asked for; by default those of `FrequencyBand.defaults` that hold at least one
+    /// frequency bin (a short segment has bins far apart).
+    private func parseBands(sampleRate: Double, segmentLength: Int) throws -> [FrequencyBand] {
+        guard let bands else {
+            let resolution = sampleRate / Double(segmentLength)
+            return FrequencyBand.defaults(sampleRate: sampleRate).filter { band in
+                let firstBin = (band.low / resolution).rounded(.up) * resolution
+                return firstBin < band.high && firstBin <= sampleRate / 2
+            }
+        }
         return try bands.split(separator: ",").map { text in
             guard let band = FrequencyBand(parsing: String(text).trimmingCharacters(in: .whitespaces)) else {
                 throw CommandError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")

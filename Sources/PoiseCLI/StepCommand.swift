@@ -14,7 +14,7 @@ public struct StepCommand: ParsableCommand {
     @Option(name: .long, help: "Filter spec, e.g. factor:k=0.1")
     public var filter: String
 
-    @Option(name: .long, help: "Sample rate in Hz.")
+    @Option(name: .long, parsing: .unconditional, help: "Sample rate in Hz.")
     public var rate: Double = 100
 
     @Option(name: .long, help: "Add the first still segment of this recording (minus its mean) as noise.")
@@ -28,7 +28,7 @@ public struct StepCommand: ParsableCommand {
     public init() {}
 
     public mutating func validate() throws {
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be a positive number of Hz, got \(rate)") }
+        try OptionRange.sampleRate("--rate").check(rate)
     }
 
     /// What `run()` prints.

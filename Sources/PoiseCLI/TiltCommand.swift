@@ -40,18 +40,18 @@ struct TiltCommand: ParsableCommand {
     @Option(help: "Attitude source: fusion (6D device-motion fusion of gyroscope and accelerometer; the default when the recording has a gyroscope), gravity (low-passed accelerometer; the default otherwise) or truth (gt_q* columns; rows without truth hold the last attitude, leading ones are left out).")
     var source: Source?
 
-    @Option(help: "Dead zone, degrees.") var deadZone: Double = 3
-    @Option(help: "Saturation angle, degrees.") var saturation: Double = 30
-    @Option(help: "Response curve: linear, quadratic, or exponent:P.") var curve: ResponseCurve = .linear
-    @Option(help: "Gravity low-pass time constant, seconds (0 = raw accelerometer).") var gravityTimeConstant: Double = 0.1
+    @Option(parsing: .unconditional, help: "Dead zone, degrees.") var deadZone: Double = 3
+    @Option(parsing: .unconditional, help: "Saturation angle, degrees.") var saturation: Double = 30
+    @Option(parsing: .unconditional, help: "Response curve: linear, quadratic, or exponent:P.") var curve: ResponseCurve = .linear
+    @Option(parsing: .unconditional, help: "Gravity low-pass time constant, seconds (0 = raw accelerometer).") var gravityTimeConstant: Double = 0.1
 
     @Flag(help: "Re-home when held far from home and still (player changed posture).") var dynamicHome = false
-    @Option(help: "Dynamic re-homing: angle from home, degrees.") var homeAngle: Double = 30
-    @Option(help: "Dynamic re-homing: hold time, seconds.") var holdTime: Double = 2
-    @Option(help: "Dynamic re-homing: stillness rate, degrees/s.") var stillRate: Double = 10
+    @Option(parsing: .unconditional, help: "Dynamic re-homing: angle from home, degrees.") var homeAngle: Double = 30
+    @Option(parsing: .unconditional, help: "Dynamic re-homing: hold time, seconds.") var holdTime: Double = 2
+    @Option(parsing: .unconditional, help: "Dynamic re-homing: stillness rate, degrees/s.") var stillRate: Double = 10
 
-    @Option(help: "Resample onto a game frame clock, Hz (e.g. 30 or 60).") var frameRate: Double?
-    @Option(help: "Smoothing time constant at frame time, seconds (with --frame-rate).") var smoothing: Double = 0
+    @Option(parsing: .unconditional, help: "Resample onto a game frame clock, Hz (e.g. 30 or 60).") var frameRate: Double?
+    @Option(parsing: .unconditional, help: "Smoothing time constant at frame time, seconds (with --frame-rate).") var smoothing: Double = 0
 
     @Flag(help: "The file's accelerometer uses Apple's raw sign (−1 g on the up axis).")
     var appleAccelerometerSign = false
@@ -61,6 +61,24 @@ struct TiltCommand: ParsableCommand {
     @OptionGroup var time: TimeUnitOption
 
     @OptionGroup var gaps: GapOptions
+
+    func validate() throws {
+        try OptionRange("--dead-zone", 0, 90, unit: "degrees").check(deadZone)
+        try OptionRange("--saturation", deadZone, 180, unit: "degrees (above the dead zone)", includesLower: false).check(saturation)
+        if case .exponent(let p) = curve { try OptionRange("--curve exponent", 0, 100, includesLower: false).check(p) }
+        try OptionRange("--gravity-time-constant", 0, 3600, unit: "s").check(gravityTimeConstant)
+        try OptionRange("--home-angle", 0, 180, unit: "degrees", includesLower: false).check(homeAngle)
+        try OptionRange("--hold-time", 0, 3600, unit: "s").check(holdTime)
+        try OptionRange("--still-rate", 0, 3600, unit: "degrees/s").check(stillRate)
+        try OptionRange.frameRate("--frame-rate").check(frameRate)
+        try OptionRange("--smoothing", 0, 3600, unit: "s").check(smoothing)
+    }
+
+    /// Most frames `--frame-rate` may produce per recorded sample beyond the first
+    /// `minimumFrameAllowance` (a game loop faster than the sensor repeats values; many more
+    /// frames than samples means the recording's times are not in seconds).
+    static let framesPerSample = 20
+    static let minimumFrameAllowance = 1_000_000
 
     /// `FILE` may be `-` (standard input). With `--out FILE` a summary is printed; with standard
     /// output as the destination only the CSV is (notes go to standard error).
@@ -125,6 +143,14 @@ struct TiltCommand: ParsableCommand {
             // `+ 0` turns −0 into 0 for readability.
             return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
+        }
+        if let frameRate, let firstTime = outputs.first?.time, let lastTime = outputs.last?.time {
+            // Bounded output: the frame count follows from the time span, checked before any frame is made.
+            let frameCount = ((lastTime - firstTime) * frameRate).rounded(.down) + 1
+            let allowed = max(Self.minimumFrameAllowance, Self.framesPerSample * outputs.count)
+            guard frameCount.isFinite, frameCount <= Double(allowed) else {
+                throw InputError("\(file): --frame-rate \(OptionRange.number(frameRate)) Hz over \(String(format: "%.4g", lastTime - firstTime)) s of recording makes \(String(format: "%.4g", frameCount)) frames, more than the \(allowed) allowed for \(outputs.count) samples; are the times in seconds?")
+            }
         }
         var gapNote: String?
         if let frameRate {

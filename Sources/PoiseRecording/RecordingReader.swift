@@ -677,7 +677,7 @@ public final class RecordingReader {
     @inline(never)
     private func reportGap(_ interval: Double, line: Int) throws {
         let typicalInterval = state.pointee.typicalInterval
-        let missing = Int((interval / typicalInterval).rounded()) - 1
+        let missing = Int(saturating: (interval / typicalInterval).rounded()) - 1
         try problem(.gap, line: line, column: timeColumn + 1,
                     message: "gap of \(formatMilliseconds(interval)) ms before this row (typical interval \(formatMilliseconds(typicalInterval)) ms; about \(max(missing, 1)) sample(s) missing)",
                     isError: false)
@@ -955,6 +955,7 @@ public final class RecordingReader {
 /// Milliseconds with three decimals, for messages.
 func formatMilliseconds(_ seconds: Double) -> String {
     let microseconds = (seconds * 1e6).rounded()
+    guard abs(microseconds) < 1e15 else { return "\(seconds * 1000)" }  // absurd times: no fixed-point form
     let whole = Int(microseconds / 1000)
     let fraction = Int(abs(microseconds).truncatingRemainder(dividingBy: 1000))
     let padded = String(fraction).count < 3 ? String(repeating: "0", count: 3 - String(fraction).count) + String(fraction) : String(fraction)

@@ -38,6 +38,8 @@ public struct FrameComparison: Sendable, Codable, Equatable {
     static let settleSeconds = 20.0
     /// Seconds after the step simulated.
     static let responseSeconds = 10.0
+    /// Most step positions within a frame period that the latency is averaged over.
+    static let maximumPhases = 64
 
     /// - Parameters:
     ///   - pipeline: built for `sampleRate`; `framePipeline`: the same spec built for `frameRate`.
@@ -90,9 +92,12 @@ public struct FrameComparison: Sendable, Codable, Equatable {
     static func latency(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, sampleRate: Double,
                         frameRate: Double) -> (callback: Double?, frameTime: Double?) {
         // Latency: the tilt step at each position within one frame period.
-        let settle = Int(Self.settleSeconds * sampleRate)
-        let total = settle + Int(Self.responseSeconds * sampleRate)
-        let phases = max(1, Int((sampleRate / frameRate).rounded(.up)))
+        let settle = Int(saturating: Self.settleSeconds * sampleRate)
+        let total = settle + Int(saturating: Self.responseSeconds * sampleRate)
+        // Every sample position within one frame period, at most `maximumPhases` of them
+        // (evenly spread when the period holds more samples).
+        let perPeriod = max(1, Int(saturating: (sampleRate / frameRate).rounded(.up)))
+        let phases = min(perPeriod, Self.maximumPhases)
         var callbackSum = 0.0, frameSum = 0.0
         var callbackReached = true, frameReached = true
         let step = StandardStep.tilt
@@ -102,19 +107,26 @@ public struct FrameComparison: Sendable, Codable, Equatable {
             return ((value - step.before) * difference).sum() / (difference * difference).sum()
         }
         for phase in 0 ..< phases {
-            let stepIndex = settle + phase
+            let stepIndex = settle + phase * perPeriod / phases
             let stepTime = Double(stepIndex) / sampleRate
-            let input = (0 ..< total).map { i in
+            let input = (0 ..< total).lazy.map { i in
                 MotionSample(time: Double(i) / sampleRate, acceleration: i < stepIndex ? step.before : step.after)
             }
-            let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: input, frameRate: frameRate)
-            let after = frames.filter { $0.time >= stepTime }
-            if let hit = after.first(where: { progress($0.latest.flatMap(signal.value)) >= 0.9 }) {
-                callbackSum += (hit.time - stepTime) * 1000
-            } else { callbackReached = false }
-            if let hit = after.first(where: { progress($0.frameSmoothed.flatMap(signal.value)) >= 0.9 }) {
-                frameSum += (hit.time - stepTime) * 1000
-            } else { frameReached = false }
+            // The first frames at or after the step that reach 90 %, found as the frames run
+            // (nothing is kept per frame).
+            var callbackHit: Double?, frameHit: Double?
+            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
+            var callbackPipeline = pipeline
+            var frameTimePipeline: Pipeline? = framePipeline
+            _ = replayer.run(input, through: &callbackPipeline, framePipeline: &frameTimePipeline,
+                             shouldStop: { callbackHit != nil && frameHit != nil },
+                             onSample: { _, _ in }, onFrame: { frame in
+                guard frame.time >= stepTime else { return }
+                if callbackHit == nil, progress(frame.latest.flatMap(signal.value)) >= 0.9 { callbackHit = frame.time }
+                if frameHit == nil, progress(frame.frameSmoothed.flatMap(signal.value)) >= 0.9 { frameHit = frame.time }
+            })
+            if let hit = callbackHit { callbackSum += (hit - stepTime) * 1000 } else { callbackReached = false }
+            if let hit = frameHit { frameSum += (hit - stepTime) * 1000 } else { frameReached = false }
         }
         return (callbackReached ? callbackSum / Double(phases) : nil, frameReached ? frameSum / Double(phases) : nil)
     }

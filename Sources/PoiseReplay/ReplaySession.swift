@@ -77,6 +77,10 @@ public struct ReplaySession: Sendable {
     /// without a time column).
     let readOptions: ReadOptions
 
+    /// Most game-loop frames per recorded sample beyond the first `minimumFrameAllowance`.
+    public static let framesPerSample = 20
+    public static let minimumFrameAllowance = 1_000_000
+
     /// Reads the recording through once (keeping no samples), plans the delivery and builds the
     /// pipelines.
     ///
@@ -98,6 +102,15 @@ public struct ReplaySession: Sendable {
         try SampleRateCheck.check(rate: scan.nominalRate, schema: scan.schema, file: request.path)
         plan = try ReplayPlan(recordedRate: scan.schema.hasTime ? scan.nominalRate : nil, sampleCount: scan.sampleCount,
                               hasTimestamps: scan.schema.hasTime, rate: request.rate, speed: request.speed)
+        if let frameRate = request.frameRate, let first = scan.firstTime, let last = scan.lastTime {
+            // The game loop runs over the whole time span: checked before it runs, so a span of
+            // nanoseconds read as seconds is an error, not hours of frames.
+            let frames = ((last - first) * frameRate).rounded(.down)
+            let allowed = Swift.max(Self.minimumFrameAllowance, Self.framesPerSample * scan.sampleCount)
+            guard frames.isFinite, frames <= Double(allowed) else {
+                throw ReplayError("\(request.path): a \(frameRate) Hz game loop over \(last - first) s of recording runs \(frames) frames, more than the \(allowed) allowed for \(scan.sampleCount) samples; are the times in seconds?")
+            }
+        }
         if let limit = request.gapLimit, !(limit > 0) {
             throw ReplayError("gap limit \(limit) s must be a positive number of seconds")
         }
@@ -148,7 +161,7 @@ public struct ReplaySession: Sendable {
         var lastReport: Int64?
         var reportedCount = 0
         var lateCount = 0
-        let lateThreshold = Int64((1e9 / plan.sampleRate).rounded())
+        let lateThreshold = Int64(saturating: (1e9 / plan.sampleRate).rounded())
         let paced = request.speed != .maximum
         let frameMode = framePipeline != nil
         // Real-time priority only while pacing: never for `--speed max`, never for the metrics.

@@ -141,14 +141,14 @@ public struct Replayer<Clock: PacingClock> {
         case .realTime(let factor): paced = true; speed = factor
         case .maximum: paced = false; speed = 1
         }
-        var timing = TimingAccumulator(lateThreshold: Int64((options.lateThreshold * 1e9).rounded()),
+        var timing = TimingAccumulator(lateThreshold: Int64(saturating: (options.lateThreshold * 1e9).rounded()),
                                        scheduled: paced, expected: expectedCount)
         var frameLateness = ValueCollector(expected: 0)
-        let slice = Swift.max(Int64(1_000_000), Int64(options.waitSlice * 1e9))
+        let slice = Swift.max(Int64(1_000_000), Int64(saturating: options.waitSlice * 1e9))
 
         let cpuStart = processCPUTime()
         let begin = clock.now()
-        let start = paced ? begin + Int64((Swift.max(0, options.leadTime) * 1e9).rounded()) : begin
+        let start = paced ? Self.adding(begin, Int64(saturating: (Swift.max(0, options.leadTime) * 1e9).rounded())) : begin
         var t0: Double?
         var lastOffset = 0.0
         var index = 0
@@ -166,8 +166,9 @@ public struct Replayer<Clock: PacingClock> {
         var gapCount = 0
         var gapSeconds = 0.0
 
-        /// Scheduled wall time for recording-time offset `offset` seconds.
-        func deadline(_ offset: Double) -> Int64 { start + Int64((offset / speed * 1e9).rounded()) }
+        /// Scheduled wall time for recording-time offset `offset` seconds (clamped: an offset
+        /// of decades, e.g. nanoseconds read as seconds, is due at `deadlineLimit`).
+        func deadline(_ offset: Double) -> Int64 { Self.adding(start, Int64(saturating: (offset / speed * 1e9).rounded())) }
 
         /// Waits for `deadline` in slices; false when a stop was requested meanwhile.
         func wait(until deadline: Int64) -> Bool {
@@ -220,6 +221,7 @@ public struct Replayer<Clock: PacingClock> {
             // frame's time is delivered before that frame).
             if let frameRate = options.frameRate {
                 while Double(frames + 1) / frameRate < offset {
+                    if shouldStop() { stopped = true; break }
                     let frameOffset = Double(frames + 1) / frameRate
                     let due = deadline(frameOffset)
                     if paced, !wait(until: due) { stopped = true; break }
@@ -245,6 +247,7 @@ public struct Replayer<Clock: PacingClock> {
         // Frames up to the last sample's time, then one more if samples are still stacked up.
         if let frameRate = options.frameRate, !stopped, let first = t0 {
             while !stopped, Double(frames + 1) / frameRate <= lastOffset || stacked > 0 {
+                if shouldStop() { stopped = true; break }
                 let frameOffset = Double(frames + 1) / frameRate
                 let due = deadline(frameOffset)
                 if paced, !wait(until: due) { stopped = true; break }
@@ -259,5 +262,16 @@ public struct Replayer<Clock: PacingClock> {
                             maximumStackedSamples: stackedMaximum,
                             frameLatenessMicroseconds: frameLateness.summary(scale: 1e-3),
                             stopped: stopped, gaps: gaps, gapCount: gapCount, skippedSeconds: gapSeconds)
+    }
+
+    /// Latest (and, negated, earliest) deadline, ns: about 73 years from the clock's origin, so
+    /// differences of deadlines and clock readings (lateness, drift) cannot overflow either.
+    static var deadlineLimit: Int64 { Int64.max / 4 }
+
+    /// `a + b` clamped to ±`deadlineLimit` instead of trapping.
+    static func adding(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        if overflow { return b < 0 ? -deadlineLimit : deadlineLimit }
+        return Swift.min(Swift.max(sum, -deadlineLimit), deadlineLimit)
     }
 }

@@ -149,7 +149,7 @@ public struct StageMetrics: Sendable {
     }
 
     /// Largest lag searched at `sampleRate`, samples: `maximumLag × rate` (at least 1).
-    static func maximumShift(sampleRate: Double) -> Int { max(1, Int(Self.maximumLag * sampleRate)) }
+    static func maximumShift(sampleRate: Double) -> Int { max(1, Int(saturating: Self.maximumLag * sampleRate)) }
 
     /// One stage's report from its jitter and lag results: adds the step latencies (without noise
     /// and, when `noise` is not empty, with it), measured on `prefix` through `PipelineProbe`.

@@ -41,8 +41,8 @@ extension StageMetrics {
 ///
 /// Memory: the tracker's window, the verdict queue (`window / 2` of samples), one jitter window
 /// (about 1.5 s) and the lag history (`maximumLag` = 2 s) per measured stage, two noise excerpts
-/// of at most 6000 vectors, and in frame mode about 1.5 s of frames. Nothing grows with the
-/// number of samples. Per-sample work allocates nothing once the buffers have reached their size.
+/// of at most 6000 vectors, and in frame mode about 1.5 s of frames (at most `maximumWaitingFrames`, so a gap in the
+/// recording cannot pile them up). Nothing grows with the number of samples. Per-sample work allocates nothing once the buffers have reached their size.
 public struct StageMetricsAccumulator {
     /// The delivery rate the metrics are measured at, Hz.
     public let sampleRate: Double
@@ -170,7 +170,14 @@ public struct StageMetricsAccumulator {
     /// gave it, the frame-time pipeline's value, and the raw acceleration it saw (g).
     public mutating func addFrame(time: Double, callback: SIMD3<Double>, frameTime: SIMD3<Double>, raw: SIMD3<Double>) {
         frames.append(Frame(time: time, callback: callback, frameTime: frameTime, raw: raw))
+        // Bounded: frames wait for verdicts only across a gap in the samples; the oldest of too
+        // many are taken as outside any still segment.
+        if frames.count - frameHead > Self.maximumWaitingFrames { takeFrame(inRun: false) }
     }
+
+    /// Most frames waiting for the verdicts of the samples around them (65 s of frames at
+    /// 1000 Hz; only a gap in the recording makes more wait).
+    public static let maximumWaitingFrames = 1 << 16
 
     /// Judges the remaining samples and returns the figures (the step latencies are measured here).
     public mutating func finish() -> StageMetricsSummary {

@@ -26,7 +26,7 @@ extension FrequencyResponse {
     public static func measure(spec: FilterSpec, sampleRate: Double, length: Int = 4096, settling: Int? = nil,
                                amplitude: Double = 0.01, baseline: Double = 0) throws -> FrequencyResponse {
         let prototype = try spec.makeFilter(Double.self, sampleRate: sampleRate)
-        let settle = settling ?? Swift.max(1, Int((2 * sampleRate).rounded()))
+        let settle = settling ?? Swift.max(1, Int(saturating: (2 * sampleRate).rounded()))
         return try measure(sampleRate: sampleRate, length: length, settling: settle, amplitude: amplitude, baseline: baseline) {
             var filter = prototype   // a copy is a fresh filter: value semantics
             return { filter.process($0) }

@@ -78,6 +78,12 @@ public struct SamplingEstimate: Sendable, Hashable, Codable {
     /// Largest |period − median| / median over all periods (0 for perfectly regular timing).
     public var largestPeriodDeviation: Double
 
+    /// An estimate from figures found elsewhere (for example while streaming a recording).
+    public init(sampleRate: Double, gaps: Int, nonIncreasing: Int, largestPeriodDeviation: Double) {
+        self.sampleRate = sampleRate; self.gaps = gaps
+        self.nonIncreasing = nonIncreasing; self.largestPeriodDeviation = largestPeriodDeviation
+    }
+
     /// Estimates the sample rate of `times` (seconds). `nil` with fewer than two timestamps or no
     /// positive period.
     public init?(times: [Double]) {

@@ -73,6 +73,13 @@ struct SegmentTransformer: Sendable {
         return segments
     }
 
+    /// Transforms the one segment starting at `x` (`segmentLength` samples) into `output`
+    /// (`binCount` interleaved (re, im) pairs, unscaled), exactly as `forEachSegment` does.
+    func transformSegment(_ x: UnsafePointer<Double>, input: FFTWRealBuffer, output: FFTWComplexBuffer) {
+        fillSegment(x, into: input.pointer)
+        plan.executeForward(input.pointer, output.pointer)
+    }
+
     /// Writes one detrended, windowed segment (`segmentLength` samples) to `destination`.
     @inline(__always)
     private func fillSegment(_ x: UnsafePointer<Double>, into destination: UnsafeMutablePointer<Double>) {

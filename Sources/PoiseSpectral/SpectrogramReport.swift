@@ -41,14 +41,23 @@ public struct SpectrogramReport: Sendable, Codable {
             throw SpectralError.signalTooShort(samples: samples.count, needed: configuration.segmentLength)
         }
         let spectrogram = try Spectrogram(configuration: configuration)
-        let bandwidth = spectrogram.transformer.equivalentNoiseBandwidth
-        let start = samples.first?.time ?? 0
-        var results: [Channel] = []
+        let results = try channels.map { try spectrogram.compute($0.signal(from: samples)) }
+        try self.init(results: results, channels: channels, startTime: samples.first?.time ?? 0,
+                      configuration: configuration, minimumPeakFrequency: minimumPeakFrequency, bands: bands)
+    }
+
+    /// The report from spectrograms already computed (for example by `SpectrogramAccumulator`
+    /// while streaming a recording), one per channel in the same order; `startTime` is the first
+    /// sample's time in seconds on the recording's clock.
+    public init(results: [SpectrogramResult], channels: [MotionChannel], startTime: Double,
+                configuration: SpectralConfiguration, minimumPeakFrequency: Double = 0,
+                bands: [FrequencyBand] = FrequencyBand.defaults) throws {
+        let bandwidth = try SegmentTransformer(configuration: configuration, planning: .estimate).equivalentNoiseBandwidth
+        var output: [Channel] = []
         var frequencies: [Double] = [], times: [Double] = []
-        for channel in channels {
-            let result = try spectrogram.compute(channel.signal(from: samples))
+        for (channel, result) in zip(channels, results) {
             frequencies = result.frequencies
-            times = result.times.map { start + $0 }
+            times = result.times.map { startTime + $0 }
             var peaks: [SpectralPeak?] = [], powers: [[Double]] = []
             for row in result.power {
                 let spectrum = PowerSpectrum(frequencies: result.frequencies, values: row, scaling: result.scaling,
@@ -57,8 +66,9 @@ public struct SpectrogramReport: Sendable, Codable {
                 peaks.append(spectrum.dominantPeak(in: range))
                 powers.append(try bands.map { try spectrum.bandPower(from: $0.low, to: $0.high) })
             }
-            results.append(Channel(name: channel.rawValue, unit: channel.unit, power: result.power, peaks: peaks, bandPowers: powers))
+            output.append(Channel(name: channel.rawValue, unit: channel.unit, power: result.power, peaks: peaks, bandPowers: powers))
         }
+        let results = output
         sampleRate = configuration.sampleRate
         self.configuration = configuration
         self.times = times

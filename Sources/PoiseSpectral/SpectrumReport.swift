@@ -34,7 +34,7 @@ public struct FrequencyBand: Sendable, Hashable, Codable {
 
     /// `LOW–HIGH Hz`, or `LOW Hz–Nyquist`.
     public var label: String {
-        func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        func number(_ x: Double) -> String { x == x.rounded() && x.magnitude < 1e15 ? String(Int(x)) : String(x) }
         return high.isInfinite ? "\(number(low)) Hz–Nyquist" : "\(number(low))–\(number(high)) Hz"
     }
 }
@@ -98,18 +98,34 @@ public struct SpectrumReport: Sendable, Codable {
             throw SpectralError.signalTooShort(samples: samples.count, needed: configuration.segmentLength)
         }
         let estimator = try WelchEstimator(configuration: configuration)
-        var results: [Channel] = []
-        var first: PowerSpectrum?
+        var spectra: [PowerSpectrum] = []
         for channel in channels {
             let signal = try channel.signal(from: samples)
-            let psd: PowerSpectrum
             do {
-                psd = try estimator.estimate(signal)
+                spectra.append(try estimator.estimate(signal))
             } catch SpectralError.nonFiniteSample(let index, _) {
                 throw SpectralError.invalidParameter(name: "column", value: channel.rawValue,
                                                      rule: "non-finite value at sample \(index) (time \(samples[index].time) s)")
             }
-            first = first ?? psd
+        }
+        try self.init(spectra: spectra, channels: channels, samples: samples.count,
+                      startTime: samples.first?.time ?? 0, endTime: samples.last?.time ?? 0,
+                      configuration: configuration, sampling: sampling, peakCount: peakCount,
+                      minimumPeakFrequency: minimumPeakFrequency, bands: bands)
+    }
+
+    /// The report from PSDs already estimated (for example by `WelchAccumulator` while streaming
+    /// a recording), one per channel in the same order.
+    ///
+    /// - Parameters:
+    ///   - samples: number of samples analysed; `startTime`, `endTime`: times of the first and
+    ///     last, seconds on the recording's clock.
+    ///   - The other parameters as in `init(samples:channels:configuration:sampling:…)`.
+    public init(spectra: [PowerSpectrum], channels: [MotionChannel], samples: Int, startTime: Double, endTime: Double,
+                configuration: SpectralConfiguration, sampling: SamplingEstimate?, peakCount: Int = 3,
+                minimumPeakFrequency: Double = 0, bands: [FrequencyBand] = FrequencyBand.defaults) throws {
+        var results: [Channel] = []
+        for (channel, psd) in zip(channels, spectra) {
             let range = Swift.max(minimumPeakFrequency, psd.frequencyResolution * 0.5)...(psd.frequencies.last ?? 0)
             results.append(Channel(
                 name: channel.rawValue, unit: channel.unit, psd: psd.values,
@@ -118,12 +134,12 @@ public struct SpectrumReport: Sendable, Codable {
                 noiseDensity: try psd.noiseDensity(),
                 rms: try psd.bandPower(from: 0, to: .infinity).squareRoot()))
         }
-        guard let first else {
+        guard let first = spectra.first, !results.isEmpty else {
             throw SpectralError.invalidParameter(name: "columns", value: "(none)", rule: "name at least one column")
         }
-        self.samples = samples.count
-        startTime = samples.first?.time ?? 0
-        endTime = samples.last?.time ?? 0
+        self.samples = samples
+        self.startTime = startTime
+        self.endTime = endTime
         sampleRate = configuration.sampleRate
         self.sampling = sampling
         self.configuration = configuration

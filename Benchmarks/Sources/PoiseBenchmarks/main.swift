@@ -8,6 +8,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("orientation", orientationSuite),
     ("filters", filterSuite),
     ("ingest", ingestSuite),
+    ("info", infoSuite),
     ("replay", replaySuite),
     ("fusion", fusionSuite),
 ]

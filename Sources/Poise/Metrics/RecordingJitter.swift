@@ -58,7 +58,7 @@ where F.Value == SIMD3<Double> {
     let still = detector.stillSegments(in: samples)
     let input = samples.map(\.acceleration)
     let jitterResult = jitter(output: output, input: input, times: samples.map(\.time), segments: still)
-    let maximumShift = max(1, Int((0.5 * sampleRate).rounded()))
+    let maximumShift = max(1, Int(saturating: (0.5 * sampleRate).rounded()))
     let moving = movingSegments(complementing: still, count: samples.count, minimumLength: maximumShift + 1)
     let lagResult = lag(output: output, input: input, segments: moving, sampleRate: sampleRate,
                         maximumShift: maximumShift)

@@ -48,8 +48,8 @@ public struct StepLatency: Sendable, Equatable, Codable {
 /// - Complexity: O(settleSamples + limit); allocates only the progress array.
 public func latency90<F: Filter>(_ filter: inout F, from before: F.Value, to after: F.Value, sampleRate: Double,
                                  noise: [F.Value] = [], settleSamples: Int? = nil, limit: Int? = nil) -> StepLatency {
-    let settle = settleSamples ?? max(1000, Int(min(20 * sampleRate, 1e7)))
-    let maximum = limit ?? max(1000, Int(min(60 * sampleRate, 1e7)))
+    let settle = settleSamples ?? max(1000, Int(saturating: min(20 * sampleRate, 1e7)))
+    let maximum = limit ?? max(1000, Int(saturating: min(60 * sampleRate, 1e7)))
     let difference = after - before
     var denominator = 0.0
     for i in 0..<F.Value.laneCount {

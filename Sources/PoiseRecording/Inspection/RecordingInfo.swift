@@ -137,7 +137,8 @@ public struct RecordingInspector: Sendable {
     var first: Double?
     var last = 0.0
     var previous: MotionSample?
-    var intervalCounts: [Int64: Int] = [:]
+    /// Interval histogram (µs bins), gap count and the first gaps.
+    var gapCandidates = GapCandidates(limit: 100)
     var intervalSum = 0.0
     var intervalMin = Double.infinity
     var intervalMax = -Double.infinity
@@ -168,9 +169,6 @@ public struct RecordingInspector: Sendable {
     var rowsWithTruth = 0
     var truthNormOff = 0
     var movementRows = 0
-    /// Intervals with the time of the sample after them, for gap listing once the median is known
-    /// (kept only for intervals more than 1.2× the running minimum, so normally few).
-    var longIntervals: [(time: Double, interval: Double)] = []
 
     /// - Parameter restDetector: settings for still segments; its gyroscope/accelerometer tests
     ///   are switched off when the recording lacks that sensor.
@@ -197,12 +195,10 @@ public struct RecordingInspector: Sendable {
             let dt = s.time - p.time
             if dt == 0 { duplicateTimestamps += 1 }
             if dt > 0 {
-                intervalCounts[Int64((dt * 1e6).rounded()), default: 0] += 1
+                gapCandidates.add(time: s.time, interval: dt)
                 intervalSum += dt
                 intervalMin = min(intervalMin, dt)
                 intervalMax = max(intervalMax, dt)
-                if dt > 1.2 * intervalMin { longIntervals.append((s.time, dt)) }
-                if longIntervals.count > 100_000 { longIntervals.removeAll { $0.interval <= 1.4 * intervalMin } }
             }
             let before = vectors(p)
             for k in 0..<3 { if let a = current[k], let b = before[k], a == b { heldCounts[k] += 1 } }
@@ -272,13 +268,15 @@ public struct RecordingInspector: Sendable {
         settle(completed)
         // Median norm per sensor over the still samples (all samples when there are none).
         let restNorms: [Double?] = (0..<3).map { k in segments.isEmpty ? allNorms[k].median : stillNorms[k].median }
+        let intervalCounts = gapCandidates.counts
         let intervalCount = intervalCounts.values.reduce(0, +)
         var intervals: RecordingInfo.Intervals?
         var median = 0.0
+        var medianKey: Int64 = 0
         if intervalCount > 0 {
             let keys = intervalCounts.keys.sorted()
             var seen = 0
-            var medianKey = keys[0]
+            medianKey = keys[0]
             for k in keys {
                 seen += intervalCounts[k] ?? 0
                 if 2 * seen >= intervalCount { medianKey = k; break }
@@ -306,12 +304,11 @@ public struct RecordingInspector: Sendable {
         var gaps: [RecordingInfo.Gap] = []
         var gapCount = 0
         if median > 0 {
-            for (time, interval) in longIntervals where interval > 1.5 * median {
-                gapCount += 1
-                if gaps.count < 100 {
-                    gaps.append(.init(timeS: time, intervalMs: interval * 1000,
-                                      missingSamples: max(1, Int((interval / median).rounded()) - 1)))
-                }
+            gapCount = gapCandidates.count(medianKey: medianKey)
+            for (time, interval) in gapCandidates.first(medianKey: medianKey) {
+                let periods = (interval / median).rounded()
+                let missing = periods < Double(Int.max) ? Int(periods) - 1 : Int.max
+                gaps.append(.init(timeS: time, intervalMs: interval * 1000, missingSamples: max(1, missing)))
             }
         }
         var held: [String: RecordingInfo.Held] = [:]

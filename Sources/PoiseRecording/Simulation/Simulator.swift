@@ -100,7 +100,7 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         accelerometer = SensorState(model: configuration.sensors.accelerometer, random: &random)
         gyroscope = SensorState(model: configuration.sensors.gyroscope, random: &random)
         magnetometer = SensorState(model: configuration.sensors.magnetometer, random: &random)
-        count = Swift.max(0, Int((duration * configuration.rate).rounded(.down)) + 1)
+        count = Swift.max(0, Int(saturating: (duration * configuration.rate).rounded(.down)) + 1)
     }
 
     /// The next sample, or nil after the last. Dropped samples are skipped (their time is a gap).
@@ -128,7 +128,7 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
             let rotationRate = gyroscope.measure(state.angularVelocity, rate: rate, random: &random)
             var magneticField = magnetometer.measure(inverse.act(field), rate: rate, random: &random)
             if let magnetometerRate = configuration.magnetometerRate, magnetometerRate > 0 {
-                let tick = Int((t * magnetometerRate).rounded(.down))
+                let tick = Int(saturating: (t * magnetometerRate).rounded(.down))
                 if tick == magnetometerTick, let held = heldMagneticField {
                     magneticField = held
                 } else {

@@ -99,10 +99,10 @@ public struct HeatMap: Sendable {
                 while i < columns {
                     let v = pooled[i][j]
                     guard v.isFinite else { i += 1; continue }
-                    let level = min(levels - 1, max(0, Int((v - lo) / span * Double(levels))))
+                    let level = min(levels - 1, max(0, Int(saturating: (v - lo) / span * Double(levels))))
                     var k = i + 1
                     while k < columns, pooled[k][j].isFinite,
-                          min(levels - 1, max(0, Int((pooled[k][j] - lo) / span * Double(levels)))) == level { k += 1 }
+                          min(levels - 1, max(0, Int(saturating: (pooled[k][j] - lo) / span * Double(levels)))) == level { k += 1 }
                     let left = f.left + Double(i) * cellWidth
                     let top = f.top + f.plotHeight - Double(j + 1) * cellHeight
                     paths[level] += "M\(pixels(left)) \(pixels(top))h\(pixels(Double(k - i) * cellWidth + 0.3))v\(pixels(cellHeight + 0.3))h\(pixels(-(Double(k - i) * cellWidth + 0.3)))z"

@@ -220,6 +220,6 @@ func significant(_ value: Double) -> String {
     let a = abs(value)
     if a >= 1000 { return String(format: "%.0f", value) }
     if a < 1e-3 { return String(format: "%.2e", value) }
-    let decimals = max(0, 2 - Int(floor(log10(a))))
+    let decimals = max(0, 2 - Int(saturating: floor(log10(a))))
     return String(format: "%.\(decimals)f", value)
 }

@@ -105,7 +105,7 @@ struct ReportFigures {
     /// Windows around movement onsets (the end of each still segment) and the longest still segment.
     func zoomPanels(maximum: Int) -> [(svg: String, caption: String)] {
         var windows: [(Range<Int>, String, Bool)] = []
-        let before = Int(0.5 * rate), after = Int(2.0 * rate)
+        let before = Int(saturating: 0.5 * rate), after = Int(saturating: 2.0 * rate)
         for segment in still where segment.upperBound < samples.count {
             let onset = segment.upperBound
             let r = max(0, onset - before)..<min(samples.count, onset + after)
@@ -117,7 +117,7 @@ struct ReportFigures {
             windows = (0..<n).map { windows[n == 1 ? 0 : $0 * (windows.count - 1) / (n - 1)] }
         }
         if let longest = still.max(by: { $0.count < $1.count }) {
-            let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate))
+            let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(saturating: min(3 * rate, 1e12)))
             windows.append((r, "Still segment from \(fixed(times[longest.lowerBound], 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", true))
         }
         return windows.map { range, caption, centred in
@@ -133,7 +133,7 @@ struct ReportFigures {
     // MARK: Steps
 
     func stepCandidates(sweep: SweepComparison?) -> [StepCandidate] {
-        let count = max(20, Int(1.5 * rate))
+        let count = max(20, Int(saturating: 1.5 * rate))
         var candidates: [StepCandidate] = []
         let signal = pipelineStages.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
         var tilt = PipelineProbe(pipeline: pipelineStages, signal: signal, sampleRate: rate)

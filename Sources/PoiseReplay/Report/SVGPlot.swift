@@ -111,7 +111,7 @@ public enum AxisTicks {
 
     /// Rounds away binary noise (0.30000000000000004 → 0.3).
     static func cleaned(_ value: Double, step: Double) -> Double {
-        let digits = max(0, -Int(floor(log10(step))) + 2)
+        let digits = max(0, -Int(saturating: floor(log10(step))) + 2)
         let scale = pow(10, Double(min(digits, 15)))
         let rounded = (value * scale).rounded() / scale
         return rounded == 0 ? 0 : rounded
@@ -122,9 +122,9 @@ public enum AxisTicks {
         if value == 0 { return "0" }
         let a = abs(value)
         if a >= 1e5 || a < 1e-3 {
-            let exponent = Int(floor(log10(a)))
+            let exponent = Int(saturating: floor(log10(a)))
             let mantissa = value / pow(10, Double(exponent))
-            let m = abs(mantissa - mantissa.rounded()) < 1e-6 ? String(Int(mantissa.rounded())) : String(format: "%.1f", mantissa)
+            let m = abs(mantissa - mantissa.rounded()) < 1e-6 ? String(Int(saturating: mantissa.rounded())) : String(format: "%.1f", mantissa)
             return m == "1" ? "1e\(exponent)" : "\(m)e\(exponent)"
         }
         var text = String(format: "%.4f", value)
@@ -155,7 +155,7 @@ public func minMaxDownsample(x: [Double], y: [Double], buckets: Int, range: Clos
         if minIndex == maxIndex { kept.append(minIndex) } else { kept.append(min(minIndex, maxIndex)); kept.append(max(minIndex, maxIndex)) }
     }
     for i in finite {
-        let bucket = min(buckets - 1, max(0, Int((x[i] - lo) / width * Double(buckets))))
+        let bucket = min(buckets - 1, max(0, Int(saturating: (x[i] - lo) / width * Double(buckets))))
         if bucket != current {
             flush()
             current = bucket; minIndex = i; maxIndex = i

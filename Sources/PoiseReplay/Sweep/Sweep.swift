@@ -42,7 +42,7 @@ public struct SweepRecording: Sendable {
         guard still.evaluatedSamples > 0 else {
             throw .recording("\(name): no still segment of at least \(detector.minimumDuration) s (gyroscope below \(detector.gyroscopeThreshold) rad/s, accelerometer RMS below \(detector.accelerationThreshold) g); jitter needs one")
         }
-        maximumLagShift = max(1, min(300, Int(rate.rounded())))
+        maximumLagShift = max(1, min(300, Int(saturating: rate.rounded())))
         movingSegments = Poise.movingSegments(complementing: stillSegments, count: samples.count,
                                               minimumLength: 2 * maximumLagShift)
     }

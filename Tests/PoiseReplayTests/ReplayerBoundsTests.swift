@@ -1,0 +1,71 @@
+import Testing
+import Poise
+@testable import PoiseReplay
+
+/// The replay engine with absurd times and speeds: deadlines are clamped instead of trapping,
+/// every loop (waits and frames) honours the stop request, and the metrics keep a bounded number
+/// of frames waiting across a gap.
+@Suite struct ReplayerBoundsTests {
+    /// Nanoseconds read as seconds (1.7e18 s): the deadline in ns does not fit in Int64.
+    let nanosecondTimes = [MotionSample(time: 1.7e18, acceleration: SIMD3(0, 0, 1)),
+                           MotionSample(time: 1.7e18 + 1e7, acceleration: SIMD3(0, 0, 1)),
+                           MotionSample(time: 1.7e18 + 2e7, acceleration: SIMD3(0, 0, 1))]
+
+    @Test func maximumSpeedDeliversAbsurdTimesWithoutATrap() {
+        let (result, delivered, _) = replay(nanosecondTimes, clock: ScriptedClock(), options: ReplayOptions(speed: .maximum))
+        #expect(delivered.deliveries.count == 3)
+        #expect(!result.stopped)
+    }
+
+    @Test func pacedDeadlinesClampAndTheWaitStopsOnRequest() {
+        var calls = 0
+        var replayer = Replayer(clock: ScriptedClock(), options: ReplayOptions(speed: .realTime(1e-300)))
+        var pipeline = Pipeline()
+        var none: Pipeline? = nil
+        var scheduled: [Int64] = []
+        let result = replayer.run(regularSamples(3), through: &pipeline, framePipeline: &none,
+                                  shouldStop: { calls += 1; return calls > 1000 },
+                                  onSample: { scheduled.append($1.scheduled) }, onFrame: { _ in })
+        #expect(result.stopped)
+        #expect(scheduled.count == 1, "the first sample is due at once, the second never")
+        #expect(calls == 1001)
+        // The clock slept in slices toward the clamped deadline, never past it.
+        #expect(replayer.clock.time <= Replayer<ScriptedClock>.deadlineLimit)
+    }
+
+    @Test func theFrameLoopStopsOnRequest() {
+        let samples = [MotionSample(time: 0, acceleration: SIMD3(0, 0, 1)), MotionSample(time: 1e9, acceleration: SIMD3(0, 0, 1))]
+        var calls = 0
+        var replayer = Replayer(clock: ScriptedClock(), options: ReplayOptions(speed: .maximum, frameRate: 1000))
+        var pipeline = Pipeline()
+        var none: Pipeline? = nil
+        var frames = 0
+        let result = replayer.run(samples, through: &pipeline, framePipeline: &none,
+                                  shouldStop: { calls += 1; return calls > 10_000 },
+                                  onSample: { _, _ in }, onFrame: { _ in frames += 1 })
+        #expect(result.stopped)
+        #expect(frames < 10_000 && frames > 9_000, "\(frames) of 1e12 frames ran before the stop")
+    }
+
+    @Test func clampedAdditionNeverOverflows() {
+        let limit = Replayer<ScriptedClock>.deadlineLimit
+        #expect(Replayer<ScriptedClock>.adding(5, .max) == limit)
+        #expect(Replayer<ScriptedClock>.adding(-5, .min) == -limit)
+        #expect(Replayer<ScriptedClock>.adding(1_000, 2_000) == 3_000)
+        #expect(Replayer<ScriptedClock>.adding(limit, limit) == limit)
+    }
+
+    @Test func framesWaitingAcrossAGapAreBounded() throws {
+        let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: 100))
+        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: 100)
+        metrics.add(MotionSample(time: 0, acceleration: SIMD3(0, 0, 1)))
+        let limit = StageMetricsAccumulator.maximumWaitingFrames
+        for k in 0 ..< 3 * limit {
+            metrics.addFrame(time: Double(k) / 1000, callback: .zero, frameTime: .zero, raw: .zero)
+            if k % 997 == 0 { #expect(metrics.frames.count - metrics.frameHead <= limit) }
+        }
+        #expect(metrics.frames.count <= 2 * limit + 256)
+        metrics.add(MotionSample(time: 1e6, acceleration: SIMD3(0, 0, 1)))
+        _ = metrics.finish()
+    }
+}
