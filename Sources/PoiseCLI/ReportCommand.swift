@@ -3,8 +3,8 @@ import Foundation
 import PoiseRecording
 import PoiseReplay
 
-/// `poise report FILE --out report.html`: one self-contained HTML page (inline SVG and CSS, no
-/// scripts, no network) with the recording's signals, step responses, the latency–jitter plane,
+/// `poise report FILE --out report.html`: one self-contained HTML page (inline SVG, CSS and one
+/// small script for zooming and hover values; nothing from the network) with the recording's signals, step responses, the latency–jitter plane,
 /// spectra and attitude, and a narrative generated from the numbers.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,6 +42,10 @@ struct ReportCommand: ParsableCommand {
                                valueName: "replay.json"))
     var replay: String?
 
+    @Option(help: ArgumentHelp("Where the recording comes from and its licence, shown on the page (e.g. \"BROAD trial 27, CC BY 4.0\").",
+                               valueName: "text"))
+    var dataSource: String?
+
     func validate() throws {
         guard targetLatencyMs > 0, targetLatencyMs.isFinite else {
             throw ValidationError("--target-latency-ms must be a positive number of milliseconds, got \(targetLatencyMs)")
@@ -50,6 +54,8 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let progress = ReportProgressLine.forStandardError()
+        progress?.show("reading \(file)", 0)
         let recording: Recording
         do { recording = try Recording.load(path: file) } catch let error as RecordingError {
             throw CommandError(error.description)
@@ -58,6 +64,8 @@ struct ReportCommand: ParsableCommand {
         if let replay { options.replay = try Self.loadReplay(replay) }
         options.target = .latencyMilliseconds(targetLatencyMs)
         options.title = title
+        options.dataSource = dataSource
+        if let progress { options.progress = { stage, fraction in progress.show(stage, fraction) } }
         if let threads { options.threads = threads }
         if let kinds {
             options.kinds = try kinds.split(separator: ",").map { name in
@@ -72,7 +80,9 @@ struct ReportCommand: ParsableCommand {
         do { report = try RecordingReport(recording: recording, options: options) } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }
+        progress?.show("writing the page", 1)
         let html = report.html()
+        progress?.finish()
         let temporary = out + ".partial-\(getpid())"
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: temporary))
