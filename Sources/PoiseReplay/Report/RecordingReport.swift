@@ -158,7 +158,7 @@ public struct RecordingReport: Sendable {
         let panels = builder.zoomPanels(maximum: options.maximumZoomPanels)
         let onsets = panels.count - (metrics.stillSegments.isEmpty ? 0 : 1)
         var signalsText = "The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. "
-        if onsets > 0 { signalsText += "The first \(onsets) zoomed panel\(onsets == 1 ? "" : "s") show\(onsets == 1 ? "s a" : "") movement onset\(onsets == 1 ? "" : "s") (where the device starts moving after a still segment: rotation above \(fixed(ReportFigures.onsetRotationRate, 1)) rad/s or a change of the 50-ms mean acceleration above \(fixed(ReportFigures.onsetAcceleration, 2)) g), where latency shows as a delay of the dark curve. " }
+        if onsets > 0 { signalsText += "\(onsets == 1 ? "The first zoomed panel shows a movement onset" : "The first \(onsets) zoomed panels show movement onsets") (where the device starts moving after a still segment: rotation above \(fixed(ReportFigures.onsetRotationRate, 1)) rad/s or a change of the 50-ms mean acceleration above \(fixed(ReportFigures.onsetAcceleration, 2)) g), where latency shows as a delay of the dark curve. " }
         if !metrics.stillSegments.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
         page.paragraph(signalsText)
         page.figure(builder.overview(), caption: "Acceleration over the whole recording; shaded: still segments (jitter is measured there).")

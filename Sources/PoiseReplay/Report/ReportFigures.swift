@@ -72,11 +72,14 @@ struct ReportFigures {
 
     /// Raw and filtered acceleration over `range`; `centred` subtracts each raw axis's mean over
     /// the range from both (to show noise on a still segment).
-    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false) -> [PlotSeries] {
+    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false, reference: Range<Int>? = nil) -> [PlotSeries] {
         let r = range ?? samples.indices
         let t = Array(times[r])
         var mean = SIMD3<Double>.zero
-        if centred && !r.isEmpty { mean = r.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(r.count) }
+        if centred && !r.isEmpty {
+            let m = reference ?? r
+            mean = m.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(max(1, m.count))
+        }
         var series: [PlotSeries] = []
         for axis in 0..<3 {
             series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: r.map { samples[$0].acceleration[axis] - mean[axis] },
@@ -102,12 +105,14 @@ struct ReportFigures {
                         series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true).svg()
     }
 
-    /// Where the device starts to move after each still segment: the first sample after the
-    /// segment's end (and before the next one starts, at most 5 s later) whose rotation rate
-    /// exceeds ``onsetRotationRate`` or whose acceleration, averaged over 50 ms, leaves the
-    /// segment's last 0.5 s mean by more than ``onsetAcceleration``. A still segment followed by
-    /// a short quiet gap (the detector's threshold crossed by noise or vibration) has no onset.
-    /// Onsets closer than 2.5 s to the previous one are dropped.
+    /// Where the device starts to move after each still segment. Movement is measured in units of
+    /// two thresholds: the rotation rate over ``onsetRotationRate`` and the change of the 50-ms
+    /// mean acceleration from the segment's last 0.5 s over ``onsetAcceleration``. After the
+    /// segment's end (before the next segment starts, at most 8 s later) the first clear movement
+    /// (2.5 × a threshold) is found, and the onset is where the run above 1 × that leads to it
+    /// began (at most 1.5 s before it). A still segment followed by a short quiet gap (the detector's threshold crossed
+    /// by noise or vibration) or a twitch has no onset. Onsets closer than 2.5 s to the previous
+    /// one are dropped.
     ///
     /// - Returns: sample indices, increasing, with the still segment each one follows.
     func movementOnsets() -> [(index: Int, after: Range<Int>)] {
@@ -118,22 +123,24 @@ struct ReportFigures {
         for i in 0..<n { prefix[i + 1] = prefix[i] + samples[i].acceleration }
         func mean(_ r: Range<Int>) -> SIMD3<Double> { (prefix[r.upperBound] - prefix[r.lowerBound]) / Double(max(1, r.count)) }
         let smoothing = max(1, Int((0.05 * rate).rounded()))
-        let searchLength = Int(5 * rate)
+        let searchLength = Int(8 * rate)
         var onsets: [(index: Int, after: Range<Int>)] = []
         for (k, segment) in still.enumerated() where segment.upperBound < n {
             let reference = mean(max(segment.lowerBound, segment.upperBound - Int(0.5 * rate))..<segment.upperBound)
             let end = min(n, segment.upperBound + searchLength, k + 1 < still.count ? still[k + 1].lowerBound : n)
-            var found: Int?
-            for i in segment.upperBound..<end {
-                let window = max(0, i + 1 - smoothing)..<(i + 1)
-                let d = mean(window) - reference
+            // Movement in units of the thresholds: rotation / onsetRotationRate, change of the
+            // 50-ms mean acceleration / onsetAcceleration, whichever is larger.
+            func measure(_ i: Int) -> Double {
+                let d = mean(max(0, i + 1 - smoothing)..<(i + 1)) - reference
                 let rotation = samples[i].rotationRate
-                if (d * d).sum().squareRoot() > Self.onsetAcceleration
-                    || (rotation * rotation).sum().squareRoot() > Self.onsetRotationRate {
-                    found = i; break
-                }
+                return max((d * d).sum().squareRoot() / Self.onsetAcceleration, (rotation * rotation).sum().squareRoot() / Self.onsetRotationRate)
             }
-            guard let index = found else { continue }
+            // The first clear movement (2.5 × a threshold), then back to where the run above 1 ×
+            // leading to it began (at most 1.5 s before), so the panel shows the movement.
+            guard let strong = (segment.upperBound..<end).first(where: { measure($0) >= 2.5 }) else { continue }
+            let earliest = max(segment.upperBound, strong - Int(1.5 * rate))
+            var index = strong
+            while index > earliest && measure(index - 1) > 1 { index -= 1 }
             if let last = onsets.last, times[index] - times[last.index] < 2.5 { continue }
             onsets.append((index, segment))
         }
@@ -154,7 +161,7 @@ struct ReportFigures {
             let r = max(0, onset - before)..<min(samples.count, onset + after)
             let end = times[segment.upperBound - 1]
             let gap = times[onset] - end
-            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s (dotted line): the device starts moving \(gap < 0.05 ? "as the still segment ends" : "\(fixed(gap, 2)) s after the still segment ending at \(fixed(end, 2)) s"); 0.5 s before to 2 s after.", onset))
+            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s (dashed line): the device starts moving \(gap < 0.05 ? "as the still segment ends" : "\(fixed(gap, 2)) s after the still segment ending at \(fixed(end, 2)) s"); 0.5 s before to 2 s after, each axis minus its raw mean over the 0.5 s before the onset.", onset))
         }
         if windows.count > maximum - 1 {
             // Evenly spaced choice, always including the first and last onsets.
@@ -163,15 +170,18 @@ struct ReportFigures {
         }
         var panels: [(svg: String, caption: String, range: Range<Int>, onset: Int?)] = windows.map { range, caption, onset in
             let lo = times[range.lowerBound], hi = times[range.upperBound - 1]
-            var series = accelerationSeries(range: range)
+            // Each axis minus its mean over the 0.5 s before the onset: the change is what matters,
+            // and a fraction of a g on one axis would be flat on a 0–1 g axis.
+            let before = onset.map { max(range.lowerBound, $0 - Int(0.5 * rate))..<max($0, range.lowerBound + 1) }
+            var series = accelerationSeries(range: range, centred: true, reference: before)
             if let onset {
                 let values = series.flatMap(\.y).filter(\.isFinite)
                 if let low = values.min(), let high = values.max() {
                     series.append(PlotSeries("onset", x: [times[onset], times[onset]], y: [low, high], color: "#555555", width: 1, dashed: true, inLegend: false))
                 }
             }
-            let plot = LinePlot(title: "Movement onset: acceleration, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
-                                x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration (g)"),
+            let plot = LinePlot(title: "Movement onset: acceleration change, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
+                                x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean before (g)"),
                                 series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true)
             return (plot.svg(), caption, range, onset)
         }
