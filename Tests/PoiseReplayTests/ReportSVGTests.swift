@@ -130,6 +130,19 @@ func pathPointCounts(_ svg: String) -> [(commands: Int, declared: Int)] {
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>"))
     }
 
+    /// Non-finite values break the line (an undefined angle must not be bridged by a straight
+    /// segment), for short series and for downsampled long ones.
+    @Test func nonFiniteValuesBreakTheLine() {
+        for n in [100, 20_000] {
+            let x = (0..<n).map(Double.init)
+            var y = x.map { sin($0 / 7) }
+            for i in (n / 3)..<(n / 2) { y[i] = .nan }
+            let svg = LinePlot(title: "gap", x: PlotAxis("t"), y: PlotAxis("v"), series: [PlotSeries("s", x: x, y: y, color: "#000")]).svg()
+            let path = seriesPaths(svg)[0]
+            #expect(path.filter(\.move).count == 2, "n = \(n)")
+        }
+    }
+
     @Test func legendNamesEverySeries() {
         let (plot, _, _) = longPlot()
         let svg = plot.svg()

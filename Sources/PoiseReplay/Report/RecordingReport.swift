@@ -111,7 +111,7 @@ public struct RecordingReport: Sendable {
         } else if let replay = options.replay {
             pipeline = replay.pipeline; pipelineOrigin = "the pipeline of the replay given with --replay"
         } else if let recommended {
-            pipeline = recommended; pipelineOrigin = "the sweep’s recommendation for \(options.target)"
+            pipeline = recommended; pipelineOrigin = "the recommendation for \(options.target): the lowest jitter that passes the check above 2 and 10 Hz"
         } else {
             pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
         }

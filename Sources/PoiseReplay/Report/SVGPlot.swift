@@ -298,9 +298,17 @@ public struct LinePlot: Sendable {
             switch item.style {
             case .line:
                 let indices = minMaxDownsample(x: item.x, y: item.y, buckets: buckets, range: xAxis.range)
+                // Non-finite samples between two kept points are a gap: the line breaks there.
+                var gaps = [Int](repeating: 0, count: min(item.x.count, item.y.count) + 1)
+                for k in 0..<(gaps.count - 1) {
+                    gaps[k + 1] = gaps[k] + (item.x[k].isFinite && item.y[k].isFinite ? 0 : 1)
+                }
                 var d = ""
                 var pen = false
+                var previous = -1
                 for i in indices {
+                    defer { previous = i }
+                    if previous >= 0 && gaps[i] - gaps[previous + 1] > 0 { pen = false }
                     if let r = xAxis.range, !r.contains(item.x[i]) { pen = false; continue }
                     guard let px0 = xm.position(item.x[i]), let py0 = ym.position(item.y[i]) else { pen = false; continue }
                     d += (pen ? "L" : "M") + pixels(px0) + " " + pixels(py0)
