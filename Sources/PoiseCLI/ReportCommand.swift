@@ -80,7 +80,7 @@ struct ReportCommand: ParsableCommand {
         do { report = try RecordingReport(recording: recording, options: options) } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }
-        progress?.show("writing the page", 1)
+        progress?.show("writing the page", 0.99)
         let html = report.html()
         progress?.finish()
         let temporary = out + ".partial-\(getpid())"

@@ -232,11 +232,10 @@ public struct RecordingReport: Sendable {
         page.heading("How to reproduce")
         page.paragraph("poise report \(recording.path) --pipeline \"\(pipeline)\" --out REPORT.html; the numbers: poise replay \(recording.path) --speed max --pipeline \"\(pipeline)\" and poise bench \(recording.path) --compare.")
         document = page
-        progress?("done", 1)
     }
 
-    /// Share of the report's time taken by the sweep (for progress), measured on a 30-minute
-    /// 200 Hz recording with a release build.
+    /// About the share of the report's time taken by the sweep (for progress; a 30-minute 200 Hz
+    /// recording with a release build).
     static let sweepShare = 0.75
 
     /// The page as HTML.

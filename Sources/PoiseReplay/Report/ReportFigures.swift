@@ -514,13 +514,13 @@ struct ReportFigures {
                 series.append(PlotSeries("\(names[k]), ground truth", x: times, y: shownTruth, color: "#555555", width: 1.2, dashed: true))
             }
             let range = wraps ? -180.0...180.0 : AngleSeries.axisRange([shownEstimate] + (shownTruth.map { [$0] } ?? []))
-            let plot = LinePlot(title: "\(names[k].capitalized) (\(title))", x: PlotAxis("time (s)"), y: PlotAxis("\(names[k]) (°)", range: range),
+            let plot = LinePlot(title: "\(names[k].capitalized) (\(title))", x: PlotAxis("time (s)"), y: PlotAxis("\(names[k]) (°)", range: range, ticks: wraps ? [-180, -90, 0, 90, 180] : nil),
                                 series: series, bands: stillBands, frame: PlotFrame(height: 200), zoomable: true)
             var caption = "\(names[k].capitalized) in degrees (CoreMotion convention) of the estimate (solid)\(shownTruth != nil ? " and the ground truth (dashed)" : "")"
             if k == 1 {
                 caption += "."
             } else {
-                caption += wraps ? ", wrapped to ±180° (it turns more than a full circle)" : ", unwrapped (continuous across ±180°), the axis fitted to the data"
+                caption += wraps ? ", wrapped to ±180° (unwrapped it would span more than 360°)" : ", unwrapped (continuous across ±180°), the axis fitted to the data"
                 caption += "; left out where |pitch| > \(fixed(AngleSeries.gimbalLockPitch, 0))°, where \(names[k]) is undefined (gimbal lock)."
             }
             panels.append((plot.svg(), caption))

@@ -14,9 +14,12 @@ public struct PlotAxis: Sendable, Equatable {
     public var label: String
     public var scale: AxisScale
     public var range: ClosedRange<Double>?
+    /// Tick positions for a linear axis with a fixed `range` (e.g. every 90° on a ±180° angle
+    /// axis); `nil`: "nice" steps.
+    public var ticks: [Double]?
 
-    public init(_ label: String, scale: AxisScale = .linear, range: ClosedRange<Double>? = nil) {
-        self.label = label; self.scale = scale; self.range = range
+    public init(_ label: String, scale: AxisScale = .linear, range: ClosedRange<Double>? = nil, ticks: [Double]? = nil) {
+        self.label = label; self.scale = scale; self.range = range; self.ticks = ticks
     }
 }
 
@@ -184,7 +187,7 @@ struct PlotScaleMap {
         let hi = usable.max() ?? (axis.scale == .linear ? 1 : 10)
         switch axis.scale {
         case .linear:
-            let t = AxisTicks.linear(lo, hi, count: tickCount)
+            let t = axis.range != nil ? (axis.ticks ?? AxisTicks.linear(lo, hi, count: tickCount)) : AxisTicks.linear(lo, hi, count: tickCount)
             ticks = axis.range == nil ? t : t.filter { $0 >= lo - 1e-12 * max(1, abs(lo)) && $0 <= hi + 1e-12 * max(1, abs(hi)) }
             lower = axis.range?.lowerBound ?? t.first!
             upper = axis.range?.upperBound ?? t.last!
