@@ -14,13 +14,15 @@ struct ReportCommand: ParsableCommand {
         Sections: raw vs filtered acceleration (overview and zoomed panels), tilt and shake step responses, the \
         latency–jitter plane of a sweep over the filter kinds (poise bench --compare) with its Pareto front, Welch PSD \
         and spectrogram, attitude from device-motion fusion and its error against gt_q* ground truth. Without \
-        --pipeline the filtered signal is the sweep's recommendation. See docs/reports.md.
+        --pipeline the filtered signal is the recommendation: the lowest jitter within the target latency among settings \
+        that add no power above 2 Hz and remove more than half of it above 10 Hz. Time plots take hover and drag-to-zoom \
+        (inline script, no network). On a terminal, progress goes to stderr. See docs/reports.md.
         """)
 
     @Argument(help: "Recording CSV (Poise/BROAD names or the x-io export).")
     var file: String
 
-    @Option(help: "Pipeline shown as filtered, e.g. \"lowpass:cutoff=5\" (default: the sweep's recommendation).")
+    @Option(help: "Pipeline shown as filtered, e.g. \"lowpass:cutoff=5\" (default: the report's recommendation).")
     var pipeline: String?
 
     @Option(help: "Output HTML file (written to a temporary file, then renamed).")

@@ -309,6 +309,22 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         }
     }
 
+    /// BROAD trial 27 turns the device by about ±20–30°: each attitude axis spans less than 120°
+    /// (it was ±180° for all three angles on one axis).
+    @Test(.enabled(if: ReportData.broad27Present, "../shared/data/broad is absent"))
+    func broadAttitudeAxesFollowTheData() throws {
+        let recording = try Recording.load(path: ReportData.broad27)
+        let samples = recording.samples
+        let rate = try #require(nominalSampleRate(of: samples))
+        let builder = try figures(samples, rate: rate, still: [])
+        let attitude = builder.attitude(hasMagnetometer: true, hasTruth: true)
+        #expect(attitude.angles.count == 3)
+        for panel in attitude.angles {
+            let ticks = tickLabels(panel.svg, axis: "y")
+            #expect(ticks.count >= 3 && ticks.max()! - ticks.min()! < 120, "\(ticks) for \(panel.caption.prefix(5))")
+        }
+    }
+
     /// The frequency axis ends at the Nyquist frequency (BROAD's 285.714 Hz: 142.9 Hz, not 160).
     @Test func spectrumAxisEndsAtNyquist() throws {
         let rate = 285.714
