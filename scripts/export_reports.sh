@@ -10,10 +10,10 @@ mkdir -p "$OUT"
 summary=$(mktemp)
 real=$(mktemp)
 trap 'rm -f "$summary" "$real"' EXIT
-# Real recordings: page name | file under $SHARED | what it is | source and licence (shown on the page).
+# Real recordings: page name | file under $SHARED | page title | what it is | source and licence (shown on the page).
 cat > "$real" <<'EOF_REAL'
-broad-27-phone-vibration|broad/27_disturbed_phone_vibration_B.csv|BROAD trial 27: a phone vibrating against the IMU while it is turned by hand (about ±20°), still before and after; 285.7 Hz, 192 s, optical ground truth.|BROAD trial 27 (disturbed, phone vibration B) from D. Laidig, M. Caruso, A. Cereatti, T. Seel, "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021, doi:10.3390/data6070072; licensed CC BY 4.0 (creativecommons.org/licenses/by/4.0). The CSV holds the trial's values unchanged (m/s² converted to g on reading), with a time column of index / 285.714 Hz added.
-xio-fusion-example|xio/sensor_data.csv|x-io Technologies' Fusion example recording: still for 13 s, hand movements (up to 365 °/s) with about eleven short pauses, still from 95 s to the end; about 100 Hz with irregular timestamps and ten dropped samples, no ground truth.|x-io Technologies Fusion library example data (sensor_data.csv of its Python example), MIT licence, copyright (c) 2021 x-io Technologies Limited.
+broad-27-phone-vibration|broad/27_disturbed_phone_vibration_B.csv|Poise report: BROAD trial 27, phone vibration (27_disturbed_phone_vibration_B.csv)|BROAD trial 27: a phone vibrating against the IMU while it is turned by hand (about ±20°), still before and after; 285.7 Hz, 192 s, optical ground truth.|BROAD trial 27 (disturbed, phone vibration B) from D. Laidig, M. Caruso, A. Cereatti, T. Seel, "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021, doi:10.3390/data6070072; licensed CC BY 4.0 (creativecommons.org/licenses/by/4.0). The CSV holds the trial's values unchanged (m/s² converted to g on reading), with a time column of index / 285.714 Hz added.
+xio-fusion-example|xio/sensor_data.csv|Poise report: x-io Fusion example recording (sensor_data.csv)|x-io Technologies' Fusion example recording: still for 13 s, hand movements (up to 365 °/s) with about eleven short pauses, still from 95 s to the end; about 100 Hz with irregular timestamps and ten dropped samples, no ground truth.|x-io Technologies Fusion library example data (sensor_data.csv of its Python example), MIT licence, copyright (c) 2021 x-io Technologies Limited.
 EOF_REAL
 for csv in data/*.csv; do
   name=$(basename "$csv" .csv)
@@ -26,12 +26,12 @@ for csv in data/*.csv; do
   printf '%s\t%s\n' "$name" "$line" >> "$summary"
 done
 if [ -d "$SHARED" ]; then
-  while IFS='|' read -r name file what source; do
+  while IFS='|' read -r name file title what source; do
     if [ ! -f "$SHARED/$file" ]; then
       echo "export_reports: $SHARED/$file not found: skipping $name.html" >&2
       continue
     fi
-    line=$("$POISE" report "$SHARED/$file" --out "$OUT/$name.html" --threads 2 --data-source "$source")
+    line=$("$POISE" report "$SHARED/$file" --out "$OUT/$name.html" --threads 2 --title "$title" --data-source "$source")
     echo "$line"
   done < "$real"
 else
@@ -58,7 +58,7 @@ for line in open(summary, encoding="utf-8"):
 # Real recordings: listed when their page exists (made now or kept from an earlier run).
 real_items = []
 for row in open(real, encoding="utf-8"):
-    name, file, what, source = row.rstrip("\n").split("|", 3)
+    name, file, title, what, source = row.rstrip("\n").split("|", 4)
     path = os.path.join(out, name + ".html")
     if not os.path.exists(path):
         continue
