@@ -290,8 +290,8 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         #expect(panels.last?.onset == nil)   // the still panel
     }
 
-    /// BROAD trial 27: every onset panel shows movement after its onset (before the fix the
-    /// three panels fell in gaps between still segments and showed flat lines).
+    /// BROAD trial 27: every onset panel shows movement after its onset (the first three ends of
+    /// still segments on this trial are followed by quiet gaps, not by movement).
     @Test(.enabled(if: ReportData.broad27Present, "../shared/data/broad is absent"))
     func broadOnsetPanelsContainMovement() throws {
         let recording = try Recording.load(path: ReportData.broad27)
@@ -310,7 +310,7 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
     }
 
     /// BROAD trial 27 turns the device by about ±20–30°: each attitude axis spans less than 120°
-    /// (it was ±180° for all three angles on one axis).
+    /// (not the ±180° an angle can take).
     @Test(.enabled(if: ReportData.broad27Present, "../shared/data/broad is absent"))
     func broadAttitudeAxesFollowTheData() throws {
         let recording = try Recording.load(path: ReportData.broad27)
@@ -361,7 +361,7 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
     }
 
     /// At pitch ±90° roll and yaw are undefined: the exact ground truth of tilt-steps passes
-    /// through 90° and its roll and yaw jumped by up to 180° in one sample (spikes). Near gimbal
+    /// through 90° and its roll and yaw jump by up to 180° in one sample there (spikes). Near gimbal
     /// lock they are left out, so no drawn roll or yaw line jumps by more than 30°.
     @Test func noSpikeAtNinetyDegreesPitch() throws {
         let recording = try Recording.load(path: ReportData.tiltSteps)
