@@ -20,7 +20,7 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "Recording CSV (Poise/BROAD names or the x-io export).")
     var file: String
 
-    @Option(help: "Pipeline shown as filtered, e.g. \"lowpass:cutoff=5\" (default: the sweep's recommendation).")
+    @Option(help: "Pipeline shown as filtered, e.g. \"lowpass:cutoff=5\" (default: the report's recommendation).")
     var pipeline: String?
 
     @Option(help: "Output HTML file (written to a temporary file, then renamed; '-': standard output).")
@@ -44,6 +44,10 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var time: TimeUnitOption
 
+    @Option(help: ArgumentHelp("Where the recording comes from and its licence, shown on the page (e.g. \"BROAD trial 27, CC BY 4.0\").",
+                               valueName: "text"))
+    var dataSource: String?
+
     func validate() throws {
         try OptionRange("--target-latency-ms", 0, 60_000, unit: "ms", includesLower: false).check(targetLatencyMs)
         try OptionRange.threads("--threads").check(threads)
@@ -57,6 +61,8 @@ struct ReportCommand: ParsableCommand {
         }
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, replay])
         let page = try OutputFile(path: out)  // a bad destination is reported before the work
+        let progress = ReportProgressLine.forStandardError()
+        progress?.show("reading \(file)", 0)
         let recording: Recording
         do {
             recording = try time.load(file)
@@ -68,6 +74,8 @@ struct ReportCommand: ParsableCommand {
         if let replay { options.replay = try Self.loadReplay(replay) }
         options.target = .latencyMilliseconds(targetLatencyMs)
         options.title = title
+        options.dataSource = dataSource
+        if let progress { options.progress = { stage, fraction in progress.show(stage, fraction) } }
         if let threads { options.threads = threads }
         if let kinds {
             options.kinds = try kinds.split(separator: ",").map { name in
@@ -82,7 +90,9 @@ struct ReportCommand: ParsableCommand {
         do { report = try RecordingReport(recording: recording, options: options) } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }
+        progress?.show("writing the page", 0.99)
         let html = report.html()
+        progress?.finish()
         page.append(html)
         try page.finish()
         let summary = "\(out): \(html.utf8.count / 1024) KiB; pipeline \(report.pipeline) (\(report.pipelineOrigin))"

@@ -1,4 +1,6 @@
 import Foundation
+import Poise
+import PoiseRecording
 import Testing
 @testable import PoiseReplay
 
@@ -128,6 +130,19 @@ func pathPointCounts(_ svg: String) -> [(commands: Int, declared: Int)] {
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>"))
     }
 
+    /// Non-finite values break the line (an undefined angle must not be bridged by a straight
+    /// segment), for short series and for downsampled long ones.
+    @Test func nonFiniteValuesBreakTheLine() {
+        for n in [100, 20_000] {
+            let x = (0..<n).map(Double.init)
+            var y = x.map { sin($0 / 7) }
+            for i in (n / 3)..<(n / 2) { y[i] = .nan }
+            let svg = LinePlot(title: "gap", x: PlotAxis("t"), y: PlotAxis("v"), series: [PlotSeries("s", x: x, y: y, color: "#000")]).svg()
+            let path = seriesPaths(svg)[0]
+            #expect(path.filter(\.move).count == 2, "n = \(n)")
+        }
+    }
+
     @Test func legendNamesEverySeries() {
         let (plot, _, _) = longPlot()
         let svg = plot.svg()
@@ -183,6 +198,237 @@ func pathPointCounts(_ svg: String) -> [(commands: Int, declared: Int)] {
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("<title>a &lt; b</title>") && html.contains("Signals &amp; more") && html.contains("&lt;1&gt;"))
         #expect(html.contains("<a href=\"#s1\">"))
+        // No zoomable figure: no script at all.
         #expect(!html.contains("<script") && !html.contains("http"))
     }
+
+    /// A zoomable plot brings one inline script (no src, no network address) and the data the
+    /// script reads: the axis ranges, and groups for the series, bands and ticks.
+    @Test func zoomablePlotBringsOneInlineScript() {
+        let plot = LinePlot(title: "t", x: PlotAxis("time (s)"), y: PlotAxis("a (g)"),
+                            series: [PlotSeries("s", x: [0, 1, 2], y: [0, 1, 0], color: "#000")],
+                            bands: [PlotBand(from: 0.5, to: 1, color: "#eee")], zoomable: true)
+        let svg = plot.svg()
+        #expect(svg.hasPrefix("<svg class=\"plot zoomable\" data-x=\"0.0 2.0 72.0 830.0\" data-y=\"0.0 1.0 28.0 168.0\""), "\(svg.prefix(160))")
+        for group in ["<g class=\"data\">", "<g class=\"bands\">", "<g class=\"xticks\">", "<g class=\"yticks\">"] {
+            #expect(svg.contains(group), "missing \(group)")
+        }
+        var page = HTMLReport(title: "p")
+        page.figure(svg, caption: "c")
+        page.figure(plot.svg(), caption: "again")
+        let html = page.render()
+        #expect(html.components(separatedBy: "<script").count == 2, "one script element")
+        #expect(html.contains("<script>\n") && !html.contains("<script src") && !html.contains("http") && !html.contains("//www"))
+        #expect(html.contains("dblclick") && html.contains("mousemove"))
+        // A log axis is not zoomable (the script maps linearly).
+        let log = LinePlot(title: "l", x: PlotAxis("f (Hz)"), y: PlotAxis("p", scale: .logarithmic),
+                           series: [PlotSeries("s", x: [1, 2], y: [1, 10], color: "#000")], zoomable: true)
+        #expect(log.svg().hasPrefix("<svg class=\"plot\" width"))
+    }
+}
+
+/// Samples at `rate` Hz: still (1 g on z, small noise) except where `moving` says the device
+/// rotates at 1 rad/s about x with its acceleration swinging by 0.3 g.
+private func synthetic(rate: Double, seconds: Double, moving: (Double) -> Bool) -> [MotionSample] {
+    var state: UInt64 = 12345
+    func noise() -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return (Double(state >> 11) / Double(1 << 53) - 0.5) * 0.004
+    }
+    return (0..<Int(seconds * rate)).map { i in
+        let t = Double(i) / rate
+        let move = moving(t)
+        let swing = move ? 0.3 * sin(2 * .pi * 1.5 * t) : 0
+        return MotionSample(time: t, acceleration: SIMD3(noise(), swing + noise(), 1 + noise()),
+                            rotationRate: SIMD3(move ? 1 : 0.001, 0, 0))
+    }
+}
+
+private func figures(_ samples: [MotionSample], rate: Double, still: [Range<Int>]) throws -> ReportFigures {
+    let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: rate, hasMagnetometer: false))
+    return ReportFigures(samples: samples, rate: rate, filtered: samples.map(\.acceleration), still: still,
+                         pipeline: "lowpass:cutoff=5", pipelineStages: pipeline)
+}
+
+/// Shared recordings for the report tests (nil when ../shared/data is absent).
+private enum ReportData {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { url.deleteLastPathComponent() }
+        return url
+    }()
+    static let broad27 = root.appendingPathComponent("../shared/data/broad/27_disturbed_phone_vibration_B.csv").standardized.path
+    static var broad27Present: Bool { FileManager.default.fileExists(atPath: broad27) }
+    static let tiltSteps = root.appendingPathComponent("data/tilt-steps.csv").path
+}
+
+/// The largest rotation rate (rad/s) and the range of the acceleration (g, any axis) in `range`.
+private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotation: Double, acceleration: Double) {
+    let slice = samples[range]
+    let rotation = slice.map { ($0.rotationRate * $0.rotationRate).sum().squareRoot() }.max() ?? 0
+    let spread = (0..<3).map { k in (slice.map { $0.acceleration[k] }.max() ?? 0) - (slice.map { $0.acceleration[k] }.min() ?? 0) }.max() ?? 0
+    return (rotation, spread)
+}
+
+@Suite struct ReportFigureTests {
+    /// A still segment followed by a quiet gap and another still segment (the detector's
+    /// threshold crossed by noise) is no movement onset; the onset panel is where the device moves.
+    @Test func onsetPanelsShowMovementNotQuietGaps() throws {
+        let rate = 100.0
+        let samples = synthetic(rate: rate, seconds: 12) { $0 >= 6.5 && $0 < 8.5 }
+        let still = [0..<300, 330..<600, 900..<1200]     // quiet gap 3.0–3.3 s; movement 6.5–8.5 s
+        let builder = try figures(samples, rate: rate, still: still)
+        let onsets = builder.movementOnsets()
+        #expect(onsets.map(\.index) == [650], "\(onsets.map(\.index))")
+        let panels = builder.zoomPanels(maximum: 6)
+        let onsetPanels = panels.filter { $0.onset != nil }
+        #expect(onsetPanels.count == 1)
+        for panel in onsetPanels {
+            let after = panel.onset!..<panel.range.upperBound
+            #expect(movement(in: samples, after).rotation > 0.5)
+        }
+        #expect(panels.last?.onset == nil)   // the still panel
+    }
+
+    /// BROAD trial 27: every onset panel shows movement after its onset (the first three ends of
+    /// still segments on this trial are followed by quiet gaps, not by movement).
+    @Test(.enabled(if: ReportData.broad27Present, "../shared/data/broad is absent"))
+    func broadOnsetPanelsContainMovement() throws {
+        let recording = try Recording.load(path: ReportData.broad27)
+        let samples = recording.samples
+        let rate = try #require(nominalSampleRate(of: samples))
+        let still = RestDetector().stillSegments(in: samples)
+        let builder = try figures(samples, rate: rate, still: still)
+        let panels = builder.zoomPanels(maximum: 6).filter { $0.onset != nil }
+        #expect(!panels.isEmpty)
+        for panel in panels {
+            let after = panel.onset!..<panel.range.upperBound
+            let m = movement(in: samples, after)
+            #expect(m.rotation > ReportFigures.onsetRotationRate || m.acceleration > ReportFigures.onsetAcceleration,
+                    "flat panel after \(samples[panel.onset!].time) s: \(m)")
+        }
+    }
+
+    /// BROAD trial 27 turns the device by about ±20–30°: each attitude axis spans less than 120°
+    /// (not the ±180° an angle can take).
+    @Test(.enabled(if: ReportData.broad27Present, "../shared/data/broad is absent"))
+    func broadAttitudeAxesFollowTheData() throws {
+        let recording = try Recording.load(path: ReportData.broad27)
+        let samples = recording.samples
+        let rate = try #require(nominalSampleRate(of: samples))
+        let builder = try figures(samples, rate: rate, still: [])
+        let attitude = builder.attitude(hasMagnetometer: true, hasTruth: true)
+        #expect(attitude.angles.count == 3)
+        for panel in attitude.angles {
+            let ticks = tickLabels(panel.svg, axis: "y")
+            #expect(ticks.count >= 3 && ticks.max()! - ticks.min()! < 120, "\(ticks) for \(panel.caption.prefix(5))")
+        }
+    }
+
+    /// The frequency axis ends at the Nyquist frequency (BROAD's 285.714 Hz: 142.9 Hz, not 160).
+    @Test func spectrumAxisEndsAtNyquist() throws {
+        let rate = 285.714
+        let samples = synthetic(rate: rate, seconds: 12) { $0 > 4 && $0 < 6 }
+        let spectra = try figures(samples, rate: rate, still: [0..<1000]).spectra()
+        let ticks = tickLabels(spectra.psd, axis: "x")
+        #expect(ticks.count >= 4 && ticks.max()! <= rate / 2, "\(ticks)")
+        #expect(ticks.max()! >= rate / 2 - 25)
+    }
+
+    /// ±20° of yaw about 180° (where CoreMotion's yaw wraps) is drawn as one band about 180°
+    /// on an axis a little wider than the motion, not as two lines at ±180° on a ±180° axis;
+    /// roll and pitch of a few degrees get a narrow axis too.
+    @Test func attitudeAxesFollowTheData() throws {
+        let rate = 100.0
+        let samples = synthetic(rate: rate, seconds: 20) { _ in false }
+        let builder = try figures(samples, rate: rate, still: [])
+        let angles: [[Double]] = samples.map { s in
+            let t = s.time
+            var yaw = 180 + 20 * sin(2 * .pi * 0.2 * t)
+            if yaw > 180 { yaw -= 360 }
+            return [3 * sin(t), 2 * cos(t), yaw]
+        }
+        let panels = builder.attitudePanels(estimate: angles, truth: angles.map { $0 }, title: "test")
+        #expect(panels.count == 3)
+        for (k, panel) in panels.enumerated() {
+            let ticks = tickLabels(panel.svg, axis: "y")
+            let span = ticks.max()! - ticks.min()!
+            #expect(span <= (k == 2 ? 60 : 15), "axis \(k): \(ticks)")
+        }
+        let yawTicks = tickLabels(panels[2].svg, axis: "y")
+        // The band about 180° (drawn as 160…200° or, equally, −200…−160°).
+        #expect((yawTicks.min()! <= 160 && yawTicks.max()! >= 200) || (yawTicks.min()! <= -200 && yawTicks.max()! >= -160), "\(yawTicks)")
+    }
+
+    /// At pitch ±90° roll and yaw are undefined: the exact ground truth of tilt-steps passes
+    /// through 90° and its roll and yaw jump by up to 180° in one sample there (spikes). Near gimbal
+    /// lock they are left out, so no drawn roll or yaw line jumps by more than 30°.
+    @Test func noSpikeAtNinetyDegreesPitch() throws {
+        let recording = try Recording.load(path: ReportData.tiltSteps)
+        let samples = recording.samples
+        let rate = try #require(nominalSampleRate(of: samples))
+        let builder = try figures(samples, rate: rate, still: RestDetector().stillSegments(in: samples))
+        let attitude = builder.attitude(hasMagnetometer: true, hasTruth: true)
+        #expect(attitude.angles.count == 3)
+        for panel in [attitude.angles[0], attitude.angles[2]] {
+            let yTicks = tickLabels(panel.svg, axis: "y")
+            let degreesPerPixel = (yTicks.max()! - yTicks.min()!) / PlotFrame(height: 200).plotHeight
+            for path in seriesPaths(panel.svg) {
+                for (a, b) in zip(path, path.dropFirst()) where a.move == false || b.move == false {
+                    guard !b.move else { continue }
+                    #expect(abs(b.y - a.y) * degreesPerPixel < 30, "jump of \(abs(b.y - a.y) * degreesPerPixel)° in \(panel.caption.prefix(20))")
+                }
+            }
+        }
+        // The truth's pitch does reach 90° (the case that spiked).
+        let truthPitch = samples.compactMap(\.truth).map { DeviceMotion.coreMotionAngles($0.normalized).pitch * 180 / .pi }
+        #expect(truthPitch.max()! > 89.9)
+    }
+
+    /// On tilt-steps the sweep's calmest setting within 100 ms (adaptive, threshold 0.01 g)
+    /// keeps 103 % of the raw power above 2 Hz: it adds noise while the device moves. The
+    /// report recommends a setting that removes power above 2 Hz and at least half of it in the
+    /// noise band (above 10 Hz), and names the setting it passed over.
+    @Test func recommendationDoesNotAddHighFrequencyPower() throws {
+        let recording = try Recording.load(path: ReportData.tiltSteps)
+        var options = ReportOptions()
+        options.threads = 2
+        let report = try RecordingReport(recording: recording, options: options)
+        let share = try #require(report.highFrequencyShare), noise = try #require(report.noiseBandShare)
+        #expect(share < 1 && noise < 0.5, "pipeline \(report.pipeline) keeps \(share) above 2 Hz, \(noise) above 10 Hz")
+        #expect(!report.pipeline.hasPrefix("adaptive:cutoff=0.1,threshold=0.01"))
+        let html = report.html()
+        #expect(html.contains("(e.g. adaptive:cutoff=0.1,threshold=0.01 keeps 103 % of the raw power above 2 Hz"), "the passed-over setting is named")
+    }
+}
+
+/// The points of every `path.series` (pixels), each flagged when it starts a subpath (M).
+private func seriesPaths(_ svg: String) -> [[(move: Bool, x: Double, y: Double)]] {
+    var out: [[(Bool, Double, Double)]] = []
+    var rest = Substring(svg)
+    while let start = rest.range(of: "<path class=\"series\" d=\"") {
+        rest = rest[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { break }
+        var points: [(Bool, Double, Double)] = []
+        var command: Character = "M"
+        var numbers: [Double] = []
+        var token = ""
+        func flushToken() { if let v = Double(token) { numbers.append(v) }; token = "" }
+        for c in rest[..<end] {
+            if c == "M" || c == "L" {
+                flushToken()
+                if numbers.count == 2 { points.append((command == "M", numbers[0], numbers[1])) }
+                numbers = []; command = c
+            } else if c == " " {
+                flushToken()
+            } else {
+                token.append(c)
+            }
+        }
+        flushToken()
+        if numbers.count == 2 { points.append((command == "M", numbers[0], numbers[1])) }
+        out.append(points)
+        rest = rest[end...]
+    }
+    return out
 }

@@ -32,6 +32,7 @@ public struct JitterResult: Sendable, Equatable, Codable {
 ///   - window: moving-average length in seconds (default 1).
 /// - Complexity: O(n), accumulating in the value type.
 /// - Precondition: `output`, `input` and `times` have equal counts; segments lie inside them.
+@_specialize(exported: true, where Value == SIMD3<Double>)
 public func jitter<Value: SignalValue>(output: [Value], input: [Value], times: [Double], segments: [Range<Int>],
                                        window: Double = 1) -> JitterResult {
     precondition(output.count == input.count && input.count == times.count, "one output and one time per input")

@@ -89,6 +89,8 @@ public struct HeatMap: Sendable {
         s += "<title>\(escapeXML(title))</title>\n"
         s += "<text class=\"title\" x=\"\(pixels(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
         s += "<rect class=\"area\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
+        // Axes first: the cells cover the grid lines (white lines across a spectrogram read as events).
+        s += axes.axesSVG(xm: xm, ym: ym)
         // Cells: one path per colour level.
         let columns = pooled.count, rows = pooled.first?.count ?? 0
         if columns > 0 && rows > 0 {
@@ -113,7 +115,7 @@ public struct HeatMap: Sendable {
                 s += "<path d=\"\(d)\" fill=\"\(Self.color((Double(level) + 0.5) / Double(levels)))\"/>\n"
             }
         }
-        s += axes.axesSVG(xm: xm, ym: ym)
+        s += "<rect class=\"frame\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
         // Colour bar with ticks.
         let barX = f.left + f.plotWidth + 14, barWidth = 14.0
         let steps = 32
@@ -131,81 +133,5 @@ public struct HeatMap: Sendable {
         s += "<g class=\"legend\"><text class=\"legend-text\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.height - 12))\">colour: \(escapeXML(valueLabel)), \(fixed(lo, 1)) … \(fixed(hi, 1))</text></g>\n"
         s += "</svg>"
         return s
-    }
-}
-
-/// A self-contained HTML page: inline CSS, inline SVG figures, no scripts, no external assets.
-public struct HTMLReport: Sendable {
-    /// One block of the page.
-    public enum Block: Sendable {
-        case heading(String)
-        case paragraph(String)
-        /// Already-escaped HTML (used for tables and figures built here).
-        case html(String)
-        case figure(svg: String, caption: String)
-        case table(header: [String], rows: [[String]])
-    }
-
-    public var title: String
-    public var blocks: [Block] = []
-
-    public init(title: String) { self.title = title }
-
-    public mutating func heading(_ text: String) { blocks.append(.heading(text)) }
-    public mutating func paragraph(_ text: String) { blocks.append(.paragraph(text)) }
-    public mutating func figure(_ svg: String, caption: String) { blocks.append(.figure(svg: svg, caption: caption)) }
-    public mutating func table(header: [String], rows: [[String]]) { blocks.append(.table(header: header, rows: rows)) }
-
-    static let style = """
-    body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;max-width:960px;margin:24px auto;padding:0 16px;color:#222;line-height:1.45}
-    h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
-    figure{margin:14px 0}figcaption{font-size:.88em;color:#555;margin-top:2px}
-    table{border-collapse:collapse;font-size:.88em;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
-    nav a{margin-right:12px}code{background:#f4f4f4;padding:0 3px}
-    svg.plot{display:block;max-width:100%;height:auto;background:#fff}
-    svg .title{font-size:13px;font-weight:600}svg .tick{font-size:11px;fill:#444}svg .axis-label{font-size:12px;fill:#222}
-    svg .legend-text{font-size:11.5px;fill:#222}svg .grid{stroke:#e6e6e6;stroke-width:1}svg .frame{fill:none;stroke:#888;stroke-width:1}
-    svg .area{fill:#fcfcfc}svg path.series{stroke-linejoin:round}
-    """
-
-    /// The page.
-    public func render() -> String {
-        var body = ""
-        var headings: [(String, String)] = []
-        for block in blocks {
-            switch block {
-            case .heading(let text):
-                let id = "s\(headings.count + 1)"
-                headings.append((id, text))
-                body += "<h2 id=\"\(id)\">\(escapeXML(text))</h2>\n"
-            case .paragraph(let text): body += "<p>\(escapeXML(text))</p>\n"
-            case .html(let html): body += html + "\n"
-            case .figure(let svg, let caption):
-                body += "<figure>\n\(svg)\n<figcaption>\(escapeXML(caption))</figcaption>\n</figure>\n"
-            case .table(let header, let rows):
-                body += "<table><thead><tr>" + header.map { "<th>\(escapeXML($0))</th>" }.joined() + "</tr></thead><tbody>\n"
-                for row in rows { body += "<tr>" + row.map { "<td>\(escapeXML($0))</td>" }.joined() + "</tr>\n" }
-                body += "</tbody></table>\n"
-            }
-        }
-        let nav = headings.map { "<a href=\"#\($0.0)\">\(escapeXML($0.1))</a>" }.joined(separator: " ")
-        return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escapeXML(title))</title>
-        <style>
-        \(Self.style)
-        </style>
-        </head>
-        <body>
-        <h1>\(escapeXML(title))</h1>
-        <nav>\(nav)</nav>
-        \(body)</body>
-        </html>
-
-        """
     }
 }

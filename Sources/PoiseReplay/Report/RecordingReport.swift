@@ -22,6 +22,15 @@ public struct ReportOptions: Sendable {
     /// timing the page shows as histograms; `nil`: the page says how to get one. Without
     /// `pipeline`, the replay's pipeline is the page's.
     public var replay: ReplayReport?
+    /// Where the recording comes from and under which licence, shown on the page under "The
+    /// recording" (e.g. "BROAD trial 27 (Laidig et al., Data 2021), CC BY 4.0"); `nil`: no note.
+    public var dataSource: String?
+    /// Largest share of the raw acceleration power in the noise band (above 10 Hz, or 40 % of
+    /// the sample rate when lower) that a recommended setting may keep over the whole recording.
+    public var maximumNoiseShare = 0.5
+    /// Called as the report is built, with the stage's name and the fraction of the whole
+    /// report done (0…1), from the calling thread or, during the sweep, from worker threads.
+    public var progress: (@Sendable (_ stage: String, _ fraction: Double) -> Void)?
 
     public init(pipeline: String? = nil) { self.pipeline = pipeline }
 }
@@ -53,6 +62,11 @@ public struct RecordingReport: Sendable {
     public var sweepProblem: String?
     /// Fusion error against ground truth (BROAD metric); `nil` without `gt_q*` or gyroscope.
     public var attitudeError: OrientationError?
+    /// Share of the raw acceleration power at or above 2 Hz that the pipeline keeps over the
+    /// whole recording (above 1: it adds high-frequency power); `nil` without a spectrum.
+    public var highFrequencyShare: Double?
+    /// The same in the noise band (at or above 10 Hz, or 40 % of the sample rate when lower).
+    public var noiseBandShare: Double?
     /// The page.
     public var document: HTMLReport
 
@@ -70,6 +84,8 @@ public struct RecordingReport: Sendable {
             throw ReportError("the replay timing is of \(replay.file), not of \(recording.path): replay this recording (poise replay \(recording.path) --json > replay.json) or report on \(replay.file)")
         }
         let schema = recording.schema
+        let progress = options.progress
+        progress?("still segments and sweep", 0)
         var detector = RestDetector()
         detector.useGyroscope = schema.hasGyroscope
 
@@ -80,17 +96,22 @@ public struct RecordingReport: Sendable {
             let prepared = try SweepRecording(name: name, samples: samples, sampleRate: rate, detector: detector)
             let kinds = options.kinds.filter { $0 != .butter || rate > 31 }
             let sweeps = try kinds.map { try FilterSweep(filter: $0.rawValue) }
-            sweep = try Sweeper.compare(sweeps, on: [prepared], target: options.target, threads: max(1, options.threads))
+            sweep = try Sweeper.compare(sweeps, on: [prepared], target: options.target, threads: max(1, options.threads)) { done, total in
+                progress?("sweep: \(done) of \(total) settings", Self.sweepShare * Double(done) / Double(max(1, total)))
+            }
         } catch {
             problem = String(describing: error)
         }
-        let recommended = sweep.flatMap { s in s.recommendation.flatMap { s.entries[$0].best?.setting.spec.description } }
+        progress?("checking the recommendation in the noise band", Self.sweepShare)
+        let meter = try? HighFrequencyMeter(samples: samples, rate: rate, segment: ReportFigures.welchSegment(count: samples.count))
+        let recommendation = sweep.map { ReportRecommendation(sweep: $0, samples: samples, rate: rate, meter: meter, maximumShare: options.maximumNoiseShare) }
+        let recommended = recommendation?.point?.setting.spec.description
         if let given = options.pipeline {
             pipeline = given; pipelineOrigin = "given with --pipeline"
         } else if let replay = options.replay {
             pipeline = replay.pipeline; pipelineOrigin = "the pipeline of the replay given with --replay"
         } else if let recommended {
-            pipeline = recommended; pipelineOrigin = "the sweep’s recommendation for \(options.target)"
+            pipeline = recommended; pipelineOrigin = "the recommendation for \(options.target): the lowest jitter that passes the check above 2 and 10 Hz"
         } else {
             pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
         }
@@ -98,6 +119,7 @@ public struct RecordingReport: Sendable {
         sweepProblem = problem
         let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer,
                                                                                            hasGyroscope: schema.hasGyroscope))
+        progress?("pipeline metrics", Self.sweepShare + 0.04)
         metrics = StageMetrics(pipeline: built, samples: samples, sampleRate: rate, hasGyroscope: schema.hasGyroscope, detector: detector)
 
         // Filtered signal: the last filtering stage's signal (acceleration when there is none).
@@ -113,6 +135,7 @@ public struct RecordingReport: Sendable {
             filtered.append(last)
         }
 
+        progress?("signal figures", Self.sweepShare + 0.08)
         var page = HTMLReport(title: options.title ?? "Poise report: \(name)")
         let builder = ReportFigures(samples: samples, rate: rate, filtered: filtered, still: metrics.stillSegments,
                                     pipeline: pipeline, pipelineStages: built)
@@ -125,6 +148,9 @@ public struct RecordingReport: Sendable {
         let channels = ["accelerometer"] + (schema.hasGyroscope ? ["gyroscope"] : []) + (schema.hasMagnetometer ? ["magnetometer"] : [])
             + (schema.hasTruth ? ["ground-truth attitude (gt_q*)"] : []) + (schema.hasMovement ? ["movement mask"] : [])
         page.paragraph("\(name) holds \(samples.count) samples over \(fixed(duration, 1)) s at a nominal \(fixed(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g, at least \(fixed(detector.minimumDuration, 1)) s) finds \(metrics.stillSegments.count) still segment\(metrics.stillSegments.count == 1 ? "" : "s") totalling \(fixed(stillSeconds, 1)) s (\(fixed(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
+        if let source = options.dataSource {
+            page.paragraph("Data source and licence: \(source)")
+        }
         page.paragraph("The filtered signal in every figure is the pipeline \u{201C}\(pipeline)\u{201D}, \(pipelineOrigin).")
         page.table(header: ["", "value"], rows: builder.summaryRows(metrics: metrics))
 
@@ -133,7 +159,7 @@ public struct RecordingReport: Sendable {
         let panels = builder.zoomPanels(maximum: options.maximumZoomPanels)
         let onsets = panels.count - (metrics.stillSegments.isEmpty ? 0 : 1)
         var signalsText = "The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. "
-        if onsets > 0 { signalsText += "The first \(onsets) zoomed panel\(onsets == 1 ? "" : "s") show\(onsets == 1 ? "s a" : "") movement onset\(onsets == 1 ? "" : "s") (the end of a still segment), where latency shows as a delay of the dark curve. " }
+        if onsets > 0 { signalsText += "\(onsets == 1 ? "The first zoomed panel shows a movement onset" : "The first \(onsets) zoomed panels show movement onsets") (where the device starts moving after a still segment: rotation above \(fixed(ReportFigures.onsetRotationRate, 1)) rad/s or a change of the 50-ms mean acceleration above \(fixed(ReportFigures.onsetAcceleration, 2)) g), where latency shows as a delay of the dark curve. " }
         if !metrics.stillSegments.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
         page.paragraph(signalsText)
         page.figure(builder.overview(), caption: "Acceleration over the whole recording; shaded: still segments (jitter is measured there).")
@@ -145,6 +171,7 @@ public struct RecordingReport: Sendable {
         }
 
         // 3. Step responses.
+        progress?("step responses", Self.sweepShare + 0.12)
         page.heading("Step responses")
         let stepFilters = builder.stepCandidates(sweep: sweep)
         page.paragraph("Each curve is the progress of a filter's output from the value before a standard step to the value after it, in % (conventions.md): tilt turns gravity by 90° (0, 0, 1 g → 0, 1 g, 0), shake raises its magnitude (0, 0, 1 g → 0, 0, 1.5 g), fed at \(fixed(rate, 1)) Hz. Latency to 90 % is where a curve crosses the dashed line. Curves: the pipeline and each swept kind's best setting for \(options.target).")
@@ -154,32 +181,36 @@ public struct RecordingReport: Sendable {
 
         // 4. Latency–jitter plane.
         page.heading("Latency and jitter: the trade-off")
-        if let sweep {
-            page.paragraph(builder.sweepNarrative(sweep, metrics: metrics))
-            page.figure(builder.tradeoffPlot(sweep, metrics: metrics), caption: "Every swept setting (latency = worse of the tilt and shake steps, ms; jitter on the still segments, g, log scale). The line joins the Pareto front; the large red dot is the recommendation, the black dot the pipeline, the dashed line the raw input’s jitter.")
-            page.table(header: ["kind", "best setting", "latency ms", "jitter g", "attenuation ×", "lag ms", "on front"],
-                       rows: builder.sweepRows(sweep))
+        if let sweep, let recommendation {
+            page.paragraph(builder.sweepNarrative(sweep, recommendation: recommendation, metrics: metrics))
+            page.figure(builder.tradeoffPlot(sweep, recommendation: recommendation, metrics: metrics), caption: "Every swept setting (latency = worse of the tilt and shake steps, ms; jitter on the still segments, g, log scale). The line joins the Pareto front; the large red dot is the recommendation, the black dot the pipeline, the dashed line the raw input’s jitter; a small black dot inside a marker: a setting passed over because it adds power above 2 Hz or keeps too much of the noise band (above \(fixed(HighFrequencyMeter.noiseEdge(rate: rate), 0)) Hz).")
+            page.table(header: ["kind", "best setting", "latency ms", "jitter g", "attenuation ×", "lag ms", "power kept > 2 Hz %", "> \(fixed(HighFrequencyMeter.noiseEdge(rate: rate), 0)) Hz %", "recommended / on front"],
+                       rows: builder.sweepRows(sweep, recommendation: recommendation))
         } else {
             page.paragraph("No sweep: \(problem ?? "unknown reason"). Without a still segment there is no jitter to trade latency against.")
         }
 
         // 5. Spectra.
+        progress?("spectra", Self.sweepShare + 0.14)
         page.heading("Spectra")
         if let spectra = try? builder.spectra() {
+            highFrequencyShare = spectra.highFrequencyShare
+            noiseBandShare = spectra.noiseBandShare
             page.paragraph(spectra.narrative)
-            page.figure(spectra.psd, caption: "Welch power spectral density (Hann, \(spectra.segment)-sample segments, half overlap, g²/Hz, log scale), raw and filtered.")
+            page.figure(spectra.psd, caption: "Welch power spectral density (Hann, \(spectra.segment)-sample segments, half overlap, g²/Hz, log scale), raw and filtered, from 0 Hz to the Nyquist frequency (\(fixed(rate / 2, 1)) Hz).")
             page.figure(spectra.spectrogram, caption: "Spectrogram of the acceleration magnitude |a| − mean (\(spectra.spectrogramSegment)-sample Hann segments, 75 % overlap), dB re 1 g²/Hz.")
         } else {
             page.paragraph("Too few regularly spaced samples for a spectrum.")
         }
 
         // 6. Attitude.
+        progress?("attitude", Self.sweepShare + 0.18)
         page.heading("Attitude from device-motion fusion")
         if schema.hasGyroscope {
             let attitude = builder.attitude(hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth)
             attitudeError = attitude.error
             page.paragraph(attitude.narrative)
-            page.figure(attitude.angles, caption: "Roll, pitch and yaw (degrees, CoreMotion convention) of the estimate\(schema.hasTruth ? " (solid) and the ground truth (dashed)" : "").")
+            for panel in attitude.angles { page.figure(panel.svg, caption: panel.caption) }
             if let errorPlot = attitude.errorPlot {
                 page.figure(errorPlot, caption: attitude.errorCaption)
             }
@@ -203,6 +234,10 @@ public struct RecordingReport: Sendable {
         page.paragraph("poise report \(recording.path) --pipeline \"\(pipeline)\" --out REPORT.html; the numbers: poise replay \(recording.path) --speed max --pipeline \"\(pipeline)\" and poise bench \(recording.path) --compare.")
         document = page
     }
+
+    /// About the share of the report's time taken by the sweep (for progress; a 30-minute 200 Hz
+    /// recording with a release build).
+    static let sweepShare = 0.75
 
     /// The page as HTML.
     public func html() -> String { document.render() }

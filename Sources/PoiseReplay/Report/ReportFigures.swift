@@ -72,11 +72,14 @@ struct ReportFigures {
 
     /// Raw and filtered acceleration over `range`; `centred` subtracts each raw axis's mean over
     /// the range from both (to show noise on a still segment).
-    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false) -> [PlotSeries] {
+    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false, reference: Range<Int>? = nil) -> [PlotSeries] {
         let r = range ?? samples.indices
         let t = Array(times[r])
         var mean = SIMD3<Double>.zero
-        if centred && !r.isEmpty { mean = r.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(r.count) }
+        if centred && !r.isEmpty {
+            let m = reference ?? r
+            mean = m.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(max(1, m.count))
+        }
         var series: [PlotSeries] = []
         for axis in 0..<3 {
             series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: r.map { samples[$0].acceleration[axis] - mean[axis] },
@@ -91,7 +94,7 @@ struct ReportFigures {
 
     func overview() -> String {
         LinePlot(title: "Acceleration: raw (light) and filtered (dark)", x: PlotAxis("time (s)"), y: PlotAxis("acceleration (g)"),
-                 series: accelerationSeries(), bands: stillBands, frame: PlotFrame(height: 300)).svg()
+                 series: accelerationSeries(), bands: stillBands, frame: PlotFrame(height: 300), zoomable: true).svg()
     }
 
     func gyroscopeOverview() -> String {
@@ -99,35 +102,99 @@ struct ReportFigures {
             PlotSeries("\(["x", "y", "z"][axis])", x: times, y: samples.map { $0.rotationRate[axis] }, color: axisColors[axis], width: 1.2)
         }
         return LinePlot(title: "Rotation rate", x: PlotAxis("time (s)"), y: PlotAxis("rotation rate (rad/s)"),
-                        series: series, bands: stillBands, frame: PlotFrame(height: 220)).svg()
+                        series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true).svg()
     }
 
-    /// Windows around movement onsets (the end of each still segment) and the longest still segment.
-    func zoomPanels(maximum: Int) -> [(svg: String, caption: String)] {
-        var windows: [(Range<Int>, String, Bool)] = []
-        let before = Int(saturating: 0.5 * rate), after = Int(saturating: 2.0 * rate)
-        for segment in still where segment.upperBound < samples.count {
-            let onset = segment.upperBound
+    /// Where the device starts to move after each still segment. Movement is measured in units of
+    /// two thresholds: the rotation rate over ``onsetRotationRate`` and the change of the 50-ms
+    /// mean acceleration from the segment's last 0.5 s over ``onsetAcceleration``. After the
+    /// segment's end (before the next segment starts, at most 8 s later) the first clear movement
+    /// (2.5 × a threshold) is found, and the onset is where the run above 1 × that leads to it
+    /// began (at most 1.5 s before it). A still segment followed by a short quiet gap (the detector's threshold crossed
+    /// by noise or vibration) or a twitch has no onset. Onsets closer than 2.5 s to the previous
+    /// one are dropped.
+    ///
+    /// - Returns: sample indices, increasing, with the still segment each one follows.
+    func movementOnsets() -> [(index: Int, after: Range<Int>)] {
+        let n = samples.count
+        guard n > 1 else { return [] }
+        // Prefix sums of the acceleration for window means.
+        var prefix = [SIMD3<Double>](repeating: .zero, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + samples[i].acceleration }
+        func mean(_ r: Range<Int>) -> SIMD3<Double> { (prefix[r.upperBound] - prefix[r.lowerBound]) / Double(max(1, r.count)) }
+        let smoothing = max(1, Int((0.05 * rate).rounded()))
+        let searchLength = Int(8 * rate)
+        var onsets: [(index: Int, after: Range<Int>)] = []
+        for (k, segment) in still.enumerated() where segment.upperBound < n {
+            let reference = mean(max(segment.lowerBound, segment.upperBound - Int(0.5 * rate))..<segment.upperBound)
+            let end = min(n, segment.upperBound + searchLength, k + 1 < still.count ? still[k + 1].lowerBound : n)
+            // Movement in units of the thresholds: rotation / onsetRotationRate, change of the
+            // 50-ms mean acceleration / onsetAcceleration, whichever is larger.
+            func measure(_ i: Int) -> Double {
+                let d = mean(max(0, i + 1 - smoothing)..<(i + 1)) - reference
+                let rotation = samples[i].rotationRate
+                return max((d * d).sum().squareRoot() / Self.onsetAcceleration, (rotation * rotation).sum().squareRoot() / Self.onsetRotationRate)
+            }
+            // The first clear movement (2.5 × a threshold), then back to where the run above 1 ×
+            // leading to it began (at most 1.5 s before), so the panel shows the movement.
+            guard let strong = (segment.upperBound..<end).first(where: { measure($0) >= 2.5 }) else { continue }
+            let earliest = max(segment.upperBound, strong - Int(1.5 * rate))
+            var index = strong
+            while index > earliest && measure(index - 1) > 1 { index -= 1 }
+            if let last = onsets.last, times[index] - times[last.index] < 2.5 { continue }
+            onsets.append((index, segment))
+        }
+        return onsets
+    }
+
+    /// Rotation rate that marks movement for ``movementOnsets()``, rad/s (about 11 °/s).
+    static let onsetRotationRate = 0.2
+    /// Change of the 50-ms mean acceleration that marks movement for ``movementOnsets()``, g.
+    static let onsetAcceleration = 0.05
+
+    /// Zoomed panels: windows around movement onsets (0.5 s before to 2 s after, at most
+    /// `maximum − 1`, evenly chosen) and the longest still segment (up to 3 s).
+    func zoomPanels(maximum: Int) -> [(svg: String, caption: String, range: Range<Int>, onset: Int?)] {
+        var windows: [(Range<Int>, String, Int?)] = []
+        let before = Int(0.5 * rate), after = Int(2.0 * rate)
+        for (onset, segment) in movementOnsets() {
             let r = max(0, onset - before)..<min(samples.count, onset + after)
-            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s: the end of a still segment, 0.5 s before to 2 s after.", false))
+            let end = times[segment.upperBound - 1]
+            let gap = times[onset] - end
+            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s (dashed line): the device starts moving \(gap < 0.05 ? "as the still segment ends" : "\(fixed(gap, 2)) s after the still segment ending at \(fixed(end, 2)) s"); 0.5 s before to 2 s after, each axis minus its raw mean over the 0.5 s before the onset.", onset))
         }
         if windows.count > maximum - 1 {
             // Evenly spaced choice, always including the first and last onsets.
             let n = max(1, maximum - 1)
             windows = (0..<n).map { windows[n == 1 ? 0 : $0 * (windows.count - 1) / (n - 1)] }
         }
-        if let longest = still.max(by: { $0.count < $1.count }) {
-            let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(saturating: min(3 * rate, 1e12)))
-            windows.append((r, "Still segment from \(fixed(times[longest.lowerBound], 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", true))
-        }
-        return windows.map { range, caption, centred in
+        var panels: [(svg: String, caption: String, range: Range<Int>, onset: Int?)] = windows.map { range, caption, onset in
             let lo = times[range.lowerBound], hi = times[range.upperBound - 1]
-            let plot = LinePlot(title: centred ? "Still: acceleration minus its mean, \(fixed(lo, 2))–\(fixed(hi, 2)) s" : "Acceleration, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
-                                x: PlotAxis("time (s)", range: lo...hi),
-                                y: PlotAxis(centred ? "acceleration − mean (g)" : "acceleration (g)"), series: accelerationSeries(range: range, centred: centred),
-                                bands: stillBands, frame: PlotFrame(height: 220))
-            return (plot.svg(), caption)
+            // Each axis minus its mean over the 0.5 s before the onset: the change is what matters,
+            // and a fraction of a g on one axis would be flat on a 0–1 g axis.
+            let before = onset.map { max(range.lowerBound, $0 - Int(0.5 * rate))..<max($0, range.lowerBound + 1) }
+            var series = accelerationSeries(range: range, centred: true, reference: before)
+            if let onset {
+                let values = series.flatMap(\.y).filter(\.isFinite)
+                if let low = values.min(), let high = values.max() {
+                    series.append(PlotSeries("onset", x: [times[onset], times[onset]], y: [low, high], color: "#555555", width: 1, dashed: true, inLegend: false))
+                }
+            }
+            let plot = LinePlot(title: "Movement onset: acceleration change, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
+                                x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean before (g)"),
+                                series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true)
+            return (plot.svg(), caption, range, onset)
         }
+        if let longest = still.max(by: { $0.count < $1.count }) {
+            let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate))
+            let lo = times[r.lowerBound], hi = times[r.upperBound - 1]
+            let plot = LinePlot(title: "Still: acceleration minus its mean, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
+                                x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean (g)"),
+                                series: accelerationSeries(range: r, centred: true), bands: stillBands,
+                                frame: PlotFrame(height: 220), zoomable: true)
+            panels.append((plot.svg(), "Still segment from \(fixed(lo, 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", r, nil))
+        }
+        return panels
     }
 
     // MARK: Steps
@@ -169,61 +236,79 @@ struct ReportFigures {
         series.append(PlotSeries("90 %", x: [0, end], y: [90, 90], color: "#888888", width: 1, dashed: true))
         return LinePlot(title: "\(step.rawValue.capitalized) step (\(step == .tilt ? "0,0,1 g → 0,1 g,0" : "0,0,1 g → 0,0,1.5 g"))",
                         x: PlotAxis("time after the step (ms)", range: 0...end), y: PlotAxis("progress (%)"), series: series,
-                        frame: PlotFrame(height: 300)).svg()
+                        frame: PlotFrame(height: 300), zoomable: true).svg()
     }
 
     // MARK: Trade-off
 
-    func sweepRows(_ sweep: SweepComparison) -> [[String]] {
-        sweep.entries.enumerated().map { index, entry in
-            guard let best = entry.best else {
-                return [entry.kind.rawValue, "none meets \(sweep.target)", "–", "–", "–", "–", "–"]
+    func sweepRows(_ sweep: SweepComparison, recommendation: ReportRecommendation) -> [[String]] {
+        recommendation.choices.enumerated().map { index, choice in
+            guard let best = choice.point else {
+                let reason = choice.passedOver.isEmpty ? "none meets \(sweep.target)"
+                    : "each of its \(choice.passedOver.count) best-ranked settings within \(sweep.target) adds power above 2 Hz or keeps \(fixed(100 * recommendation.maximumShare, 0)) % or more of the noise band"
+                return [choice.kind.rawValue, reason, "–", "–", "–", "–", "–", "–", "–"]
             }
-            let mark = sweep.recommendation == index ? "yes (recommended)" : sweep.front.contains(index) ? "yes" : "no"
-            return [entry.kind.rawValue, best.setting.spec.description, best.latency.milliseconds.map { fixed($0, 0) } ?? "–",
-                    significant(best.jitter), best.attenuation.map(significant) ?? "–", best.lagMilliseconds.map { fixed($0, 0) } ?? "–", mark]
+            let onFront = sweep.entries.indices.contains(index) && sweep.front.contains(index) && sweep.entries[index].best == best
+            let mark = recommendation.overall == index ? "yes (recommended)" : onFront ? "yes" : "no"
+            return [choice.kind.rawValue, best.setting.spec.description, best.latency.milliseconds.map { fixed($0, 0) } ?? "–",
+                    significant(best.jitter), best.attenuation.map(significant) ?? "–", best.lagMilliseconds.map { fixed($0, 0) } ?? "–",
+                    choice.shares.map { significant(100 * $0.aboveTwoHertz) } ?? "–", choice.shares.map { significant(100 * $0.noiseBand) } ?? "–", mark]
         }
     }
 
-    func sweepNarrative(_ sweep: SweepComparison, metrics: StageMetrics) -> String {
+    func sweepNarrative(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetrics) -> String {
         let all = sweep.entries.flatMap(\.result.points)
         var text = "The sweep measured \(all.count) settings of \(sweep.entries.count) filter kinds (\(sweep.entries.map(\.kind.rawValue).joined(separator: ", ")); default grids of poise bench) on this recording. "
         let front = paretoFront(all.map(\.tradeoffMilliseconds))
         text += "\(front.count) of them \(front.count == 1 ? "is" : "are") on the Pareto front: no other setting is both at least as fast and at least as calm. "
-        if let r = sweep.recommendation, let best = sweep.entries[r].best {
-            let others = sweep.entries.enumerated().compactMap { i, e -> (String, Double)? in
-                guard i != r, let b = e.best else { return nil }
-                return (e.kind.rawValue, b.jitter / best.jitter)
+        let passedOver = recommendation.choices.flatMap(\.passedOver).sorted { $0.point.jitter < $1.point.jitter }
+        let edge = fixed(HighFrequencyMeter.noiseEdge(rate: rate), 0)
+        if let first = passedOver.first {
+            text += "Jitter is measured at rest only, so each candidate is also checked over the whole recording: it must not add power above 2 Hz and must remove more than half of the power above \(edge) Hz, where movement has little power and noise, tremor and vibration dominate. \(passedOver.count) setting\(passedOver.count == 1 ? "" : "s") ranked higher fail\(passedOver.count == 1 ? "s" : "") this (e.g. \(first.point.setting.spec.description) keeps \(significant(100 * first.shares.aboveTwoHertz)) % of the raw power above 2 Hz and \(significant(100 * first.shares.noiseBand)) % above \(edge) Hz) — calm at rest, but not filtering, or adding noise, while the device moves — and \(passedOver.count == 1 ? "is" : "are") not recommended. "
+        }
+        if let r = recommendation.overall, let best = recommendation.choices[r].point {
+            let others = recommendation.choices.enumerated().compactMap { i, c -> (String, Double)? in
+                guard i != r, let b = c.point else { return nil }
+                return (c.kind.rawValue, b.jitter / best.jitter)
             }.sorted { $0.1 < $1.1 }
             text += "Best for \(sweep.target): \(best.setting.spec.description), with \(best.latency.milliseconds.map { fixed($0, 0) } ?? "–") ms latency and \(significant(best.jitter)) g jitter"
             if best.rawJitter < 1e-9 {
-                text += ". The raw input is still to numerical precision here (\(significant(best.rawJitter)) g jitter, a noise-free recording), so jitter differences are rounding only and the choice is about latency. "
+                text += ". The raw input is still to numerical precision here (\(significant(best.rawJitter)) g jitter, a noise-free recording), so jitter differences are rounding only and the choice is about latency"
             } else if let attenuation = best.attenuation, attenuation >= 1 {
-                text += ", \(significant(attenuation)) × calmer than the raw input (\(significant(best.rawJitter)) g). "
+                text += ", \(significant(attenuation)) × calmer than the raw input (\(significant(best.rawJitter)) g)"
             } else {
-                text += ", noisier than the raw input (\(significant(best.rawJitter)) g): no setting within the target calms this recording. "
+                text += ", noisier than the raw input (\(significant(best.rawJitter)) g): no setting within the target calms this recording"
             }
+            if let shares = recommendation.choices[r].shares {
+                text += "; it keeps \(significant(100 * shares.aboveTwoHertz)) % of the raw power above 2 Hz and \(significant(100 * shares.noiseBand)) % above \(edge) Hz"
+            }
+            text += ". "
             if let runnerUp = others.first {
                 text += "The next best kind, \(runnerUp.0), leaves \(fixed(runnerUp.1, 2)) × as much jitter at its best setting within the same latency. "
             }
         } else {
-            text += "No setting meets \(sweep.target). "
+            text += "No setting meets \(sweep.target)\(passedOver.isEmpty ? "" : " while filtering the noise band"). "
         }
         let w = metrics.whole
         if let tilt = w.latency90Samples.tilt, let shake = w.latency90Samples.shake, let j = w.jitter {
             let latency = Double(max(tilt, shake)) / rate * 1000
-            let dominating = all.filter { ($0.latency.milliseconds ?? .infinity) <= latency && $0.jitter < j.output * 0.98 }
-            text += "The pipeline (\(pipeline)) sits at \(fixed(latency, 0)) ms and \(significant(j.output)) g"
-            if let better = dominating.min(by: { $0.jitter < $1.jitter }) {
-                text += "; \(dominating.count) swept setting\(dominating.count == 1 ? " is" : "s are") at least as fast and calmer, e.g. \(better.setting.spec.description) (\(better.latency.milliseconds.map { fixed($0, 0) } ?? "–") ms, \(significant(better.jitter)) g)."
+            if recommendation.point?.setting.spec.description == pipeline {
+                text += "The pipeline shown is this recommendation."
             } else {
-                text += ", on or below the front: no swept setting is both as fast and calmer."
+                // Compared with the table's settings (each kind's choice), which passed the noise-band check.
+                let dominating = recommendation.choices.compactMap(\.point).filter { ($0.latency.milliseconds ?? .infinity) <= latency && $0.jitter < j.output * 0.98 }
+                text += "The pipeline (\(pipeline)) sits at \(fixed(latency, 0)) ms and \(significant(j.output)) g"
+                if let better = dominating.min(by: { $0.jitter < $1.jitter }) {
+                    text += "; \(dominating.count) of the table's settings \(dominating.count == 1 ? "is" : "are") at least as fast and calmer at rest, e.g. \(better.setting.spec.description) (\(better.latency.milliseconds.map { fixed($0, 0) } ?? "–") ms, \(significant(better.jitter)) g)."
+                } else {
+                    text += "; none of the table's settings is both as fast and calmer at rest."
+                }
             }
         }
         return text
     }
 
-    func tradeoffPlot(_ sweep: SweepComparison, metrics: StageMetrics) -> String {
+    func tradeoffPlot(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetrics) -> String {
         var series: [PlotSeries] = []
         let all = sweep.entries.flatMap(\.result.points)
         for (i, entry) in sweep.entries.enumerated() {
@@ -237,7 +322,12 @@ struct ReportFigures {
         if let raw = all.first?.rawJitter, let maxLatency = all.compactMap(\.latency.milliseconds).max() {
             series.append(PlotSeries("raw input jitter", x: [1, maxLatency], y: [raw, raw], color: "#999999", width: 1, dashed: true))
         }
-        if let r = sweep.recommendation, let best = sweep.entries[r].best, let ms = best.latency.milliseconds {
+        let passedOver = recommendation.choices.flatMap(\.passedOver).map(\.point).filter { $0.latency.milliseconds != nil && $0.jitter > 0 }
+        if !passedOver.isEmpty {
+            series.append(PlotSeries("fails the check above 2 and \(fixed(HighFrequencyMeter.noiseEdge(rate: rate), 0)) Hz (not recommended)", x: passedOver.map { $0.latency.milliseconds! }, y: passedOver.map(\.jitter),
+                                     color: "#000000", style: .markers(radius: 1.5)))
+        }
+        if let best = recommendation.point, let ms = best.latency.milliseconds {
             series.append(PlotSeries("recommended: \(best.setting.spec.description)", x: [ms], y: [best.jitter],
                                      color: "#d62728", style: .markers(radius: 7)))
         }
@@ -258,17 +348,29 @@ struct ReportFigures {
         var narrative: String
         var segment: Int
         var spectrogramSegment: Int
+        /// Share of the raw power at or above 2 Hz that the pipeline keeps.
+        var highFrequencyShare: Double?
+        /// Share of the raw power in the noise band (``HighFrequencyMeter/noiseEdge(rate:)``).
+        var noiseBandShare: Double?
+    }
+
+    /// Welch segment length for `count` samples: 512, halved until it fits (at least 16).
+    static func welchSegment(count: Int) -> Int {
+        var segment = 512
+        while segment > count && segment > 16 { segment /= 2 }
+        return segment
     }
 
     func spectra() throws -> Spectra {
         let n = samples.count
-        var segment = 512
-        while segment > n && segment > 16 { segment /= 2 }
+        let segment = Self.welchSegment(count: n)
         guard segment >= 16, n >= segment else { throw ReportError("too short") }
         let welch = try WelchEstimator(configuration: SpectralConfiguration(sampleRate: rate, segmentLength: segment))
         var series: [PlotSeries] = []
         var peaks: [(String, Double, Double)] = []
-        var rawTotal = 0.0, filteredTotal = 0.0
+        var rawTotal = 0.0, filteredTotal = 0.0, rawNoise = 0.0, filteredNoise = 0.0
+        let edge = HighFrequencyMeter.noiseEdge(rate: rate)
+        var rawTop = 0.0
         for axis in 0..<3 {
             let raw = try welch.estimate(samples.map { $0.acceleration[axis] })
             let out = try welch.estimate(filtered.map { $0[axis] })
@@ -277,11 +379,20 @@ struct ReportFigures {
             series.append(PlotSeries("raw \(name)", x: keep.map { raw.frequencies[$0] }, y: keep.map { raw.values[$0] }, color: lightColors[axis], width: 1.2))
             series.append(PlotSeries("filtered \(name)", x: keep.map { out.frequencies[$0] }, y: keep.map { out.values[$0] }, color: axisColors[axis], width: 1.6))
             if let top = keep.max(by: { raw.values[$0] < raw.values[$1] }) { peaks.append((name, raw.frequencies[top], raw.values[top])) }
+            rawTop = max(rawTop, keep.map { raw.values[$0] }.max() ?? 0)
             // Power above 2 Hz (noise and shake band), raw and filtered.
             for i in keep where raw.frequencies[i] >= 2 { rawTotal += raw.values[i]; filteredTotal += out.values[i] }
+            for i in keep where raw.frequencies[i] >= edge { rawNoise += raw.values[i]; filteredNoise += out.values[i] }
         }
-        let psd = LinePlot(title: "Power spectral density of the acceleration", x: PlotAxis("frequency (Hz)"),
-                           y: PlotAxis("PSD (g²/Hz)", scale: .logarithmic), series: series, frame: PlotFrame(height: 320)).svg()
+        // Frequency axis: 0 to the Nyquist frequency (the last bin). PSD axis: the decades from
+        // the strongest raw value down to 10⁻⁹ of it at most (a filter's output can fall to
+        // rounding noise, which would squeeze the raw spectrum into a band at the top).
+        let nyquist = rate / 2
+        let values = series.flatMap(\.y).filter { $0 > 0 && $0.isFinite }
+        let floor = max(values.min() ?? 1e-12, rawTop * 1e-9)
+        let psd = LinePlot(title: "Power spectral density of the acceleration", x: PlotAxis("frequency (Hz)", range: 0...nyquist),
+                           y: PlotAxis("PSD (g²/Hz)", scale: .logarithmic, range: rawTop > 0 ? floor...rawTop : nil),
+                           series: series, frame: PlotFrame(height: 320)).svg()
         // Spectrogram of the magnitude.
         var short = 128
         while short > n / 4 && short > 16 { short /= 2 }
@@ -294,21 +405,30 @@ struct ReportFigures {
                            valueLabel: "PSD (dB re 1 g²/Hz)", xValues: result.times, yValues: result.frequencies,
                            values: db, valueRange: (top - 70)...top).svg()
         let strongest = peaks.max { $0.2 < $1.2 }
-        var text = "Welch's method averages the spectra of overlapping windowed segments: it shows at which frequencies the signal carries power. "
+        var text = "Welch's method averages the spectra of overlapping windowed segments: it shows at which frequencies the signal carries power, up to the Nyquist frequency (\(fixed(nyquist, 1)) Hz, half the sample rate). "
         if let strongest {
             text += "The strongest component is on the \(strongest.0) axis at \(fixed(strongest.1, 2)) Hz. "
         }
         if rawTotal > 0 {
-            text += "Above 2 Hz (sensor noise, shakes, hand tremor) the pipeline keeps \(significant(100 * filteredTotal / rawTotal)) % of the raw power (\(fixed(10 * log10(max(filteredTotal, 1e-300) / rawTotal), 1)) dB). "
+            let share = filteredTotal / rawTotal
+            text += "Above 2 Hz (quick movements and shakes, and sensor noise, tremor, vibration) the pipeline keeps \(significant(100 * share)) % of the raw power (\(fixed(10 * log10(max(filteredTotal, 1e-300) / rawTotal), 1)) dB)"
+            text += share >= 1 ? ": it adds high-frequency power instead of removing it" : ""
+            if rawNoise > 0 {
+                text += "; above \(fixed(edge, 0)) Hz, where movement has little power and noise, tremor and vibration dominate, it keeps \(significant(100 * filteredNoise / rawNoise)) %"
+            }
+            text += ". "
         }
         text += "The spectrogram shows the same power over time for |a|: bright vertical bands are movements and shakes, dark stretches are rests."
-        return Spectra(psd: psd, spectrogram: heat, narrative: text, segment: segment, spectrogramSegment: short)
+        return Spectra(psd: psd, spectrogram: heat, narrative: text, segment: segment, spectrogramSegment: short,
+                       highFrequencyShare: rawTotal > 0 ? filteredTotal / rawTotal : nil,
+                       noiseBandShare: rawNoise > 0 ? filteredNoise / rawNoise : nil)
     }
 
     // MARK: Attitude
 
     struct Attitude {
-        var angles: String
+        /// Roll, pitch and yaw panels with their captions.
+        var angles: [(svg: String, caption: String)]
         var errorPlot: String?
         var errorCaption: String
         var narrative: String
@@ -338,25 +458,9 @@ struct ReportFigures {
             }
         }
         let degrees = 180 / Double.pi
-        func broken(_ values: [Double]) -> [Double] {
-            var out = values
-            for i in out.indices.dropFirst() where abs(values[i] - values[i - 1]) > 180 { out[i - 1] = .nan }
-            return out
-        }
-        var series: [PlotSeries] = []
-        let names = ["roll", "pitch", "yaw"]
-        for k in 0..<3 {
-            let est = estimate.map { [$0.roll, $0.pitch, $0.yaw][k] * degrees }
-            series.append(PlotSeries(names[k], x: times, y: broken(est), color: axisColors[k], width: 1.5))
-        }
-        if hasTruth {
-            for k in 0..<3 {
-                let t = truth.map { $0.map { [$0.roll, $0.pitch, $0.yaw][k] * degrees } ?? .nan }
-                series.append(PlotSeries("true \(names[k])", x: times, y: broken(t), color: lightColors[k], width: 1.5, dashed: true))
-            }
-        }
-        let angles = LinePlot(title: "Attitude (\(nine ? "9D, magnetic north" : "6D, heading arbitrary"))", x: PlotAxis("time (s)"),
-                              y: PlotAxis("angle (°)", range: -180...180), series: series, frame: PlotFrame(height: 300)).svg()
+        let panels = attitudePanels(estimate: estimate.map { [$0.roll * degrees, $0.pitch * degrees, $0.yaw * degrees] },
+                                    truth: hasTruth ? truth.map { $0.map { [$0.roll * degrees, $0.pitch * degrees, $0.yaw * degrees] } } : nil,
+                                    title: nine ? "9D, magnetic north" : "6D, heading arbitrary")
         var narrative = "The device-motion estimator (Sources/Poise/Fusion, the engine of poise evaluate) fuses \(nine ? "accelerometer, gyroscope and magnetometer (9D, heading to magnetic north)" : "accelerometer and gyroscope (6D, heading arbitrary)") at \(fixed(rate, 1)) Hz. Angles follow CoreMotion: roll about y, pitch about x, yaw about z, in degrees. "
         var errorPlot: String?
         var error: OrientationError?
@@ -376,12 +480,51 @@ struct ReportFigures {
             }
             errorPlot = LinePlot(title: nine ? "Attitude error (total angle)" : "Inclination error", x: PlotAxis("time (s)"),
                                  y: PlotAxis("error (°)"), series: [PlotSeries(nine ? "total error" : "inclination error", x: times, y: errors, color: "#d62728")],
-                                 bands: stillBands, frame: PlotFrame(height: 240)).svg()
+                                 bands: stillBands, frame: PlotFrame(height: 240), zoomable: true).svg()
             caption = nine ? "Angle of the rotation from the true to the estimated attitude, per sample (degrees); shaded: still segments."
                 : "Inclination error per sample (degrees; the 6D heading is arbitrary so it is left out); shaded: still segments."
         } else {
             narrative += "The file has no ground truth (gt_q*), so no error is shown."
         }
-        return Attitude(angles: angles, errorPlot: errorPlot, errorCaption: caption, narrative: narrative, error: error)
+        return Attitude(angles: panels, errorPlot: errorPlot, errorCaption: caption, narrative: narrative, error: error)
+    }
+
+    /// One plot per angle (degrees): the estimate (solid) and the truth (dashed) when given.
+    /// Roll and yaw are unwrapped across ±180° unless they turn more than a full circle, left out
+    /// where |pitch| > ``AngleSeries/gimbalLockPitch``; every axis range comes from its data.
+    ///
+    /// - Parameters:
+    ///   - estimate: [roll, pitch, yaw] per sample, degrees.
+    ///   - truth: the same for the ground truth (`nil` where missing), or `nil` without one.
+    func attitudePanels(estimate: [[Double]], truth: [[Double]?]?, title: String) -> [(svg: String, caption: String)] {
+        let names = ["roll", "pitch", "yaw"]
+        let estimatePitch = estimate.map { $0[1] }
+        let truthAngles = truth.map { rows in (0..<3).map { k in rows.map { $0?[k] ?? .nan } } }
+        var panels: [(svg: String, caption: String)] = []
+        for k in 0..<3 {
+            let e = estimate.map { $0[k] }
+            var shownEstimate = e, shownTruth = truthAngles?[k]
+            var wraps = false
+            if k != 1 {
+                let prepared = AngleSeries.wrappingAngle(estimate: e, estimatePitch: estimatePitch, truth: truthAngles?[k], truthPitch: truthAngles?[1])
+                shownEstimate = prepared.estimate; shownTruth = prepared.truth; wraps = prepared.wraps
+            }
+            var series = [PlotSeries("\(names[k]), estimate", x: times, y: shownEstimate, color: axisColors[k], width: 1.5)]
+            if let shownTruth {
+                series.append(PlotSeries("\(names[k]), ground truth", x: times, y: shownTruth, color: "#555555", width: 1.2, dashed: true))
+            }
+            let range = wraps ? -180.0...180.0 : AngleSeries.axisRange([shownEstimate] + (shownTruth.map { [$0] } ?? []))
+            let plot = LinePlot(title: "\(names[k].capitalized) (\(title))", x: PlotAxis("time (s)"), y: PlotAxis("\(names[k]) (°)", range: range, ticks: wraps ? [-180, -90, 0, 90, 180] : nil),
+                                series: series, bands: stillBands, frame: PlotFrame(height: 200), zoomable: true)
+            var caption = "\(names[k].capitalized) in degrees (CoreMotion convention) of the estimate (solid)\(shownTruth != nil ? " and the ground truth (dashed)" : "")"
+            if k == 1 {
+                caption += "."
+            } else {
+                caption += wraps ? ", wrapped to ±180° (unwrapped it would span more than 360°)" : ", unwrapped (continuous across ±180°), the axis fitted to the data"
+                caption += "; left out where |pitch| > \(fixed(AngleSeries.gimbalLockPitch, 0))°, where \(names[k]) is undefined (gimbal lock)."
+            }
+            panels.append((plot.svg(), caption))
+        }
+        return panels
     }
 }

@@ -14,9 +14,12 @@ public struct PlotAxis: Sendable, Equatable {
     public var label: String
     public var scale: AxisScale
     public var range: ClosedRange<Double>?
+    /// Tick positions for a linear axis with a fixed `range` (e.g. every 90° on a ±180° angle
+    /// axis); `nil`: "nice" steps.
+    public var ticks: [Double]?
 
-    public init(_ label: String, scale: AxisScale = .linear, range: ClosedRange<Double>? = nil) {
-        self.label = label; self.scale = scale; self.range = range
+    public init(_ label: String, scale: AxisScale = .linear, range: ClosedRange<Double>? = nil, ticks: [Double]? = nil) {
+        self.label = label; self.scale = scale; self.range = range; self.ticks = ticks
     }
 }
 
@@ -184,7 +187,7 @@ struct PlotScaleMap {
         let hi = usable.max() ?? (axis.scale == .linear ? 1 : 10)
         switch axis.scale {
         case .linear:
-            let t = AxisTicks.linear(lo, hi, count: tickCount)
+            let t = axis.range != nil ? (axis.ticks ?? AxisTicks.linear(lo, hi, count: tickCount)) : AxisTicks.linear(lo, hi, count: tickCount)
             ticks = axis.range == nil ? t : t.filter { $0 >= lo - 1e-12 * max(1, abs(lo)) && $0 <= hi + 1e-12 * max(1, abs(hi)) }
             lower = axis.range?.lowerBound ?? t.first!
             upper = axis.range?.upperBound ?? t.last!
@@ -246,10 +249,16 @@ public struct LinePlot: Sendable {
     public var series: [PlotSeries]
     public var bands: [PlotBand]
     public var frame: PlotFrame
+    /// Marks the plot for the page's inline script (``HTMLReport/script``): drag to zoom on the
+    /// x axis, double-click to reset, hover for values. Only plots with two linear axes take it;
+    /// the SVG itself stays static (the script reads the drawn paths and the axis ranges from
+    /// `data-x` and `data-y`).
+    public var zoomable: Bool
 
     public init(title: String, x: PlotAxis, y: PlotAxis, series: [PlotSeries], bands: [PlotBand] = [],
-                frame: PlotFrame = PlotFrame()) {
+                frame: PlotFrame = PlotFrame(), zoomable: Bool = false) {
         self.title = title; xAxis = x; yAxis = y; self.series = series; self.bands = bands; self.frame = frame
+        self.zoomable = zoomable
     }
 
     /// The SVG element (`<svg …>…</svg>`), with no scripts or external references.
@@ -266,30 +275,43 @@ public struct LinePlot: Sendable {
         let xm = PlotScaleMap(axis: xAxis, values: xValues, start: f.left, length: f.plotWidth, flipped: false, tickCount: 10)
         let ym = PlotScaleMap(axis: yAxis, values: yValues, start: f.top, length: f.plotHeight, flipped: true, tickCount: 6)
         let totalHeight = f.height + legendExtraHeight
-        var s = "<svg class=\"plot\" width=\"\(pixels(f.width))\" height=\"\(pixels(totalHeight))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
+        let interactive = zoomable && xAxis.scale == .linear && yAxis.scale == .linear
+        // Axis ranges (data units) and plot area (pixels) for the inline script.
+        let zoomData = interactive ? " data-x=\"\(xm.lower) \(xm.upper) \(pixels(f.left)) \(pixels(f.plotWidth))\" data-y=\"\(ym.lower) \(ym.upper) \(pixels(f.top)) \(pixels(f.plotHeight))\"" : ""
+        var s = "<svg class=\"plot\(interactive ? " zoomable" : "")\"\(zoomData) width=\"\(pixels(f.width))\" height=\"\(pixels(totalHeight))\" viewBox=\"0 0 \(pixels(f.width)) \(pixels(totalHeight))\" role=\"img\" aria-label=\"\(escapeXML(title))\">\n"
         s += "<title>\(escapeXML(title))</title>\n"
         s += "<text class=\"title\" x=\"\(pixels(f.left))\" y=\"18\">\(escapeXML(title))</text>\n"
         let clipID = "c\(stableHash(title))_\(Int(f.width))x\(Int(f.height))"
         s += "<defs><clipPath id=\"\(clipID)\"><rect x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/></clipPath></defs>\n"
         s += "<rect class=\"area\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
         // Bands.
+        var bandsSVG = ""
         for band in bands {
             guard let a = xm.position(band.from), let b = xm.position(band.to) else { continue }
             let lo = max(f.left, min(a, b)), hi = min(f.left + f.plotWidth, max(a, b))
             guard hi > lo else { continue }
-            s += "<rect x=\"\(pixels(lo))\" y=\"\(pixels(f.top))\" width=\"\(pixels(hi - lo))\" height=\"\(pixels(f.plotHeight))\" fill=\"\(band.color)\"/>\n"
+            bandsSVG += "<rect x=\"\(pixels(lo))\" y=\"\(pixels(f.top))\" width=\"\(pixels(hi - lo))\" height=\"\(pixels(f.plotHeight))\" fill=\"\(band.color)\"/>\n"
         }
+        if !bandsSVG.isEmpty { s += "<g clip-path=\"url(#\(clipID))\"><g class=\"bands\">\n\(bandsSVG)</g></g>\n" }
         s += axesSVG(xm: xm, ym: ym)
         // Series.
-        s += "<g clip-path=\"url(#\(clipID))\">\n"
+        s += "<g clip-path=\"url(#\(clipID))\"><g class=\"data\">\n"
         let buckets = Int(f.plotWidth)
         for item in series {
             switch item.style {
             case .line:
                 let indices = minMaxDownsample(x: item.x, y: item.y, buckets: buckets, range: xAxis.range)
+                // Non-finite samples between two kept points are a gap: the line breaks there.
+                var gaps = [Int](repeating: 0, count: min(item.x.count, item.y.count) + 1)
+                for k in 0..<(gaps.count - 1) {
+                    gaps[k + 1] = gaps[k] + (item.x[k].isFinite && item.y[k].isFinite ? 0 : 1)
+                }
                 var d = ""
                 var pen = false
+                var previous = -1
                 for i in indices {
+                    defer { previous = i }
+                    if previous >= 0 && gaps[i] - gaps[previous + 1] > 0 { pen = false }
                     if let r = xAxis.range, !r.contains(item.x[i]) { pen = false; continue }
                     guard let px0 = xm.position(item.x[i]), let py0 = ym.position(item.y[i]) else { pen = false; continue }
                     d += (pen ? "L" : "M") + pixels(px0) + " " + pixels(py0)
@@ -318,7 +340,7 @@ public struct LinePlot: Sendable {
                 s += "<g class=\"bars\" fill=\"\(item.color)\" data-name=\"\(escapeXML(item.name))\" data-bars=\"\(drawn)\">\(bars)</g>\n"
             }
         }
-        s += "</g>\n"
+        s += "</g></g>\n"
         s += legendSVG()
         s += "</svg>"
         return s
@@ -326,19 +348,20 @@ public struct LinePlot: Sendable {
 
     func axesSVG(xm: PlotScaleMap, ym: PlotScaleMap) -> String {
         let f = frame
-        var s = "<g class=\"axes\">\n"
+        var s = "<g class=\"axes\">\n<g class=\"xticks\">"
         let bottom = f.top + f.plotHeight
         for t in xm.ticks {
             guard let x = xm.position(t) else { continue }
             s += "<line class=\"grid\" x1=\"\(pixels(x))\" y1=\"\(pixels(f.top))\" x2=\"\(pixels(x))\" y2=\"\(pixels(bottom))\"/>"
             s += "<text class=\"tick xt\" x=\"\(pixels(x))\" y=\"\(pixels(bottom + 15))\" text-anchor=\"middle\">\(AxisTicks.label(t))</text>\n"
         }
+        s += "</g><g class=\"yticks\">"
         for t in ym.ticks {
             guard let y = ym.position(t) else { continue }
             s += "<line class=\"grid\" x1=\"\(pixels(f.left))\" y1=\"\(pixels(y))\" x2=\"\(pixels(f.left + f.plotWidth))\" y2=\"\(pixels(y))\"/>"
             s += "<text class=\"tick yt\" x=\"\(pixels(f.left - 6))\" y=\"\(pixels(y + 4))\" text-anchor=\"end\">\(AxisTicks.label(t))</text>\n"
         }
-        s += "<rect class=\"frame\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
+        s += "</g>\n<rect class=\"frame\" x=\"\(pixels(f.left))\" y=\"\(pixels(f.top))\" width=\"\(pixels(f.plotWidth))\" height=\"\(pixels(f.plotHeight))\"/>\n"
         s += "<text class=\"axis-label\" x=\"\(pixels(f.left + f.plotWidth / 2))\" y=\"\(pixels(bottom + 32))\" text-anchor=\"middle\">\(escapeXML(xAxis.label))</text>\n"
         let cy = f.top + f.plotHeight / 2
         s += "<text class=\"axis-label\" x=\"14\" y=\"\(pixels(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(pixels(cy)))\">\(escapeXML(yAxis.label))</text>\n"
