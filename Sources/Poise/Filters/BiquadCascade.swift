@@ -1,16 +1,19 @@
 /// The arithmetic of a cascade of biquads in transposed direct form II, shared by the per-sample
 /// and block forms of ``ButterworthFilter`` so both give bit-identical results.
 ///
-/// One section, one sample (`x` in, `y` out, state `s0`, `s1`):
+/// One section, one sample (`x` in, `y` out, state `s0`, `s1`), every step a fused multiply-add
+/// (one rounding):
 ///
-///     y  = s0 + b0·x
-///     s0 = (b1·x + s1) − a1·y
-///     s1 = b2·x − a2·y
+///     y  = fma(b0, x, s0)
+///     s0 = fma(−a1, y, fma(b1, x, s1))
+///     s1 = fma(−a2, y, b2·x)
 ///
-/// Only `a1·y`, the subtraction and the next sample's `+ s0` depend on the previous sample
-/// (`b1·x + s1` and `b0·x` do not), so the recurrence is a chain of one multiply and two adds per
-/// section per sample — 9 cycles on Zen 3 — and needs no fused multiply-add, so the portable
-/// build (no FMA) computes the same values at the same speed. docs/filters.md has the numbers.
+/// Only `fma(b0, x, s0)` and `fma(−a1, y, ·)` depend on the previous sample, so the recurrence
+/// is a chain of two fused multiply-adds per section per sample (8 cycles on Zen 3/4). Fused
+/// operations also keep the compiler's code for `SIMD4<Float>` at one vector instruction per
+/// step when it targets AVX-512: separate multiplies and adds were split into scalar lanes and
+/// shuffles there (docs/filters.md has the numbers). Without FMA in the target (the portable
+/// build) each fused step is a library call: same values, slower.
 ///
 /// The block kernels run up to four sections per pass over a block, interleaved sample by
 /// sample, with every section's state in registers: the sections' chains are independent from
@@ -20,22 +23,23 @@
 enum BiquadCascade<Value: SignalValue> {
     @usableFromInline typealias Scalar = Value.Scalar
 
-    /// One section's coefficients `b0, b1, b2, a1, a2`, read from five consecutive scalars.
+    /// One section's coefficients, read from five consecutive scalars `b0, b1, b2, a1, a2`
+    /// (the feedback coefficients are kept negated; negation is exact).
     @usableFromInline @frozen
     struct Section {
-        @usableFromInline let b0: Scalar, b1: Scalar, b2: Scalar, a1: Scalar, a2: Scalar
+        @usableFromInline let b0: Scalar, b1: Scalar, b2: Scalar, minusA1: Scalar, minusA2: Scalar
 
         @inlinable @inline(__always)
         init(_ c: UnsafePointer<Scalar>) {
-            b0 = c[0]; b1 = c[1]; b2 = c[2]; a1 = c[3]; a2 = c[4]
+            b0 = c[0]; b1 = c[1]; b2 = c[2]; minusA1 = -c[3]; minusA2 = -c[4]
         }
 
         /// Filters one sample `x`, updating the state `s0`, `s1`; returns the output.
         @inlinable @inline(__always)
         func step(_ x: Value, _ s0: inout Value, _ s1: inout Value) -> Value {
-            let y = s0 + b0 * x
-            s0 = (b1 * x + s1) - a1 * y
-            s1 = b2 * x - a2 * y
+            let y = s0.addingProduct(b0, x)
+            s0 = s1.addingProduct(b1, x).addingProduct(minusA1, y)
+            s1 = (b2 * x).addingProduct(minusA2, y)
             return y
         }
     }

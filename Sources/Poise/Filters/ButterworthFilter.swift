@@ -1,6 +1,7 @@
 /// Butterworth low-pass, high-pass or band-pass of order 1…8, run as a cascade of biquads in
-/// transposed direct form II — the same computation as `scipy.signal.sosfilt` on the sections of
-/// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``).
+/// transposed direct form II — the recurrence of `scipy.signal.sosfilt` on the sections of
+/// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``), with fused
+/// multiply-adds (see ``BiquadCascade``). `init(sections:)` runs any SOS cascade.
 ///
 /// Fixed-rate design: `dt` is ignored (resample irregular data first). Low-pass DC gain is 1,
 /// the gain at each band edge is exactly −3.01 dB (1/√2).
