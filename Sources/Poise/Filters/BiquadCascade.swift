@@ -13,7 +13,8 @@
 /// operations also keep the compiler's code for `SIMD4<Float>` at one vector instruction per
 /// step when it targets AVX-512: separate multiplies and adds were split into scalar lanes and
 /// shuffles there (docs/filters.md has the numbers). Without FMA in the target (the portable
-/// build) each fused step is a library call: same values, slower.
+/// build) each fused step is a library call: same values, slower; compiling with
+/// `-D POISE_NO_FMA` selects separate multiplies and adds instead (values differ in rounding).
 ///
 /// The block kernels run up to four sections per pass over a block, interleaved sample by
 /// sample, with every section's state in registers: the sections' chains are independent from
@@ -37,10 +38,20 @@ enum BiquadCascade<Value: SignalValue> {
         /// Filters one sample `x`, updating the state `s0`, `s1`; returns the output.
         @inlinable @inline(__always)
         func step(_ x: Value, _ s0: inout Value, _ s1: inout Value) -> Value {
+            #if POISE_NO_FMA
+            // For targets without FMA, where every fused step is a library call: separate
+            // multiplies and adds, the same recurrence with one more rounding per step
+            // (a chain of 9 cycles instead of 8).
+            let y = s0 + b0 * x
+            s0 = (b1 * x + s1) + minusA1 * y
+            s1 = b2 * x + minusA2 * y
+            return y
+            #else
             let y = s0.addingProduct(b0, x)
             s0 = s1.addingProduct(b1, x).addingProduct(minusA1, y)
             s1 = (b2 * x).addingProduct(minusA2, y)
             return y
+            #endif
         }
     }
 
