@@ -131,8 +131,8 @@ import Testing
 
     @Test func floatCascadeFollowsScipyGoldens() throws {
         // The Float buffer form against scipy's float64 sosfilt for every golden case. Low-pass
-        // designs stay within 1e-5 (relative, floor 1e-3 of the peak; measured ≤ 2.8e-6, the
-        // earlier unfused arithmetic ≤ 8.3e-6). High- and band-pass outputs are small next to
+        // designs stay within 1e-5 (relative, floor 1e-3 of the peak; measured ≤ 2.8e-6; with
+        // separate multiplies and adds ≤ 8.3e-6). High- and band-pass outputs are small next to
         // the input and their poles sit close to the unit circle, so Float rounding shows more
         // (worst: band-pass 30–48 Hz order 8 at 100 Hz, 8.0e-3; unfused 9.0e-3).
         let goldens = FilterGoldens.shared
