@@ -1,6 +1,7 @@
 /// Butterworth low-pass, high-pass or band-pass of order 1…8, run as a cascade of biquads in
-/// transposed direct form II — the same computation as `scipy.signal.sosfilt` on the sections of
-/// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``).
+/// transposed direct form II — the recurrence of `scipy.signal.sosfilt` on the sections of
+/// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``), with fused
+/// multiply-adds (see ``BiquadCascade``). `init(sections:)` runs any SOS cascade.
 ///
 /// Fixed-rate design: `dt` is ignored (resample irregular data first). Low-pass DC gain is 1,
 /// the gain at each band edge is exactly −3.01 dB (1/√2).
@@ -22,7 +23,8 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     @usableFromInline let coefficients: [Scalar]
     /// Transposed direct form II state: two values per section.
     @usableFromInline var state: [Value]
-    /// Copy of `state` taken by the batch form (so it can fall back to the per-sample loop).
+    /// Copy of `state` taken at the start of each block of the buffer form (so the block can be
+    /// redone with the per-sample loop).
     @usableFromInline var snapshot: [Value]
     @usableFromInline var output: Value = .zero
     @usableFromInline var started = false
@@ -48,6 +50,8 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
         snapshot = state
     }
 
+    /// Filters one sample; allocates nothing. Same arithmetic as the buffer form
+    /// (``BiquadCascade``), so the two give bit-identical outputs.
     @inlinable
     public mutating func process(_ input: Value) -> Value {
         guard input.isFinite else { return output }
@@ -62,12 +66,8 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
                 // Any NaN or infinity in the state makes this sum NaN (∞·0 = NaN, finite·0 = 0).
                 var probe = Value.zero
                 for k in 0..<count {
-                    let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
-                    let y = s[2 * k].addingProduct(b0, x)
-                    s[2 * k] = (b1 * x - a1 * y) + s[2 * k + 1]
-                    s[2 * k + 1] = b2 * x - a2 * y
+                    x = BiquadCascade<Value>.Section(c.baseAddress! + 5 * k).step(x, &s[2 * k], &s[2 * k + 1])
                     probe = probe + (0 * s[2 * k] + 0 * s[2 * k + 1])
-                    x = y
                 }
                 return (probe + x).isFinite
             }
@@ -77,53 +77,65 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
         return x
     }
 
-    /// Batch form, section by section over the whole buffer (like `sosfilt`) with each section's
-    /// state in registers. Same arithmetic per sample as `process(_:)`, so bit-identical output;
-    /// when the buffer holds a non-finite input or the state overflows, it redoes the buffer
-    /// with the per-sample loop, so the recovery policy is the same too.
+    /// Samples per block of the buffer form: the unit that is checked for non-finite values and
+    /// redone sample by sample when it holds one.
+    @usableFromInline static var blockLength: Int { 1024 }
+
+    /// Buffer form: blocks of ``blockLength`` samples, each run through ``BiquadCascade``'s
+    /// kernels (up to four sections per pass, interleaved sample by sample, state in registers).
+    /// Same arithmetic per sample as `process(_:)`, so bit-identical output. A non-finite value
+    /// cannot become finite again in the recurrence (`0·∞` is NaN, `∞ − ∞` is NaN), so a block
+    /// that met a non-finite input or overflowed ends with a non-finite state; that block is
+    /// then redone from its starting state with the per-sample loop, which applies the recovery
+    /// policy of ``Filter``.
+    ///
+    /// - Precondition: `output.count >= input.count`; `output` does not overlap `input` (a
+    ///   block with a non-finite value is redone from its input).
     @inlinable
     public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
         precondition(output.count >= input.count, "output buffer shorter than input")
         let n = input.count
-        guard n > 0 else { return }
-        var first = 0
-        if !started {
-            output[0] = process(input[0])
-            first = 1
+        var i = 0
+        while i < n && !started {
+            output[i] = process(input[i])
+            i += 1
         }
-        var finite = started
-        for i in first..<n where !input[i].isFinite { finite = false; break }
-        if finite {
-            for i in state.indices { snapshot[i] = state[i] }
-            let count = coefficients.count / 5
-            for i in first..<n { output[i] = input[i] }
-            finite = coefficients.withUnsafeBufferPointer { c in
-                state.withUnsafeMutableBufferPointer { s in
-                    var probe = Value.zero
-                    for k in 0..<count {
-                        let b0 = c[5 * k], b1 = c[5 * k + 1], b2 = c[5 * k + 2], a1 = c[5 * k + 3], a2 = c[5 * k + 4]
-                        var s0 = s[2 * k], s1 = s[2 * k + 1]
-                        for i in first..<n {
-                            let x = output[i]
-                            let y = s0.addingProduct(b0, x)
-                            s0 = (b1 * x - a1 * y) + s1
-                            s1 = b2 * x - a2 * y
-                            output[i] = y
-                        }
-                        s[2 * k] = s0
-                        s[2 * k + 1] = s1
-                        probe = probe + (0 * s0 + 0 * s1)
-                    }
-                    return (probe + 0 * output[n - 1]).isFinite
+        guard i < n, let x = input.baseAddress, let y = output.baseAddress else { return }
+        while i < n {
+            let m = Swift.min(Self.blockLength, n - i)
+            if !runBlock(x + i, y + i, count: m) {
+                for j in i..<(i + m) { y[j] = process(x[j]) }
+            }
+            i += m
+        }
+    }
+
+    /// Runs one block through the kernels; on a non-finite state restores the state the block
+    /// started from and returns false.
+    @inlinable
+    mutating func runBlock(_ x: UnsafePointer<Value>, _ y: UnsafeMutablePointer<Value>, count m: Int) -> Bool {
+        let count = coefficients.count / 5
+        let finite: Bool = coefficients.withUnsafeBufferPointer { c in
+            state.withUnsafeMutableBufferPointer { s in
+                snapshot.withUnsafeMutableBufferPointer { saved in
+                    for k in s.indices { saved[k] = s[k] }
                 }
+                if let coefficients = c.baseAddress, let state = s.baseAddress {
+                    BiquadCascade<Value>.run(coefficients, sections: count, state: state, x, y, count: m)
+                } else {
+                    y.update(from: x, count: m)   // no sections
+                }
+                var probe = 0 * y[m - 1]
+                for k in s.indices { probe = probe + 0 * s[k] }
+                return probe.isFinite
             }
-            if finite {
-                self.output = output[n - 1]
-                return
-            }
-            for i in state.indices { state[i] = snapshot[i] }
         }
-        for i in first..<n { output[i] = process(input[i]) }
+        if finite {
+            output = y[m - 1]
+        } else {
+            for k in state.indices { state[k] = snapshot[k] }
+        }
+        return finite
     }
 
     /// Ignores `dt` (fixed-rate design); equals `process(input)`.
