@@ -6,6 +6,7 @@
 //   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReplay ─▶ PoiseRecording ─▶ Poise
 //                          └─▶ PoiseSpectral (FFTW via CFFTW) ─▶ Poise
 //   (PoiseReplay also imports PoiseSpectral for the HTML report's spectra.)
+//   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW)
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
 import PackageDescription
@@ -27,6 +28,9 @@ let package = Package(
         .library(name: "PoiseSpectral", targets: ["PoiseSpectral"]),
         .library(name: "PoiseRecording", targets: ["PoiseRecording"]),
         .library(name: "PoiseReplay", targets: ["PoiseReplay"]),
+        // The C API as a shared library (scripts/build_c_library.sh makes the distributable
+        // libpoise.so / libpoise.a with the Swift runtime linked in).
+        .library(name: "PoiseCAPI", type: .dynamic, targets: ["PoiseC"]),
         .executable(name: "poise", targets: ["poise"]),
     ],
     dependencies: [
@@ -41,6 +45,8 @@ let package = Package(
         ),
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
         .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
+        .systemLibrary(name: "CPoise", path: "include"),
+        .target(name: "PoiseC", dependencies: ["Poise", "CPoise"], swiftSettings: coreSettings),
         .target(name: "PoiseReplay", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral"], swiftSettings: coreSettings),
         .target(
             name: "PoiseCLI",
@@ -58,5 +64,6 @@ let package = Package(
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
+        .testTarget(name: "PoiseCTests", dependencies: ["PoiseC", "CPoise", "Poise"]),
     ]
 )
