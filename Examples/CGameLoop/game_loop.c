@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEGREES_PER_RADIAN 57.29577951308232
+
 #define CHECK(call)                                                                          \
     do {                                                                                     \
         if ((call) != POISE_OK) {                                                            \
@@ -81,8 +83,8 @@ int main(int argc, char **argv) {
             if (stick.stick_y > max_y) max_y = stick.stick_y;
             if (frames % 60 == 0)
                 printf("frame %5ld  t %6.2f s  stick x %+5.2f y %+5.2f  pitch %+6.1f roll %+6.1f deg%s\n",
-                       frames, next_frame, stick.stick_x, stick.stick_y, stick.pitch * 180 / M_PI,
-                       stick.roll * 180 / M_PI, stick.event == POISE_HOME_INITIAL ? "  (home)" : "");
+                       frames, next_frame, stick.stick_x, stick.stick_y, stick.pitch * DEGREES_PER_RADIAN,
+                       stick.roll * DEGREES_PER_RADIAN, stick.event == POISE_HOME_INITIAL ? "  (home)" : "");
             frames++;
             next_frame += frame_period;
         }

@@ -51,7 +51,7 @@ private:
     std::unique_ptr<poise_fusion, Destroy> handle_;
 };
 
-constexpr double kDegree = M_PI / 180;
+constexpr double kDegree = 3.14159265358979323846 / 180;
 
 // Yaw (about z), pitch (about y), roll (about x), degrees, of a device -> ENU quaternion.
 void angles(const double q[4], double &yaw, double &pitch, double &roll) {
