@@ -35,9 +35,12 @@ $CC -shared -fPIC -o "$OUT/libpoise.so.0" "$STATIC/x86_64/swiftrt.o" $OBJECTS \
 strip --strip-unneeded "$OUT/libpoise.so.0"
 ln -sf libpoise.so.0 "$OUT/libpoise.so"
 
-# Static library: one object, runtime members pulled in, everything but poise_* made local.
+# Static library: one object, runtime members pulled in, every strong global but poise_* made
+# local. Weak symbols (C++ inline functions and templates in COMDAT groups) stay global: a C++
+# host has its own copies, the linker keeps one group, and references must still resolve to it.
 ld -r -o "$WORK/poise.o" "$STATIC/x86_64/swiftrt.o" $OBJECTS -L"$STATIC" --start-group $AUTOLINK --end-group
-objcopy --keep-global-symbols="$WORK/symbols.txt" --strip-debug "$WORK/poise.o"
+nm -g --defined-only "$WORK/poise.o" | awk '$2 ~ /^[TDBRCG]$/ && $3 !~ /^poise_/ { print $3 }' > "$WORK/local.txt"
+objcopy --localize-symbols="$WORK/local.txt" --strip-debug "$WORK/poise.o"
 rm -f "$OUT/libpoise.a"
 ar rcs "$OUT/libpoise.a" "$WORK/poise.o"
 cp "$WORK/symbols.txt" "$OUT/symbols.txt"
