@@ -163,7 +163,10 @@ enum {
 
 /**
  * Settings of the fusion, the fields and defaults of the Swift `DeviceMotionConfiguration`
- * (fill with poise_fusion_config_default, then change fields). Booleans are 0 or 1.
+ * (fill with poise_fusion_config_default, then change fields). Booleans are 0 or 1. Every value
+ * must be finite; sample_rate in [1e-3, 1e6] Hz; times and time constants (fields in s) > 0
+ * (rest_minimum_time and the magnetic times >= 0) and at most 1e7 s; sigmas, thresholds and
+ * clip > 0; poise_fusion_create names the first field that is not.
  */
 typedef struct poise_fusion_config {
     double sample_rate;                   /* nominal rate, Hz (> 0); default 100 */

@@ -6,6 +6,36 @@ struct FilterHandle {
     var filter: AnyFilter<SIMD3<Double>>
     let spec: FilterSpec
     let sampleRate: Double
+    /// Rows of a buffer call are gathered here and filtered by the filter's own buffer loop
+    /// (one dynamic dispatch per chunk, not per sample); allocated once, at creation.
+    var input = [SIMD3<Double>](repeating: .zero, count: chunk)
+    var output = [SIMD3<Double>](repeating: .zero, count: chunk)
+    static let chunk = 256
+
+    /// Filters `count` rows of 3 scalars at `rows` in place, in chunks.
+    mutating func processRows<Scalar: BinaryFloatingPoint>(_ rows: UnsafeMutablePointer<Scalar>, count: Int) {
+        var input = self.input, output = self.output   // moved out for the loop (no copy: unique)
+        self.input = []; self.output = []
+        defer { self.input = input; self.output = output }
+        input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                var done = 0
+                while done < count {
+                    let n = min(Self.chunk, count - done)
+                    let base = rows + 3 * done
+                    for i in 0..<n {
+                        inBuffer[i] = SIMD3(Double(base[3 * i]), Double(base[3 * i + 1]), Double(base[3 * i + 2]))
+                    }
+                    filter.process(UnsafeBufferPointer(rebasing: inBuffer[0..<n]), into: UnsafeMutableBufferPointer(rebasing: outBuffer[0..<n]))
+                    for i in 0..<n {
+                        let y = outBuffer[i]
+                        base[3 * i] = Scalar(y.x); base[3 * i + 1] = Scalar(y.y); base[3 * i + 2] = Scalar(y.z)
+                    }
+                    done += n
+                }
+            }
+        }
+    }
 
     typealias Box = HandleBox<FilterHandle>
     static let kind = "poise_filter"
@@ -78,12 +108,7 @@ public func cFilterProcessBuffer(_ handle: OpaquePointer?, _ samples: UnsafeMuta
         guard count > 0 else { return }
         guard let samples else { throw .null("samples") }
         try requireFinite(samples, rows: count, "samples")
-        var row = samples
-        for _ in 0..<count {
-            let y = box.pointee.payload.filter.process(SIMD3(row[0], row[1], row[2]))
-            row[0] = y.x; row[1] = y.y; row[2] = y.z
-            row += 3
-        }
+        box.pointee.payload.processRows(samples, count: count)
     }
 }
 
@@ -96,12 +121,7 @@ public func cFilterProcessBufferFloat(_ handle: OpaquePointer?, _ samples: Unsaf
         guard count > 0 else { return }
         guard let samples else { throw .null("samples") }
         try requireFinite(samples, rows: count, "samples")
-        var row = samples
-        for _ in 0..<count {
-            let y = box.pointee.payload.filter.process(SIMD3(Double(row[0]), Double(row[1]), Double(row[2])))
-            row[0] = Float(y.x); row[1] = Float(y.y); row[2] = Float(y.z)
-            row += 3
-        }
+        box.pointee.payload.processRows(samples, count: count)
     }
 }
 

@@ -60,13 +60,21 @@ enum FusionConfigurationBridge {
             guard value.isFinite else { throw .invalid("\(name) must be finite, got \(value)") }
             return value
         }
+        /// Times and time constants, s: finite, in [0 or >0, 1e7] (about four months; far longer
+        /// ones make the low-pass coefficients subnormal, and updates thousands of times slower).
+        func duration(_ value: Double, _ name: String, zeroAllowed: Bool = false) throws(CError) -> Double {
+            guard value.isFinite, zeroAllowed ? value >= 0 : value > 0, value <= 1e7 else {
+                throw .invalid("\(name) must be a finite number \(zeroAllowed ? ">=" : ">") 0 and <= 1e7 s, got \(value)")
+            }
+            return value
+        }
         func flag(_ value: Int32, _ name: String) throws(CError) -> Bool {
             guard value == 0 || value == 1 else { throw .invalid("\(name) must be 0 or 1, got \(value)") }
             return value == 1
         }
         var c = DeviceMotionConfiguration()
         c.sampleRate = try positive(o.sample_rate, "sample_rate")
-        guard o.sample_rate <= 1e6 else { throw .invalid("sample_rate must be at most 1e6 Hz, got \(o.sample_rate)") }
+        guard o.sample_rate >= 1e-3, o.sample_rate <= 1e6 else { throw .invalid("sample_rate must be in [1e-3, 1e6] Hz, got \(o.sample_rate)") }
         guard o.earth_frame >= 0, Int(o.earth_frame) < frames.count else {
             throw .invalid("earth_frame must be POISE_EARTH_ENU (0), NED (1) or NWU (2), got \(o.earth_frame)")
         }
@@ -76,34 +84,34 @@ enum FusionConfigurationBridge {
         }
         c.reference = references[Int(o.reference)]
         c.declination = try finite(o.declination, "declination")
-        c.accelerometerTimeConstant = try positive(o.accelerometer_time_constant, "accelerometer_time_constant")
-        c.magnetometerTimeConstant = try positive(o.magnetometer_time_constant, "magnetometer_time_constant")
+        c.accelerometerTimeConstant = try duration(o.accelerometer_time_constant, "accelerometer_time_constant")
+        c.magnetometerTimeConstant = try duration(o.magnetometer_time_constant, "magnetometer_time_constant")
         c.motionBiasEstimation = try flag(o.motion_bias_estimation, "motion_bias_estimation")
         c.restBiasEstimation = try flag(o.rest_bias_estimation, "rest_bias_estimation")
         c.magneticDisturbanceRejection = try flag(o.magnetic_disturbance_rejection, "magnetic_disturbance_rejection")
         c.biasSigmaInitial = try positive(o.bias_sigma_initial, "bias_sigma_initial")
-        c.biasForgettingTime = try positive(o.bias_forgetting_time, "bias_forgetting_time")
+        c.biasForgettingTime = try duration(o.bias_forgetting_time, "bias_forgetting_time")
         c.biasClip = try positive(o.bias_clip, "bias_clip")
         c.biasSigmaMotion = try positive(o.bias_sigma_motion, "bias_sigma_motion")
         c.biasVerticalForgettingFactor = try positive(o.bias_vertical_forgetting_factor, "bias_vertical_forgetting_factor")
         c.biasSigmaRest = try positive(o.bias_sigma_rest, "bias_sigma_rest")
-        c.restMinimumTime = try nonNegative(o.rest_minimum_time, "rest_minimum_time")
-        c.restFilterTimeConstant = try positive(o.rest_filter_time_constant, "rest_filter_time_constant")
+        c.restMinimumTime = try duration(o.rest_minimum_time, "rest_minimum_time", zeroAllowed: true)
+        c.restFilterTimeConstant = try duration(o.rest_filter_time_constant, "rest_filter_time_constant")
         c.restGyroscopeThreshold = try positive(o.rest_gyroscope_threshold, "rest_gyroscope_threshold")
         c.restAccelerometerThreshold = try positive(o.rest_accelerometer_threshold, "rest_accelerometer_threshold")
-        c.magneticCurrentTimeConstant = try positive(o.magnetic_current_time_constant, "magnetic_current_time_constant")
-        c.magneticReferenceTimeConstant = try positive(o.magnetic_reference_time_constant, "magnetic_reference_time_constant")
+        c.magneticCurrentTimeConstant = try duration(o.magnetic_current_time_constant, "magnetic_current_time_constant")
+        c.magneticReferenceTimeConstant = try duration(o.magnetic_reference_time_constant, "magnetic_reference_time_constant")
         c.magneticNormThreshold = try positive(o.magnetic_norm_threshold, "magnetic_norm_threshold")
         c.magneticDipThreshold = try positive(o.magnetic_dip_threshold, "magnetic_dip_threshold")
-        c.magneticNewFieldTime = try nonNegative(o.magnetic_new_field_time, "magnetic_new_field_time")
-        c.magneticNewFirstFieldTime = try nonNegative(o.magnetic_new_first_field_time, "magnetic_new_first_field_time")
+        c.magneticNewFieldTime = try duration(o.magnetic_new_field_time, "magnetic_new_field_time", zeroAllowed: true)
+        c.magneticNewFirstFieldTime = try duration(o.magnetic_new_first_field_time, "magnetic_new_first_field_time", zeroAllowed: true)
         c.magneticNewFieldMinimumRate = try nonNegative(o.magnetic_new_field_minimum_rate, "magnetic_new_field_minimum_rate")
-        c.magneticMinimumUndisturbedTime = try nonNegative(o.magnetic_minimum_undisturbed_time, "magnetic_minimum_undisturbed_time")
-        c.magneticMaximumRejectionTime = try nonNegative(o.magnetic_maximum_rejection_time, "magnetic_maximum_rejection_time")
+        c.magneticMinimumUndisturbedTime = try duration(o.magnetic_minimum_undisturbed_time, "magnetic_minimum_undisturbed_time", zeroAllowed: true)
+        c.magneticMaximumRejectionTime = try duration(o.magnetic_maximum_rejection_time, "magnetic_maximum_rejection_time", zeroAllowed: true)
         c.magneticRejectionFactor = try nonNegative(o.magnetic_rejection_factor, "magnetic_rejection_factor")
         c.skipHeldMagnetometerSamples = try flag(o.skip_held_magnetometer_samples, "skip_held_magnetometer_samples")
         c.accelerationRejectionThreshold = try nonNegative(o.acceleration_rejection_threshold, "acceleration_rejection_threshold")
-        c.maximumTimeStep = try positive(o.maximum_time_step, "maximum_time_step")
+        c.maximumTimeStep = try duration(o.maximum_time_step, "maximum_time_step")
         c.correctionRate = try nonNegative(o.correction_rate, "correction_rate")
         return c
     }

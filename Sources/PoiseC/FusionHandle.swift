@@ -101,14 +101,28 @@ public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times:
         guard let times else { throw .null("times") }
         guard let acc else { throw .null("acc") }
         guard let gyr else { throw .null("gyr") }
-        let o = outputs?.pointee
-        let wantsMotion = o.map { $0.attitude != nil || $0.gravity != nil || $0.user_acceleration != nil
-            || $0.rotation_rate != nil || $0.bias != nil || $0.heading != nil || $0.flags != nil } ?? false
+        // The loop runs on a local copy of the estimator (written back at the end), so that its
+        // state can stay in registers: through the handle pointer it might alias the buffers.
+        var estimator = box.pointee.payload.estimator
+        defer { box.pointee.payload.estimator = estimator }
+        guard let o = outputs?.pointee, o.attitude != nil || o.gravity != nil || o.user_acceleration != nil
+                || o.rotation_rate != nil || o.bias != nil || o.heading != nil || o.flags != nil else {
+            if let mag {
+                for i in 0..<count {
+                    estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                     magneticField: vector(mag + 3 * i))
+                }
+            } else {
+                for i in 0..<count {
+                    estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i))
+                }
+            }
+            return
+        }
         for i in 0..<count {
-            box.pointee.payload.estimator.update(time: times[i], acceleration: vector(acc + 3 * i),
-                                                 rotationRate: vector(gyr + 3 * i), magneticField: mag.map { vector($0 + 3 * i) })
-            guard wantsMotion, let o else { continue }
-            let m = box.pointee.payload.estimator.deviceMotion
+            estimator.update(time: times[i], acceleration: vector(acc + 3 * i),
+                             rotationRate: vector(gyr + 3 * i), magneticField: mag.map { vector($0 + 3 * i) })
+            let m = estimator.deviceMotion
             if let q = o.attitude { q[4 * i] = m.attitude.w; q[4 * i + 1] = m.attitude.x; q[4 * i + 2] = m.attitude.y; q[4 * i + 3] = m.attitude.z }
             if let p = o.gravity { store(m.gravity, p + 3 * i) }
             if let p = o.user_acceleration { store(m.userAcceleration, p + 3 * i) }
