@@ -50,6 +50,11 @@ public func cJitter(_ output: UnsafePointer<Double>?, _ input: UnsafePointer<Dou
             try requireFinite(times, rows: count, width: 1, "times")
             try requireFinite(output, rows: count, "output")
             try requireFinite(input, rows: count, "input")
+            for (k, range) in ranges.enumerated() where range.count > 1 {
+                for i in (range.lowerBound + 1)..<range.upperBound where times[i] < times[i - 1] {
+                    throw .invalid("times decrease inside segment \(k) at row \(i) (\(times[i - 1]) then \(times[i]))")
+                }
+            }
             outputs.reserveCapacity(count); inputs.reserveCapacity(count); stamps.reserveCapacity(count)
             for i in 0..<count {
                 outputs.append(vector(output + 3 * i)); inputs.append(vector(input + 3 * i)); stamps.append(times[i])

@@ -134,7 +134,8 @@ func message(_ error: poise_error) -> String {
         #expect(poise_filter_spec(filter, &text, 8, &error) == POISE_ERROR_BUFFER_TOO_SMALL)
         text = [CChar](repeating: 0, count: 64)
         #expect(poise_filter_spec(filter, &text, 64, &error) == POISE_OK)
-        #expect(String(cString: text).hasPrefix("adaptive:cutoff="))
+        let spec = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        #expect(spec.hasPrefix("adaptive:cutoff="))
     }
 
     @Test func longMessagesAreCutAtACharacterBoundary() {

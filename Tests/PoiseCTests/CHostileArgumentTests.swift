@@ -88,4 +88,41 @@ import Testing
         }
         #expect(accepted > 0)
     }
+
+    @Test func tiltAndAlignmentTakeAnyNumbers() throws {
+        var random = TestRandom(state: 21)
+        let specials = [Double.nan, .infinity, -.infinity, 0, 1e300, -1e300, 1e-310, 1, -1]
+        func value() -> Double { random.next() % 3 == 0 ? specials[Int(random.next() % UInt64(specials.count))] : random.unit() }
+        var settings = poise_tilt_settings()
+        _ = poise_tilt_settings_default(&settings, nil)
+        settings.dynamic_recalibration = 1
+        settings.hold_time = 0.05
+        let tilt = try #require(poise_tilt_create(&settings, nil))
+        defer { poise_tilt_destroy(tilt, nil) }
+        var output = poise_tilt_output()
+        var alignment = poise_alignment()
+        _ = poise_alignment_parse("-Z+X-Y", 0, &alignment, nil)
+        for i in 0..<3000 {
+            let t = random.next() % 7 == 0 ? value() : Double(i) * 0.01
+            let status = i % 2 == 0
+                ? poise_tilt_process_sample(tilt, t, [value(), value(), value()], random.next() % 2 == 0 ? nil : [value(), value(), value()], &output, nil)
+                : poise_tilt_process_attitude(tilt, t, [value(), value(), value(), value()], nil, &output, nil)
+            #expect([POISE_OK, POISE_ERROR_NON_FINITE, POISE_ERROR_INVALID_ARGUMENT].contains(status))
+            #expect(abs(output.stick_x) <= 1 && abs(output.stick_y) <= 1, "stick \(output.stick_x), \(output.stick_y)")
+            var vectors = [value(), value(), value()]
+            #expect(poise_alignment_apply(&alignment, &vectors, 1, nil) == POISE_OK)
+            var q = [value(), value(), value(), value()]
+            #expect(poise_alignment_apply_attitudes(&alignment, &q, 1, nil) == POISE_OK)
+        }
+        // Random tilt settings: created or refused with a message, never a trap.
+        for _ in 0..<300 {
+            var s = settings
+            withUnsafeMutableBytes(of: &s) { bytes in
+                let slot = Int(random.next() % UInt64(bytes.count / 8))
+                bytes.storeBytes(of: specials[Int(random.next() % UInt64(specials.count))], toByteOffset: 8 * slot, as: Double.self)
+            }
+            var e = poise_error()
+            if let other = poise_tilt_create(&s, &e) { poise_tilt_destroy(other, nil) } else { #expect(!message(e).isEmpty) }
+        }
+    }
 }

@@ -104,5 +104,11 @@ import Testing
         badTimes[3] = .nan
         #expect(poise_jitter(output, input, badTimes, n, nil, 0, 1, &result, &error) == POISE_ERROR_NON_FINITE)
         #expect(poise_jitter(nil, input, times, n, nil, 0, 1, &result, &error) == POISE_ERROR_NULL_ARGUMENT)
+        // Times that go back inside a segment are refused (they would break the moving window).
+        var shuffled = times
+        shuffled.swapAt(100, 300)
+        #expect(poise_jitter(output, input, shuffled, n, nil, 0, 1, &result, &error) == POISE_ERROR_INVALID_ARGUMENT)
+        #expect(message(error).contains("row 101"), "\(message(error))")
+        #expect(poise_jitter(output, input, shuffled, n, [0, 100, 301, 500], 2, 1, &result, &error) == POISE_OK)
     }
 }
