@@ -429,7 +429,7 @@ typedef struct poise_jitter_result {
 
 /**
  * Jitter of a filter's output over still segments. output, input: N x 3; times: N seconds
- * (finite, non-decreasing within a segment); segments: segment_count pairs [start, end) of row
+ * (finite, and non-decreasing within a segment, else POISE_ERROR_INVALID_ARGUMENT); segments: segment_count pairs [start, end) of row
  * indices (0 <= start <= end <= N), or NULL with segment_count 0 for the whole buffer as one
  * segment; window: moving-average length, s (> 0). Samples closer than window/2 to a segment
  * end are not evaluated.
