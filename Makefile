@@ -12,7 +12,7 @@ DEMO_PIPELINE ?= adaptive
 
 PREFIX ?= /usr/local
 
-.PHONY: install deps build demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
+.PHONY: install deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -25,11 +25,19 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product poise
 
-# Install the release `poise` into $(PREFIX)/bin (e.g. `make install PREFIX=$$HOME/.local`).
-install: build
+# The C API's libraries (libpoise.so.0 and libpoise.a, Swift runtime linked in, core only: no
+# FFTW) in $(C_LIBRARY_DIR); see docs/embedding.md.
+C_LIBRARY_DIR ?= .build/c-library
+c-library:
+	SWIFT="$(SWIFT)" sh scripts/build_c_library.sh "$(C_LIBRARY_DIR)"
+
+# Install the release `poise` into $(PREFIX)/bin and the C library into $(PREFIX)/include and
+# $(PREFIX)/lib (with pkg-config and CMake files) (e.g. `make install PREFIX=$$HOME/.local`).
+install: build c-library
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/poise" "$(PREFIX)/bin/poise"
 	@echo "installed $(PREFIX)/bin/poise"
+	sh scripts/install_c_library.sh "$(PREFIX)" "$(C_LIBRARY_DIR)"
 
 demo: build
 	@echo "Replaying $(DEMO_FILE) in real time through '$(DEMO_PIPELINE)' (60 s; Ctrl-C stops early and still reports)…"
@@ -37,6 +45,12 @@ demo: build
 
 test: deps
 	$(SWIFT) test --parallel
+	$(MAKE) test-embedding
+
+# The C and C++ examples against a fresh install of the C library, and the Python package's
+# tests in their own virtual environment (scripts/test_embedding.sh).
+test-embedding: c-library
+	SWIFT="$(SWIFT)" sh scripts/test_embedding.sh "$(C_LIBRARY_DIR)"
 
 clean:
 	rm -rf .build

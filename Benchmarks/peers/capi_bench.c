@@ -1,0 +1,105 @@
+/*
+ * Cost of the C API per sample against the Swift loop behind it, on the same samples in the
+ * same run (Benchmarks/peers/embedding.sh builds and runs this).
+ *
+ * Input: a raw file of N rows of 10 doubles (t, acc xyz g, gyr xyz rad/s, mag xyz µT), written
+ * by embedding.py. Measured, best of 5 repetitions, ns per sample:
+ *   fusion 9D, poise_fusion_update per sample (out NULL)        — one C call per sample
+ *   fusion 9D, poise_fusion_update_buffer (outputs NULL)        — one C call, Swift loop inside
+ *   fusion 9D, poise_fusion_update per sample into poise_motion — with the output struct
+ *   one-pole 3-axis, poise_filter_process per sample / buffer
+ * The buffer call runs DeviceMotionEstimator.update in a Swift loop in the library, so
+ * per-sample ÷ buffer is the price of crossing the C boundary once per sample.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <poise.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static poise_fusion *fresh_fusion(void) {
+    poise_fusion_config config;
+    poise_fusion_config_default(&config, 100.0, NULL);
+    return poise_fusion_create(&config, NULL);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: capi_bench SAMPLES.f64\n"); return 2; }
+    FILE *file = fopen(argv[1], "rb");
+    if (!file) { perror(argv[1]); return 1; }
+    fseek(file, 0, SEEK_END);
+    size_t n = (size_t)ftell(file) / (10 * sizeof(double));
+    fseek(file, 0, SEEK_SET);
+    double *rows = malloc(n * 10 * sizeof(double));
+    if (!rows || fread(rows, 10 * sizeof(double), n, file) != n) { fprintf(stderr, "read failed\n"); return 1; }
+    fclose(file);
+    double *t = malloc(n * sizeof(double)), *acc = malloc(3 * n * sizeof(double));
+    double *gyr = malloc(3 * n * sizeof(double)), *mag = malloc(3 * n * sizeof(double));
+    double *work = malloc(3 * n * sizeof(double));
+    for (size_t i = 0; i < n; i++) {
+        t[i] = rows[10 * i];
+        memcpy(acc + 3 * i, rows + 10 * i + 1, 3 * sizeof(double));
+        memcpy(gyr + 3 * i, rows + 10 * i + 4, 3 * sizeof(double));
+        memcpy(mag + 3 * i, rows + 10 * i + 7, 3 * sizeof(double));
+    }
+    double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+    double checksum = 0;
+    for (int repetition = 0; repetition < 5; repetition++) {
+        poise_fusion *f = fresh_fusion();
+        double start = now();
+        for (size_t i = 0; i < n; i++) poise_fusion_update(f, t[i], acc + 3 * i, gyr + 3 * i, mag + 3 * i, NULL, NULL);
+        double elapsed = now() - start;
+        if (elapsed < best[0]) best[0] = elapsed;
+        poise_motion m;
+        poise_fusion_get_motion(f, &m, NULL);
+        checksum += m.attitude[0];
+        poise_fusion_destroy(f, NULL);
+
+        f = fresh_fusion();
+        start = now();
+        poise_fusion_update_buffer(f, n, t, acc, gyr, mag, NULL, NULL);
+        elapsed = now() - start;
+        if (elapsed < best[1]) best[1] = elapsed;
+        poise_fusion_get_motion(f, &m, NULL);
+        checksum -= m.attitude[0];   /* the two paths must agree: checksum stays 0 */
+        poise_fusion_destroy(f, NULL);
+
+        f = fresh_fusion();
+        start = now();
+        for (size_t i = 0; i < n; i++) poise_fusion_update(f, t[i], acc + 3 * i, gyr + 3 * i, mag + 3 * i, &m, NULL);
+        elapsed = now() - start;
+        if (elapsed < best[2]) best[2] = elapsed;
+        poise_fusion_destroy(f, NULL);
+
+        poise_filter *filter = poise_filter_create("lowpass:cutoff=5", 100.0, NULL);
+        memcpy(work, acc, 3 * n * sizeof(double));
+        start = now();
+        for (size_t i = 0; i < n; i++) poise_filter_process(filter, work + 3 * i, NULL);
+        elapsed = now() - start;
+        if (elapsed < best[3]) best[3] = elapsed;
+        poise_filter_reset(filter, NULL);
+        memcpy(work, acc, 3 * n * sizeof(double));
+        start = now();
+        poise_filter_process_buffer(filter, work, n, NULL);
+        elapsed = now() - start;
+        if (elapsed < best[4]) best[4] = elapsed;
+        poise_filter_destroy(filter, NULL);
+    }
+    if (checksum != 0) { fprintf(stderr, "per-sample and buffer fusion disagree\n"); return 1; }
+    const char *names[5] = {"fusion 9D, poise_fusion_update per sample", "fusion 9D, poise_fusion_update_buffer (Swift loop)",
+                            "fusion 9D, poise_fusion_update per sample with poise_motion out",
+                            "one-pole 3-axis, poise_filter_process per sample", "one-pole 3-axis, poise_filter_process_buffer"};
+    for (int k = 0; k < 5; k++) printf("%s\t%.1f\n", names[k], best[k] / n * 1e9);
+    printf("per-sample / buffer (fusion)\t%.3f\n", best[0] / best[1]);
+    printf("per-sample / buffer (filter)\t%.3f\n", best[3] / best[4]);
+    printf("samples\t%zu\n", n);
+    return 0;
+}

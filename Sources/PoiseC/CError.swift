@@ -1,0 +1,78 @@
+import CPoise
+
+/// A failure of a C entry point: a status code and a message for the host.
+struct CError: Error {
+    var status: poise_status
+    var message: String
+
+    init(_ status: poise_status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    static func null(_ name: String) -> CError { CError(POISE_ERROR_NULL_ARGUMENT, "\(name) is NULL") }
+    static func invalid(_ message: String) -> CError { CError(POISE_ERROR_INVALID_ARGUMENT, message) }
+}
+
+/// Writes the outcome into the caller's `poise_error` (when given) and returns the status code.
+@inline(__always)
+func report(_ error: UnsafeMutablePointer<poise_error>?, _ failure: CError?) -> poise_status {
+    guard let failure else {
+        if let error { error.pointee.code = 0; error.pointee.message.0 = 0 }
+        return POISE_OK
+    }
+    if let error { write(failure, to: error) }
+    return failure.status
+}
+
+/// Runs `body`, reporting a thrown `CError` (or success) to `error`.
+@inline(__always)
+func guarded(_ destination: UnsafeMutablePointer<poise_error>?, _ body: () throws(CError) -> Void) -> poise_status {
+    do {
+        try body()
+        return report(destination, nil)
+    } catch {
+        return report(destination, error)
+    }
+}
+
+/// Copies the message, truncated at a UTF-8 character boundary to fit with its NUL.
+func write(_ failure: CError, to error: UnsafeMutablePointer<poise_error>) {
+    error.pointee.code = Int32(failure.status.rawValue)
+    withUnsafeMutableBytes(of: &error.pointee.message) { bytes in
+        _ = copyCString(failure.message, into: bytes)
+    }
+}
+
+/// Copies `text` into `bytes` as a NUL-terminated string, cut at a character boundary when it
+/// does not fit; returns false when it was cut.
+@discardableResult
+func copyCString(_ text: String, into bytes: UnsafeMutableRawBufferPointer) -> Bool {
+    guard bytes.count > 0 else { return false }
+    var utf8 = Array(text.utf8)
+    let fits = utf8.count < bytes.count
+    if !fits {
+        var end = bytes.count - 1
+        // Do not split a multi-byte character: back up over continuation bytes.
+        while end > 0 && (utf8[end] & 0xC0) == 0x80 { end -= 1 }
+        utf8.removeSubrange(end...)
+    }
+    for (index, byte) in utf8.enumerated() { bytes[index] = byte }
+    bytes[utf8.count] = 0
+    return fits
+}
+
+/// Reads a C string argument.
+func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(CError) -> String {
+    guard let pointer else { throw .null(name) }
+    return String(cString: pointer)
+}
+
+/// Checks an N x `width` buffer argument: non-NULL unless empty, and N x width not overflowing.
+func elementCount(_ count: Int, width: Int, _ name: String) throws(CError) -> Int {
+    let (total, overflow) = count.multipliedReportingOverflow(by: width)
+    guard count >= 0, !overflow, total <= Int.max / 8 else {
+        throw .invalid("\(name): count \(count) is too large")
+    }
+    return total
+}

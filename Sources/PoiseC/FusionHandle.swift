@@ -1,0 +1,135 @@
+import CPoise
+import Poise
+
+/// What a `poise_fusion` handle holds.
+struct FusionHandle {
+    var estimator: DeviceMotionEstimator
+
+    typealias Box = HandleBox<FusionHandle>
+    static let kind = "poise_fusion"
+
+    static func open(_ handle: OpaquePointer?) throws(CError) -> UnsafeMutablePointer<Box> {
+        try Box.open(handle, tag: HandleTag.fusion, kind: kind)
+    }
+
+    /// `motion` in the C struct.
+    @inline(__always)
+    static func cMotion(_ motion: DeviceMotion) -> poise_motion {
+        var o = poise_motion()
+        o.time = motion.time
+        o.attitude = (motion.attitude.w, motion.attitude.x, motion.attitude.y, motion.attitude.z)
+        o.gravity = (motion.gravity.x, motion.gravity.y, motion.gravity.z)
+        o.user_acceleration = (motion.userAcceleration.x, motion.userAcceleration.y, motion.userAcceleration.z)
+        o.rotation_rate = (motion.rotationRate.x, motion.rotationRate.y, motion.rotationRate.z)
+        o.bias = (motion.bias.x, motion.bias.y, motion.bias.z)
+        o.heading = motion.heading ?? .nan
+        o.flags = UInt32(motion.flags.rawValue)
+        return o
+    }
+}
+
+@inline(__always)
+func vector(_ p: UnsafePointer<Double>) -> SIMD3<Double> { SIMD3(p[0], p[1], p[2]) }
+
+@inline(__always)
+func store(_ v: SIMD3<Double>, _ p: UnsafeMutablePointer<Double>) { p[0] = v.x; p[1] = v.y; p[2] = v.z }
+
+@_cdecl("poise_fusion_create")
+public func cFusionCreate(_ config: UnsafePointer<poise_fusion_config>?, _ error: UnsafeMutablePointer<poise_error>?) -> OpaquePointer? {
+    var handle: OpaquePointer?
+    _ = guarded(error) { () throws(CError) in
+        guard let config else { throw .null("config") }
+        let configuration = try FusionConfigurationBridge.configuration(config.pointee)
+        handle = FusionHandle.Box.make(FusionHandle(estimator: DeviceMotionEstimator(configuration: configuration)), tag: HandleTag.fusion)
+    }
+    return handle
+}
+
+@_cdecl("poise_fusion_destroy")
+public func cFusionDestroy(_ handle: OpaquePointer?, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in try FusionHandle.Box.destroy(handle, tag: HandleTag.fusion, kind: FusionHandle.kind) }
+}
+
+@_cdecl("poise_fusion_reset")
+public func cFusionReset(_ handle: OpaquePointer?, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in try FusionHandle.open(handle).pointee.payload.estimator.reset() }
+}
+
+@_cdecl("poise_fusion_get_config")
+public func cFusionGetConfig(_ handle: OpaquePointer?, _ config: UnsafeMutablePointer<poise_fusion_config>?,
+                             _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard let config else { throw .null("config") }
+        config.pointee = FusionConfigurationBridge.cConfig(box.pointee.payload.estimator.configuration)
+    }
+}
+
+@_cdecl("poise_fusion_update")
+public func cFusionUpdate(_ handle: OpaquePointer?, _ time: Double, _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?,
+                          _ mag: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<poise_motion>?,
+                          _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard let acc else { throw .null("acc") }
+        guard let gyr else { throw .null("gyr") }
+        box.pointee.payload.estimator.update(time: time, acceleration: vector(acc), rotationRate: vector(gyr),
+                                             magneticField: mag.map(vector))
+        if let out { out.pointee = FusionHandle.cMotion(box.pointee.payload.estimator.deviceMotion) }
+    }
+}
+
+@_cdecl("poise_fusion_get_motion")
+public func cFusionGetMotion(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<poise_motion>?,
+                             _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard let out else { throw .null("out") }
+        out.pointee = FusionHandle.cMotion(box.pointee.payload.estimator.deviceMotion)
+    }
+}
+
+@_cdecl("poise_fusion_update_buffer")
+public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
+                                _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
+                                _ outputs: UnsafePointer<poise_fusion_outputs>?,
+                                _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        _ = try elementCount(count, width: 4, "count")
+        guard count > 0 else { return }
+        guard let times else { throw .null("times") }
+        guard let acc else { throw .null("acc") }
+        guard let gyr else { throw .null("gyr") }
+        // The loop runs on a local copy of the estimator (written back at the end), so that its
+        // state can stay in registers: through the handle pointer it might alias the buffers.
+        var estimator = box.pointee.payload.estimator
+        defer { box.pointee.payload.estimator = estimator }
+        guard let o = outputs?.pointee, o.attitude != nil || o.gravity != nil || o.user_acceleration != nil
+                || o.rotation_rate != nil || o.bias != nil || o.heading != nil || o.flags != nil else {
+            if let mag {
+                for i in 0..<count {
+                    estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                     magneticField: vector(mag + 3 * i))
+                }
+            } else {
+                for i in 0..<count {
+                    estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i))
+                }
+            }
+            return
+        }
+        for i in 0..<count {
+            estimator.update(time: times[i], acceleration: vector(acc + 3 * i),
+                             rotationRate: vector(gyr + 3 * i), magneticField: mag.map { vector($0 + 3 * i) })
+            let m = estimator.deviceMotion
+            if let q = o.attitude { q[4 * i] = m.attitude.w; q[4 * i + 1] = m.attitude.x; q[4 * i + 2] = m.attitude.y; q[4 * i + 3] = m.attitude.z }
+            if let p = o.gravity { store(m.gravity, p + 3 * i) }
+            if let p = o.user_acceleration { store(m.userAcceleration, p + 3 * i) }
+            if let p = o.rotation_rate { store(m.rotationRate, p + 3 * i) }
+            if let p = o.bias { store(m.bias, p + 3 * i) }
+            if let p = o.heading { p[i] = m.heading ?? .nan }
+            if let p = o.flags { p[i] = UInt32(m.flags.rawValue) }
+        }
+    }
+}

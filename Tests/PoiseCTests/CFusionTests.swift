@@ -1,0 +1,186 @@
+import CPoise
+import Poise
+import PoiseC
+import Testing
+
+@Suite struct CFusionTests {
+    /// A rotating, accelerating device with a magnetometer (device frame), 100 Hz.
+    struct Recording {
+        var times: [Double] = [], acc: [Double] = [], gyr: [Double] = [], mag: [Double] = []
+        init(count: Int) {
+            var random = TestRandom(state: 3)
+            var q = Quaternion<Double>.identity
+            for i in 0..<count {
+                let t = Double(i) * 0.01
+                let w = i < 400 ? SIMD3<Double>.zero : SIMD3(0.8 * Double.sin(t), 0.5 * Double.cos(0.7 * t), i % 700 < 300 ? 0 : 1.2)
+                q = (q * Quaternion(rotationVector: w * 0.01)).normalized
+                let up = q.conjugate.act(SIMD3(0, 0, 1))
+                let field = q.conjugate.act(SIMD3(0, 25, -43))
+                times.append(t)
+                acc += [up.x + 0.01 * random.unit(), up.y + 0.01 * random.unit(), up.z + 0.01 * random.unit()]
+                gyr += [w.x + 0.01, w.y - 0.005, w.z + 0.002]
+                mag += [field.x, field.y, field.z]
+            }
+        }
+        func sample(_ i: Int) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
+            (SIMD3(acc[3 * i], acc[3 * i + 1], acc[3 * i + 2]), SIMD3(gyr[3 * i], gyr[3 * i + 1], gyr[3 * i + 2]),
+             SIMD3(mag[3 * i], mag[3 * i + 1], mag[3 * i + 2]))
+        }
+    }
+
+    func makeFusion(_ config: poise_fusion_config) throws -> OpaquePointer {
+        var config = config
+        var error = poise_error()
+        return try #require(poise_fusion_create(&config, &error), "\(message(error))")
+    }
+
+    @Test func defaultConfigurationHasTheSwiftDefaults() {
+        var c = poise_fusion_config()
+        #expect(poise_fusion_config_default(&c, 200, nil) == POISE_OK)
+        let swift = DeviceMotionConfiguration(sampleRate: 200)
+        #expect(c.sample_rate == 200 && c.reference == 2 && c.earth_frame == 0)
+        #expect(c.bias_sigma_rest == swift.biasSigmaRest && c.rest_minimum_time == swift.restMinimumTime)
+        #expect(c.correction_rate == 5 && c.rest_accelerometer_threshold == swift.restAccelerometerThreshold)
+        #expect(c.motion_bias_estimation == 1 && c.skip_held_magnetometer_samples == 0)
+        #expect(poise_fusion_config_vqf(&c, 200, 0, nil) == POISE_OK)
+        #expect(c.correction_rate == 0 && c.bias_sigma_rest == 0.03 && c.rest_minimum_time == 1.5 && c.reference == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func bufferUpdateEqualsTheSwiftEstimatorBitForBit(vqf: Bool) throws {
+        let n = 3000
+        let recording = Recording(count: n)
+        var c = poise_fusion_config()
+        _ = vqf ? poise_fusion_config_vqf(&c, 100, 2, nil) : poise_fusion_config_default(&c, 100, nil)
+        let fusion = try makeFusion(c)
+        defer { poise_fusion_destroy(fusion, nil) }
+        var attitude = [Double](repeating: 0, count: 4 * n), gravity = [Double](repeating: 0, count: 3 * n)
+        var user = [Double](repeating: 0, count: 3 * n), bias = [Double](repeating: 0, count: 3 * n)
+        var flags = [UInt32](repeating: 0, count: n)
+        let status = attitude.withUnsafeMutableBufferPointer { q in gravity.withUnsafeMutableBufferPointer { g in
+            user.withUnsafeMutableBufferPointer { u in bias.withUnsafeMutableBufferPointer { b in flags.withUnsafeMutableBufferPointer { f in
+                var outputs = poise_fusion_outputs(attitude: q.baseAddress, gravity: g.baseAddress, user_acceleration: u.baseAddress,
+                                                   rotation_rate: nil, bias: b.baseAddress, heading: nil, flags: f.baseAddress)
+                return poise_fusion_update_buffer(fusion, n, recording.times, recording.acc, recording.gyr, recording.mag, &outputs, nil)
+            } } } } }
+        #expect(status == POISE_OK)
+        var estimator = DeviceMotionEstimator(configuration: vqf ? .vqfDefaults(sampleRate: 100) : .init(sampleRate: 100))
+        var differing = 0
+        for i in 0..<n {
+            let (a, w, m) = recording.sample(i)
+            let motion = estimator.process(time: recording.times[i], acceleration: a, rotationRate: w, magneticField: m)
+            let q = motion.attitude
+            if [q.w, q.x, q.y, q.z] != Array(attitude[(4 * i)..<(4 * i + 4)])
+                || [motion.gravity.x, motion.gravity.y, motion.gravity.z] != Array(gravity[(3 * i)..<(3 * i + 3)])
+                || [motion.userAcceleration.z, motion.bias.y] != [user[3 * i + 2], bias[3 * i + 1]]
+                || UInt32(motion.flags.rawValue) != flags[i] { differing += 1 }
+        }
+        #expect(differing == 0)
+        #expect(flags.contains { $0 & UInt32(POISE_FLAG_AT_REST) != 0 })
+        // The single-sample call and get_motion agree with the same estimator.
+        var motion = poise_motion()
+        let (a, w, m) = recording.sample(5)
+        #expect(poise_fusion_update(fusion, 30.0, [a.x, a.y, a.z], [w.x, w.y, w.z], [m.x, m.y, m.z], &motion, nil) == POISE_OK)
+        let expected = estimator.process(time: 30.0, acceleration: a, rotationRate: w, magneticField: m)
+        #expect(motion.attitude.0 == expected.attitude.w && motion.attitude.3 == expected.attitude.z)
+        #expect(motion.heading == expected.heading)
+        var again = poise_motion()
+        #expect(poise_fusion_get_motion(fusion, &again, nil) == POISE_OK)
+        #expect(again.attitude.1 == motion.attitude.1 && again.time == 30)
+    }
+
+    @Test func savedStateResumesExactlyAndBadBytesAreRefused() throws {
+        let n = 2000
+        let recording = Recording(count: n)
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let a = try makeFusion(c), b = try makeFusion(c)
+        defer { poise_fusion_destroy(a, nil); poise_fusion_destroy(b, nil) }
+        #expect(poise_fusion_update_buffer(a, 1000, recording.times, recording.acc, recording.gyr, recording.mag, nil, nil) == POISE_OK)
+        var bytes = [UInt8](repeating: 0, count: poise_fusion_state_size())
+        var written = 0
+        var error = poise_error()
+        #expect(poise_fusion_save_state(a, &bytes, bytes.count, &written, &error) == POISE_OK)
+        #expect(written == bytes.count && written > 100)
+        #expect(poise_fusion_restore_state(b, bytes, bytes.count, &error) == POISE_OK)
+        // Both continue identically over the second half.
+        var qa = [Double](repeating: 0, count: 4 * 1000), qb = qa
+        for (handle, q) in [(a, 0), (b, 1)] {
+            var out = [Double](repeating: 0, count: 4 * 1000)
+            out.withUnsafeMutableBufferPointer { p in
+                var outputs = poise_fusion_outputs()
+                outputs.attitude = p.baseAddress
+                _ = recording.times.withUnsafeBufferPointer { t in recording.acc.withUnsafeBufferPointer { ac in
+                    recording.gyr.withUnsafeBufferPointer { g in recording.mag.withUnsafeBufferPointer { m in
+                        poise_fusion_update_buffer(handle, 1000, t.baseAddress! + 1000, ac.baseAddress! + 3000, g.baseAddress! + 3000,
+                                                   m.baseAddress! + 3000, &outputs, nil)
+                    } } } }
+            }
+            if q == 0 { qa = out } else { qb = out }
+        }
+        #expect(qa == qb && qa[4] != 0)
+        // Too small, corrupted, truncated, other configuration: refused, state kept.
+        var small = [UInt8](repeating: 0, count: 10)
+        #expect(poise_fusion_save_state(a, &small, 10, nil, &error) == POISE_ERROR_BUFFER_TOO_SMALL)
+        var corrupt = bytes
+        corrupt[corrupt.count / 2] ^= 0x10
+        #expect(poise_fusion_restore_state(b, corrupt, corrupt.count, &error) == POISE_ERROR_STATE)
+        #expect(message(error).contains("checksum"))
+        #expect(poise_fusion_restore_state(b, bytes, bytes.count - 1, &error) == POISE_ERROR_STATE)
+        #expect(poise_fusion_restore_state(b, nil, 0, &error) == POISE_ERROR_NULL_ARGUMENT)
+        var other = c
+        other.accelerometer_time_constant = 2
+        let d = try makeFusion(other)
+        defer { poise_fusion_destroy(d, nil) }
+        #expect(poise_fusion_restore_state(d, bytes, bytes.count, &error) == POISE_ERROR_STATE)
+        #expect(message(error).contains("configuration"))
+    }
+
+    @Test func badConfigurationsNameTheirField() {
+        var error = poise_error()
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let cases: [(WritableKeyPath<poise_fusion_config, Double>, Double, String)] = [
+            (\.sample_rate, .nan, "sample_rate"), (\.sample_rate, 0, "sample_rate"), (\.accelerometer_time_constant, -1, "accelerometer_time_constant"),
+            (\.correction_rate, .infinity, "correction_rate"), (\.maximum_time_step, 0, "maximum_time_step"), (\.declination, .nan, "declination"),
+        ]
+        for (path, value, name) in cases {
+            var bad = c
+            bad[keyPath: path] = value
+            #expect(poise_fusion_create(&bad, &error) == nil)
+            #expect(error.code == Int32(POISE_ERROR_INVALID_ARGUMENT.rawValue) && message(error).hasPrefix(name), "\(message(error))")
+        }
+        var bad = c
+        bad.reference = 9
+        #expect(poise_fusion_create(&bad, &error) == nil && message(error).hasPrefix("reference"))
+        bad = c
+        bad.rest_bias_estimation = 2
+        #expect(poise_fusion_create(&bad, &error) == nil && message(error).hasPrefix("rest_bias_estimation"))
+        #expect(poise_fusion_create(nil, &error) == nil && error.code == Int32(POISE_ERROR_NULL_ARGUMENT.rawValue))
+    }
+
+    @Test func hostileSamplesAreFlaggedAndNeverReachTheState() throws {
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let fusion = try makeFusion(c)
+        defer { poise_fusion_destroy(fusion, nil) }
+        var random = TestRandom(state: 11)
+        let specials = [Double.nan, .infinity, -.infinity, 1e300, -1e300, 0, .leastNonzeroMagnitude, 1]
+        var motion = poise_motion()
+        var error = poise_error()
+        for i in 0..<5000 {
+            func value() -> Double { random.next() % 3 == 0 ? specials[Int(random.next() % 8)] : random.unit() }
+            let t = random.next() % 5 == 0 ? value() : Double(i) * 0.01
+            let status = poise_fusion_update(fusion, t, [value(), value(), value()], [value(), value(), value()],
+                                             random.next() % 2 == 0 ? nil : [value(), value(), value()], &motion, &error)
+            #expect(status == POISE_OK)
+        }
+        let finalAttitude = [motion.attitude.0, motion.attitude.1, motion.attitude.2, motion.attitude.3]
+        #expect(finalAttitude.allSatisfy { $0.isFinite })
+        #expect(poise_fusion_update(fusion, 0, nil, [0, 0, 0], nil, nil, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_fusion_update(fusion, 0, [0, 0, 1], nil, nil, nil, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_fusion_update_buffer(fusion, 5, nil, nil, nil, nil, nil, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_fusion_update_buffer(fusion, Int.max / 2, [0], [0], [0], nil, nil, &error) == POISE_ERROR_INVALID_ARGUMENT)
+        #expect(poise_fusion_update_buffer(fusion, 0, nil, nil, nil, nil, nil, &error) == POISE_OK)
+    }
+}

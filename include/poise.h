@@ -1,0 +1,445 @@
+/*
+ * poise.h — the C API of Poise, the motion-sensor signal-processing core.
+ *
+ * Link with the library (`pkg-config --cflags --libs poise`, or CMake `find_package(Poise)`
+ * and `Poise::poise`). The library contains the Swift runtime; a host needs nothing else.
+ * It depends only on the MIT-licensed `Poise` core (no FFTW).
+ *
+ * Conventions (the same as the Swift core):
+ * - Device frame: +x right, +y toward the top edge, +z out of the screen.
+ * - Acceleration: specific force in g (standard gravity, 9.80665 m/s^2); at rest the
+ *   accelerometer reads +1 g on the axis pointing up.
+ * - Rotation rate: rad/s, right-handed about the device axes.
+ * - Magnetic field: any unit (Poise uses microtesla), device frame.
+ * - Time: seconds, any origin, non-decreasing.
+ * - Quaternions: (w, x, y, z), unit length, rotating device-frame vectors into the earth frame.
+ * - Buffers of vectors: N rows of 3 (or 4 for quaternions) values, row-major, contiguous
+ *   ("N x 3"), so row i is buf[3*i], buf[3*i+1], buf[3*i+2].
+ *
+ * Errors: every function that can fail returns a poise_status (POISE_OK = 0) and takes a
+ * `poise_error *err` as its last argument. `err` may be NULL; when it is not, a failing call
+ * writes the code and a readable, NUL-terminated message there (a succeeding call sets
+ * err->code to POISE_OK and err->message to ""). Creation functions return NULL on failure.
+ * No input makes the library abort: NULL pointers, zero or wrong lengths, non-finite numbers
+ * and handles of the wrong kind are reported as errors. A handle used after its destroy call is
+ * reported as POISE_ERROR_INVALID_HANDLE as long as its memory has not been reused; do not rely
+ * on this (set your pointer to NULL after destroy).
+ *
+ * Threads: a handle is used by one thread at a time (the library takes no locks); distinct
+ * handles may be used in parallel from different threads. Functions without a handle
+ * (configuration defaults, alignment parsing and application, metrics, version, status names)
+ * are safe to call from any thread at any time. Nothing is global and mutable.
+ *
+ * Memory: the library allocates when a handle is created (and in the metric functions); the
+ * per-sample and buffer calls do not allocate. Every create has a destroy.
+ */
+#ifndef POISE_H
+#define POISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this header's API; changes when a signature or struct layout changes. */
+#define POISE_API_VERSION 1
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status and errors                                                                           */
+
+typedef enum poise_status {
+    POISE_OK = 0,
+    /** A required pointer argument was NULL. */
+    POISE_ERROR_NULL_ARGUMENT = 1,
+    /** An argument is out of range (a length, a rate, a setting); the message names it. */
+    POISE_ERROR_INVALID_ARGUMENT = 2,
+    /** An input sample or buffer contains NaN or infinity (nothing was processed). */
+    POISE_ERROR_NON_FINITE = 3,
+    /** A spec string (filter, axis alignment) could not be parsed; the message says where. */
+    POISE_ERROR_PARSE = 4,
+    /** The handle is NULL, of another kind, or already destroyed. */
+    POISE_ERROR_INVALID_HANDLE = 5,
+    /** Saved state bytes are corrupt, truncated, from another library build or another
+     *  configuration. The handle keeps its previous state. */
+    POISE_ERROR_STATE = 6,
+    /** An output buffer is too small; the message and the size argument say how big it must be. */
+    POISE_ERROR_BUFFER_TOO_SMALL = 7
+} poise_status;
+
+/** Size of poise_error.message, bytes (including the terminating NUL). */
+#define POISE_ERROR_MESSAGE_SIZE 256
+
+/** Filled by a failing call (see "Errors" above). */
+typedef struct poise_error {
+    int32_t code;                             /* a poise_status */
+    char message[POISE_ERROR_MESSAGE_SIZE];   /* UTF-8, NUL-terminated, truncated to fit */
+} poise_error;
+
+/** Static, NUL-terminated name of a status ("POISE_OK", "POISE_ERROR_PARSE", …); never NULL. */
+const char *poise_status_name(int32_t status);
+
+/** Static, NUL-terminated version of the library, "MAJOR.MINOR.PATCH". */
+const char *poise_version(void);
+
+/** POISE_API_VERSION of the library actually loaded (compare with the header's). */
+int32_t poise_api_version(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Filters                                                                                     */
+
+/** A 3-axis filter built from a spec string (opaque). */
+typedef struct poise_filter poise_filter;
+
+/**
+ * Creates a filter from a spec (the grammar of `poise --filter` and the Swift `FilterSpec`):
+ * "lowpass:cutoff=5", "highpass:cutoff=0.5", "factor:k=0.1", "butter:lowpass,order=2,cutoff=5",
+ * "accelgraph:cutoff=5,adaptive", "oneeuro:mincutoff=1,beta=0.007,dcutoff=1",
+ * "adaptive:cutoff=5,threshold=0.2"; cutoffs in Hz. The bare name "adaptive" uses its defaults.
+ * sample_rate: Hz, finite and > 0. The three axes are filtered independently (in double
+ * precision), in the units of the input.
+ * Returns NULL on failure (POISE_ERROR_PARSE with the column of the bad token,
+ * POISE_ERROR_INVALID_ARGUMENT for a bad rate or a cutoff at or above Nyquist).
+ */
+poise_filter *poise_filter_create(const char *spec, double sample_rate, poise_error *err);
+
+/** Destroys a filter; NULL is ignored. Returns POISE_ERROR_INVALID_HANDLE for a non-filter. */
+poise_status poise_filter_destroy(poise_filter *filter, poise_error *err);
+
+/** Back to the state of a fresh filter (the next sample is the first). */
+poise_status poise_filter_reset(poise_filter *filter, poise_error *err);
+
+/**
+ * Filters one sample of three values in place (xyz[0..2]), one nominal period after the
+ * previous one. A non-finite value is rejected with POISE_ERROR_NON_FINITE and the filter's
+ * state is unchanged.
+ */
+poise_status poise_filter_process(poise_filter *filter, double xyz[3], poise_error *err);
+
+/**
+ * Filters `count` samples of an N x 3 double buffer in place, in order (equal to `count`
+ * poise_filter_process calls). The whole buffer is checked first: if any value is non-finite
+ * nothing is processed (POISE_ERROR_NON_FINITE, message gives the row). count 0 is a no-op.
+ */
+poise_status poise_filter_process_buffer(poise_filter *filter, double *samples, size_t count,
+                                         poise_error *err);
+
+/** The same for an N x 3 float buffer (computed in double, rounded back to float). */
+poise_status poise_filter_process_buffer_f(poise_filter *filter, float *samples, size_t count,
+                                           poise_error *err);
+
+/** The normalized spec of the filter (e.g. "adaptive:cutoff=5,threshold=0.2") copied into
+ *  `text` (capacity bytes, NUL-terminated); POISE_ERROR_BUFFER_TOO_SMALL if it does not fit. */
+poise_status poise_filter_spec(const poise_filter *filter, char *text, size_t capacity,
+                               poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Device-motion fusion (VQF)                                                                  */
+
+/** Earth frame of the attitude. */
+typedef enum poise_earth_frame {
+    POISE_EARTH_ENU = 0,   /* x east, y north, z up (default) */
+    POISE_EARTH_NED = 1,   /* x north, y east, z down */
+    POISE_EARTH_NWU = 2    /* x north, y west, z up */
+} poise_earth_frame;
+
+/** Heading reference; all but POISE_REFERENCE_ARBITRARY use the magnetometer (9D). */
+typedef enum poise_reference {
+    POISE_REFERENCE_ARBITRARY = 0,            /* 6D: heading free, starts at 0, drifts */
+    POISE_REFERENCE_ARBITRARY_CORRECTED = 1,  /* 9D corrected, heading starts at 0 */
+    POISE_REFERENCE_MAGNETIC_NORTH = 2,       /* 9D, north is magnetic north (default) */
+    POISE_REFERENCE_TRUE_NORTH = 3            /* 9D, north corrected by `declination` */
+} poise_reference;
+
+/** Bits of poise_motion.flags. */
+enum {
+    POISE_FLAG_AT_REST = 1 << 0,               /* at rest: bias learned from the rotation rate */
+    POISE_FLAG_MAGNETIC_DISTURBANCE = 1 << 1,  /* field differs from the reference */
+    POISE_FLAG_ACCELERATION_REJECTED = 1 << 2, /* |acc| too far from 1 g for the correction */
+    POISE_FLAG_TIME_GAP = 1 << 3,              /* step longer than maximum_time_step */
+    POISE_FLAG_INVALID_INPUT = 1 << 4          /* a non-finite input was skipped */
+};
+
+/**
+ * Settings of the fusion, the fields and defaults of the Swift `DeviceMotionConfiguration`
+ * (fill with poise_fusion_config_default, then change fields). Booleans are 0 or 1. Every value
+ * must be finite; sample_rate in [1e-3, 1e6] Hz; times and time constants (fields in s) > 0
+ * (rest_minimum_time and the magnetic times >= 0) and at most 1e7 s; sigmas, thresholds and
+ * clip > 0; poise_fusion_create names the first field that is not.
+ */
+typedef struct poise_fusion_config {
+    double sample_rate;                   /* nominal rate, Hz (> 0); default 100 */
+    int32_t earth_frame;                  /* poise_earth_frame; default POISE_EARTH_ENU */
+    int32_t reference;                    /* poise_reference; default MAGNETIC_NORTH (9D) */
+    double declination;                   /* degrees, east positive (TRUE_NORTH); default 0 */
+    double accelerometer_time_constant;   /* inclination correction, s; default 3 */
+    double magnetometer_time_constant;    /* heading correction, s; default 9 */
+    int32_t motion_bias_estimation;       /* default 1 */
+    int32_t rest_bias_estimation;         /* default 1 */
+    int32_t magnetic_disturbance_rejection; /* default 1 */
+    double bias_sigma_initial;            /* deg/s; default 0.5 */
+    double bias_forgetting_time;          /* s; default 100 */
+    double bias_clip;                     /* deg/s; default 2 */
+    double bias_sigma_motion;             /* deg/s; default 0.1 */
+    double bias_vertical_forgetting_factor; /* default 1e-4 */
+    double bias_sigma_rest;               /* deg/s; default 0.01 (VQF: 0.03) */
+    double rest_minimum_time;             /* s; default 1.0 (VQF: 1.5) */
+    double rest_filter_time_constant;     /* s; default 0.5 */
+    double rest_gyroscope_threshold;      /* deg/s; default 2 */
+    double rest_accelerometer_threshold;  /* g; default 0.5/9.80665 */
+    double magnetic_current_time_constant;   /* s; default 0.05 */
+    double magnetic_reference_time_constant; /* s; default 20 */
+    double magnetic_norm_threshold;       /* relative; default 0.1 */
+    double magnetic_dip_threshold;        /* degrees; default 10 */
+    double magnetic_new_field_time;       /* s; default 20 */
+    double magnetic_new_first_field_time; /* s; default 5 */
+    double magnetic_new_field_minimum_rate; /* deg/s; default 20 */
+    double magnetic_minimum_undisturbed_time; /* s; default 0.5 */
+    double magnetic_maximum_rejection_time;   /* s; default 60 */
+    double magnetic_rejection_factor;     /* default 2 */
+    int32_t skip_held_magnetometer_samples; /* default 0 */
+    double acceleration_rejection_threshold; /* g from 1 g, 0 = off; default 0 */
+    double maximum_time_step;             /* s; default 0.1 */
+    double correction_rate;               /* Hz, 0 = every sample (VQF); default 5 */
+} poise_fusion_config;
+
+/** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */
+poise_status poise_fusion_config_default(poise_fusion_config *config, double sample_rate,
+                                         poise_error *err);
+
+/** VQF's published defaults (DeviceMotionConfiguration.vqfDefaults): bias_sigma_rest 0.03,
+ *  rest_minimum_time 1.5, correction_rate 0; `reference` a poise_reference. With these, the
+ *  outputs equal the reference VQF implementation's to rounding. */
+poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
+                                     int32_t reference, poise_error *err);
+
+/** The fusion estimator (opaque). */
+typedef struct poise_fusion poise_fusion;
+
+/** Creates an estimator in its initial state; NULL and POISE_ERROR_INVALID_ARGUMENT naming
+ *  the field when a setting is out of range or not finite. */
+poise_fusion *poise_fusion_create(const poise_fusion_config *config, poise_error *err);
+
+/** Destroys an estimator; NULL is ignored. */
+poise_status poise_fusion_destroy(poise_fusion *fusion, poise_error *err);
+
+/** Back to the initial state (as a fresh estimator with the same configuration). */
+poise_status poise_fusion_reset(poise_fusion *fusion, poise_error *err);
+
+/** The estimator's configuration, copied into `config`. */
+poise_status poise_fusion_get_config(const poise_fusion *fusion, poise_fusion_config *config,
+                                     poise_error *err);
+
+/** The device motion after a sample. */
+typedef struct poise_motion {
+    double time;                /* s */
+    double attitude[4];         /* w, x, y, z: device -> earth frame of the configuration */
+    double gravity[3];          /* direction of up in the device frame, unit length (g) */
+    double user_acceleration[3];/* g, device frame: specific force minus gravity */
+    double rotation_rate[3];    /* rad/s, device frame, bias removed */
+    double bias[3];             /* estimated gyroscope bias, rad/s, device frame */
+    double heading;             /* degrees in [0, 360), clockwise from north; NaN for 6D */
+    uint32_t flags;             /* POISE_FLAG_* bits */
+} poise_motion;
+
+/**
+ * Updates with one sample. time: s; acc: g (specific force), device frame; gyr: rad/s, device
+ * frame; mag: device frame (any unit) or NULL when there is no magnetometer sample (ignored by
+ * the 6D reference). acc and gyr must not be NULL. Non-finite inputs are not errors: they are
+ * skipped and flagged POISE_FLAG_INVALID_INPUT, and the state never becomes NaN. An all-zero
+ * acc or mag means "no sample". `out` may be NULL (the cheapest call); otherwise it receives
+ * the motion after the sample.
+ */
+poise_status poise_fusion_update(poise_fusion *fusion, double time, const double acc[3],
+                                 const double gyr[3], const double mag[3], poise_motion *out,
+                                 poise_error *err);
+
+/** The motion after the last sample (the initial motion before any). */
+poise_status poise_fusion_get_motion(const poise_fusion *fusion, poise_motion *out,
+                                     poise_error *err);
+
+/** Where poise_fusion_update_buffer writes; each pointer may be NULL (not written). */
+typedef struct poise_fusion_outputs {
+    double *attitude;            /* N x 4 (w, x, y, z) */
+    double *gravity;             /* N x 3 */
+    double *user_acceleration;   /* N x 3 */
+    double *rotation_rate;       /* N x 3 */
+    double *bias;                /* N x 3 */
+    double *heading;             /* N (degrees; NaN for 6D) */
+    uint32_t *flags;             /* N */
+} poise_fusion_outputs;
+
+/**
+ * Updates with `count` samples in order, equal to `count` poise_fusion_update calls.
+ * times: N seconds; acc, gyr: N x 3 (units as in poise_fusion_update); mag: N x 3 or NULL.
+ * times, acc and gyr must not be NULL unless count is 0. outputs may be NULL.
+ */
+poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, const double *times,
+                                        const double *acc, const double *gyr, const double *mag,
+                                        const poise_fusion_outputs *outputs, poise_error *err);
+
+/** Bytes poise_fusion_save_state writes (the same for every estimator of this library build). */
+size_t poise_fusion_state_size(void);
+
+/**
+ * Saves the complete state as bytes (with a header and checksum) into `buffer` of `capacity`
+ * bytes; `*written` (may be NULL) receives the size. POISE_ERROR_BUFFER_TOO_SMALL if capacity
+ * is below poise_fusion_state_size(). The bytes are for the same library build and the same
+ * configuration (they embed it); they are not a portable file format.
+ */
+poise_status poise_fusion_save_state(const poise_fusion *fusion, void *buffer, size_t capacity,
+                                     size_t *written, poise_error *err);
+
+/** Restores a state saved by poise_fusion_save_state: the next update continues exactly as
+ *  the saved estimator would. POISE_ERROR_STATE (state unchanged) when the bytes are corrupt,
+ *  of another size or build, or were saved with another configuration. */
+poise_status poise_fusion_restore_state(poise_fusion *fusion, const void *buffer, size_t size,
+                                        poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tilt controller and home calibration                                                       */
+
+/** Settings of the tilt controller (Swift TiltSettings); fill with poise_tilt_settings_default. */
+typedef struct poise_tilt_settings {
+    double gravity_time_constant;   /* s; low-pass of the accelerometer (raw path), 0 = none; default 0.1 */
+    int32_t dynamic_recalibration;  /* re-home when resting far from home; default 0 */
+    double recalibration_angle;     /* degrees, (0, 180]; default 30 */
+    double stillness_rate;          /* degrees/s; default 10 */
+    double stillness_angle;         /* degrees; default 5 */
+    double hold_time;               /* s; default 2 */
+    double dead_zone;               /* degrees; angles at or below give 0; default 3 */
+    double saturation;              /* degrees; angles at or above give +-1; default 30 */
+    double curve_exponent;          /* response t^p between them: 1 linear (default), 2 quadratic */
+} poise_tilt_settings;
+
+/** Home events (poise_tilt_output.event). */
+enum {
+    POISE_HOME_NONE = 0,       /* home unchanged */
+    POISE_HOME_INITIAL = 1,    /* first sample after create or reset became home */
+    POISE_HOME_REQUESTED = 2,  /* poise_tilt_recalibrate was called */
+    POISE_HOME_DYNAMIC = 3     /* dynamic recalibration */
+};
+
+/** One output of the tilt controller. */
+typedef struct poise_tilt_output {
+    double time;     /* s */
+    double stick_x;  /* [-1, 1], from roll: positive when the right edge dips away */
+    double stick_y;  /* [-1, 1], from -pitch: positive when the top edge dips away (stick forward) */
+    double pitch;    /* rad, tilt from home about the device x axis (top edge toward +z positive) */
+    double roll;     /* rad, tilt from home about the device y axis */
+    int32_t event;   /* POISE_HOME_* */
+} poise_tilt_output;
+
+/** The defaults listed in poise_tilt_settings. */
+poise_status poise_tilt_settings_default(poise_tilt_settings *settings, poise_error *err);
+
+typedef struct poise_tilt poise_tilt;
+
+/** Creates a tilt controller; NULL and POISE_ERROR_INVALID_ARGUMENT naming the bad setting. */
+poise_tilt *poise_tilt_create(const poise_tilt_settings *settings, poise_error *err);
+
+/** Destroys a tilt controller; NULL is ignored. */
+poise_status poise_tilt_destroy(poise_tilt *tilt, poise_error *err);
+
+/** Forgets home and gravity (the next sample becomes home). */
+poise_status poise_tilt_reset(poise_tilt *tilt, poise_error *err);
+
+/** Makes the next sample home. */
+poise_status poise_tilt_recalibrate(poise_tilt *tilt, poise_error *err);
+
+/**
+ * Raw path: gravity is the low-passed accelerometer. time: s; acc: g, in the frame the player
+ * sees (remap first); gyr: rad/s for the stillness test of dynamic recalibration, or NULL.
+ * A non-finite time or acc leaves the gravity estimate unchanged (not an error).
+ */
+poise_status poise_tilt_process_sample(poise_tilt *tilt, double time, const double acc[3],
+                                       const double gyr[3], poise_tilt_output *out,
+                                       poise_error *err);
+
+/** Fused path: attitude (w, x, y, z; device -> any z-up earth frame) from poise_fusion;
+ *  gyr rad/s or NULL. A non-finite attitude or time is POISE_ERROR_NON_FINITE. */
+poise_status poise_tilt_process_attitude(poise_tilt *tilt, double time, const double attitude[4],
+                                         const double gyr[3], poise_tilt_output *out,
+                                         poise_error *err);
+
+/** The home attitude (w, x, y, z) into `home`; `*has_home` 0 before the first sample. */
+poise_status poise_tilt_get_home(const poise_tilt *tilt, double home[4], int32_t *has_home,
+                                 poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Axis remapping                                                                              */
+
+/** A signed permutation of the axes: new[i] = sign[i] * sensor[axis[i]]. */
+typedef struct poise_alignment {
+    int32_t axis[3];   /* 0 = x, 1 = y, 2 = z */
+    int32_t sign[3];   /* +1 or -1 */
+} poise_alignment;
+
+/**
+ * Parses "+A+B+C" notation (x-io Fusion's): "+Y-X+Z" means new x = +sensor y,
+ * new y = -sensor x, new z = +sensor z. Reflections (determinant -1) are rejected unless
+ * allow_reflection is nonzero. POISE_ERROR_PARSE with the position on a bad string.
+ */
+poise_status poise_alignment_parse(const char *text, int32_t allow_reflection,
+                                   poise_alignment *alignment, poise_error *err);
+
+/** Remaps an N x 3 double buffer of vectors (acceleration, rotation rate, field) in place. */
+poise_status poise_alignment_apply(const poise_alignment *alignment, double *vectors,
+                                   size_t count, poise_error *err);
+
+/** The same for floats. */
+poise_status poise_alignment_apply_f(const poise_alignment *alignment, float *vectors,
+                                     size_t count, poise_error *err);
+
+/** Remaps an N x 4 buffer of attitudes (w, x, y, z; device -> earth) in place so that they
+ *  describe the remapped body frame: q' = q * r^-1 with r the alignment's rotation (proper
+ *  alignments only, else POISE_ERROR_INVALID_ARGUMENT). */
+poise_status poise_alignment_apply_attitudes(const poise_alignment *alignment, double *attitudes,
+                                             size_t count, poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Metrics                                                                                     */
+
+/** Standard steps for latency (in g, device frame). */
+typedef enum poise_step {
+    POISE_STEP_TILT = 0,   /* (0, 0, 1) -> (0, 1, 0): gravity turns by 90 degrees */
+    POISE_STEP_SHAKE = 1   /* (0, 0, 1) -> (0, 0, 1.5): the magnitude jumps */
+} poise_step;
+
+/**
+ * Latency to 90 % of a standard step for a fresh filter from `spec` at `sample_rate` Hz: the
+ * filter settles on the "before" value, then gets the "after" value; the result is the first
+ * sample (1 = the step sample) whose output has covered 90 % of the step.
+ * `*milliseconds` = samples / rate * 1000 and `*samples` (either may be NULL); when 90 % is
+ * not reached within max(1000, 60 s) samples, *milliseconds is NaN and *samples is -1.
+ */
+poise_status poise_latency90(const char *spec, double sample_rate, int32_t step,
+                             double *milliseconds, int64_t *samples, poise_error *err);
+
+/** Result of poise_jitter. */
+typedef struct poise_jitter_result {
+    double jitter;          /* RMS of |y - moving mean of y| over still samples, input unit */
+    double raw_jitter;      /* the same for the input */
+    double attenuation;     /* raw_jitter / jitter; NaN when jitter is 0 */
+    double still_seconds;   /* total duration of the segments, s */
+    int64_t evaluated_samples; /* samples whose centred window lies inside a segment */
+    int64_t segment_count;
+} poise_jitter_result;
+
+/**
+ * Jitter of a filter's output over still segments. output, input: N x 3; times: N seconds
+ * (finite, and non-decreasing within a segment, else POISE_ERROR_INVALID_ARGUMENT); segments: segment_count pairs [start, end) of row
+ * indices (0 <= start <= end <= N), or NULL with segment_count 0 for the whole buffer as one
+ * segment; window: moving-average length, s (> 0). Samples closer than window/2 to a segment
+ * end are not evaluated.
+ */
+poise_status poise_jitter(const double *output, const double *input, const double *times,
+                          size_t count, const int64_t *segments, size_t segment_count,
+                          double window, poise_jitter_result *result, poise_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POISE_H */

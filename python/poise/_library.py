@@ -1,0 +1,203 @@
+"""Loading libpoise and the ctypes declarations of include/poise.h."""
+
+import ctypes
+import ctypes.util
+import os
+import subprocess
+
+c_double_p = ctypes.POINTER(ctypes.c_double)
+c_float_p = ctypes.POINTER(ctypes.c_float)
+c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
+
+STATUS_NAMES = {
+    0: "POISE_OK", 1: "POISE_ERROR_NULL_ARGUMENT", 2: "POISE_ERROR_INVALID_ARGUMENT",
+    3: "POISE_ERROR_NON_FINITE", 4: "POISE_ERROR_PARSE", 5: "POISE_ERROR_INVALID_HANDLE",
+    6: "POISE_ERROR_STATE", 7: "POISE_ERROR_BUFFER_TOO_SMALL",
+}
+ERROR_INVALID_HANDLE = 5
+
+
+class PoiseError(ValueError):
+    """A call into libpoise failed; `code` is the poise_status, `status` its name."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.status = STATUS_NAMES.get(code, "POISE_ERROR_UNKNOWN")
+
+
+class Error(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int32), ("message", ctypes.c_char * 256)]
+
+
+class FusionConfigStruct(ctypes.Structure):
+    _fields_ = [
+        ("sample_rate", ctypes.c_double), ("earth_frame", ctypes.c_int32), ("reference", ctypes.c_int32),
+        ("declination", ctypes.c_double), ("accelerometer_time_constant", ctypes.c_double),
+        ("magnetometer_time_constant", ctypes.c_double), ("motion_bias_estimation", ctypes.c_int32),
+        ("rest_bias_estimation", ctypes.c_int32), ("magnetic_disturbance_rejection", ctypes.c_int32),
+        ("bias_sigma_initial", ctypes.c_double), ("bias_forgetting_time", ctypes.c_double),
+        ("bias_clip", ctypes.c_double), ("bias_sigma_motion", ctypes.c_double),
+        ("bias_vertical_forgetting_factor", ctypes.c_double), ("bias_sigma_rest", ctypes.c_double),
+        ("rest_minimum_time", ctypes.c_double), ("rest_filter_time_constant", ctypes.c_double),
+        ("rest_gyroscope_threshold", ctypes.c_double), ("rest_accelerometer_threshold", ctypes.c_double),
+        ("magnetic_current_time_constant", ctypes.c_double), ("magnetic_reference_time_constant", ctypes.c_double),
+        ("magnetic_norm_threshold", ctypes.c_double), ("magnetic_dip_threshold", ctypes.c_double),
+        ("magnetic_new_field_time", ctypes.c_double), ("magnetic_new_first_field_time", ctypes.c_double),
+        ("magnetic_new_field_minimum_rate", ctypes.c_double), ("magnetic_minimum_undisturbed_time", ctypes.c_double),
+        ("magnetic_maximum_rejection_time", ctypes.c_double), ("magnetic_rejection_factor", ctypes.c_double),
+        ("skip_held_magnetometer_samples", ctypes.c_int32), ("acceleration_rejection_threshold", ctypes.c_double),
+        ("maximum_time_step", ctypes.c_double), ("correction_rate", ctypes.c_double),
+    ]
+
+
+class Motion(ctypes.Structure):
+    _fields_ = [
+        ("time", ctypes.c_double), ("attitude", ctypes.c_double * 4), ("gravity", ctypes.c_double * 3),
+        ("user_acceleration", ctypes.c_double * 3), ("rotation_rate", ctypes.c_double * 3),
+        ("bias", ctypes.c_double * 3), ("heading", ctypes.c_double), ("flags", ctypes.c_uint32),
+    ]
+
+
+class FusionOutputs(ctypes.Structure):
+    _fields_ = [
+        ("attitude", c_double_p), ("gravity", c_double_p), ("user_acceleration", c_double_p),
+        ("rotation_rate", c_double_p), ("bias", c_double_p), ("heading", c_double_p), ("flags", c_uint32_p),
+    ]
+
+
+class TiltSettingsStruct(ctypes.Structure):
+    _fields_ = [
+        ("gravity_time_constant", ctypes.c_double), ("dynamic_recalibration", ctypes.c_int32),
+        ("recalibration_angle", ctypes.c_double), ("stillness_rate", ctypes.c_double),
+        ("stillness_angle", ctypes.c_double), ("hold_time", ctypes.c_double), ("dead_zone", ctypes.c_double),
+        ("saturation", ctypes.c_double), ("curve_exponent", ctypes.c_double),
+    ]
+
+
+class TiltOutput(ctypes.Structure):
+    _fields_ = [
+        ("time", ctypes.c_double), ("stick_x", ctypes.c_double), ("stick_y", ctypes.c_double),
+        ("pitch", ctypes.c_double), ("roll", ctypes.c_double), ("event", ctypes.c_int32),
+    ]
+
+
+class JitterResult(ctypes.Structure):
+    _fields_ = [
+        ("jitter", ctypes.c_double), ("raw_jitter", ctypes.c_double), ("attenuation", ctypes.c_double),
+        ("still_seconds", ctypes.c_double), ("evaluated_samples", ctypes.c_int64), ("segment_count", ctypes.c_int64),
+    ]
+
+
+class Alignment(ctypes.Structure):
+    _fields_ = [("axis", ctypes.c_int32 * 3), ("sign", ctypes.c_int32 * 3)]
+
+
+def _candidates():
+    env = os.environ.get("POISE_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libpoise.so.0", "libpoise.so"):
+        yield os.path.join(here, name)
+    try:
+        libdir = subprocess.run(["pkg-config", "--variable=libdir", "poise"], capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        if libdir:
+            yield os.path.join(libdir, "libpoise.so.0")
+    except (OSError, subprocess.SubprocessError):
+        pass
+    found = ctypes.util.find_library("poise")
+    if found:
+        yield found
+    yield "libpoise.so.0"
+    for prefix in ("/usr/local", os.path.expanduser("~/.local")):
+        yield os.path.join(prefix, "lib", "libpoise.so.0")
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append(path)
+            continue
+        try:
+            return ctypes.CDLL(path)
+        except OSError as error:
+            tried.append(f"{path} ({error})")
+    raise ImportError("poise: libpoise.so.0 not found; install the C library (make install PREFIX=...) "
+                      "or set POISE_LIBRARY to its path. Tried: " + "; ".join(tried))
+
+
+lib = _load()
+
+_P = ctypes.c_void_p
+_E = ctypes.POINTER(Error)
+_S = ctypes.c_size_t
+_I = ctypes.c_int32
+_D = ctypes.c_double
+
+
+def _declare(name, restype, *argtypes):
+    function = getattr(lib, name)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+
+
+for _name, _restype, _args in [
+    ("poise_status_name", ctypes.c_char_p, [_I]),
+    ("poise_version", ctypes.c_char_p, []),
+    ("poise_api_version", _I, []),
+    ("poise_filter_create", _P, [ctypes.c_char_p, _D, _E]),
+    ("poise_filter_destroy", _I, [_P, _E]),
+    ("poise_filter_reset", _I, [_P, _E]),
+    ("poise_filter_process", _I, [_P, c_double_p, _E]),
+    ("poise_filter_process_buffer", _I, [_P, c_double_p, _S, _E]),
+    ("poise_filter_process_buffer_f", _I, [_P, c_float_p, _S, _E]),
+    ("poise_filter_spec", _I, [_P, ctypes.c_char_p, _S, _E]),
+    ("poise_fusion_config_default", _I, [ctypes.POINTER(FusionConfigStruct), _D, _E]),
+    ("poise_fusion_config_vqf", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
+    ("poise_fusion_create", _P, [ctypes.POINTER(FusionConfigStruct), _E]),
+    ("poise_fusion_destroy", _I, [_P, _E]),
+    ("poise_fusion_reset", _I, [_P, _E]),
+    ("poise_fusion_get_config", _I, [_P, ctypes.POINTER(FusionConfigStruct), _E]),
+    ("poise_fusion_update", _I, [_P, _D, c_double_p, c_double_p, c_double_p, ctypes.POINTER(Motion), _E]),
+    ("poise_fusion_get_motion", _I, [_P, ctypes.POINTER(Motion), _E]),
+    ("poise_fusion_update_buffer", _I, [_P, _S, c_double_p, c_double_p, c_double_p, c_double_p,
+                                        ctypes.POINTER(FusionOutputs), _E]),
+    ("poise_fusion_state_size", _S, []),
+    ("poise_fusion_save_state", _I, [_P, ctypes.c_void_p, _S, ctypes.POINTER(_S), _E]),
+    ("poise_fusion_restore_state", _I, [_P, ctypes.c_void_p, _S, _E]),
+    ("poise_tilt_settings_default", _I, [ctypes.POINTER(TiltSettingsStruct), _E]),
+    ("poise_tilt_create", _P, [ctypes.POINTER(TiltSettingsStruct), _E]),
+    ("poise_tilt_destroy", _I, [_P, _E]),
+    ("poise_tilt_reset", _I, [_P, _E]),
+    ("poise_tilt_recalibrate", _I, [_P, _E]),
+    ("poise_tilt_process_sample", _I, [_P, _D, c_double_p, c_double_p, ctypes.POINTER(TiltOutput), _E]),
+    ("poise_tilt_process_attitude", _I, [_P, _D, c_double_p, c_double_p, ctypes.POINTER(TiltOutput), _E]),
+    ("poise_alignment_parse", _I, [ctypes.c_char_p, _I, ctypes.POINTER(Alignment), _E]),
+    ("poise_alignment_apply", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
+    ("poise_alignment_apply_attitudes", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
+    ("poise_latency90", _I, [ctypes.c_char_p, _D, _I, c_double_p, ctypes.POINTER(ctypes.c_int64), _E]),
+    ("poise_jitter", _I, [c_double_p, c_double_p, c_double_p, _S, ctypes.POINTER(ctypes.c_int64), _S, _D,
+                          ctypes.POINTER(JitterResult), _E]),
+]:
+    _declare(_name, _restype, *_args)
+
+
+def call(function, *args):
+    """Calls a status-returning function with a fresh poise_error; raises PoiseError on failure."""
+    error = Error()
+    status = function(*args, ctypes.byref(error))
+    if status != 0:
+        raise PoiseError(status, error.message.decode("utf-8", "replace"))
+
+
+def create(function, *args):
+    """Calls a handle-returning create function; raises PoiseError on NULL."""
+    error = Error()
+    handle = function(*args, ctypes.byref(error))
+    if not handle:
+        raise PoiseError(error.code, error.message.decode("utf-8", "replace"))
+    return handle

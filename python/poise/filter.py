@@ -1,0 +1,55 @@
+"""`poise.Filter`: a 3-axis filter from a spec string."""
+
+import ctypes
+
+import numpy as np
+
+from . import _arrays
+from ._handle import Handle
+from ._library import c_double_p, c_float_p, call, create, lib
+
+
+class Filter(Handle):
+    """A filter built from a spec ("adaptive", "lowpass:cutoff=5", "butter:lowpass,order=2,cutoff=5",
+    "oneeuro:mincutoff=1,beta=0.007", …) at `rate` Hz; see `poise --help` for the grammar.
+
+    The three columns are filtered independently, in double precision, one nominal period
+    (1/rate) per row. State carries over between calls; `reset()` starts again."""
+
+    _kind = "Filter"
+
+    def __init__(self, spec, rate):
+        if not isinstance(spec, str):
+            raise TypeError(f"spec must be a str, got {type(spec).__name__}")
+        handle = create(lib.poise_filter_create, spec.encode("utf-8"), float(rate))
+        super().__init__(handle, lib.poise_filter_destroy)
+        self.rate = float(rate)
+
+    @property
+    def spec(self):
+        """The normalized spec, e.g. "adaptive:cutoff=5,threshold=0.2"."""
+        text = ctypes.create_string_buffer(512)
+        with self._lock:
+            call(lib.poise_filter_spec, self._live(), text, len(text))
+        return text.value.decode("utf-8")
+
+    def process(self, samples):
+        """Filters an (N, 3) array (or one (3,) sample) and returns a new array of the same
+        shape. float32 input is filtered in double and returned as float32; other real dtypes
+        are converted to float64. A non-finite value raises PoiseError (a ValueError) and
+        leaves the filter's state unchanged."""
+        array = np.asarray(samples)
+        single = array.shape == (3,)
+        dtype = np.float32 if array.dtype == np.float32 else np.float64
+        data = np.array(_arrays.rows("samples", array, 3, dtype=dtype, allow_single=True), copy=True)
+        with self._lock:
+            handle = self._live()
+            if dtype == np.float32:
+                call(lib.poise_filter_process_buffer_f, handle, _arrays.pointer(data, c_float_p), data.shape[0])
+            else:
+                call(lib.poise_filter_process_buffer, handle, _arrays.pointer(data, c_double_p), data.shape[0])
+        return data[0] if single else data
+
+    def reset(self):
+        with self._lock:
+            call(lib.poise_filter_reset, self._live())

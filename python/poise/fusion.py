@@ -1,0 +1,180 @@
+"""Device-motion fusion (VQF): `poise.fuse` for arrays, `poise.Fusion` for streams."""
+
+import ctypes
+
+import numpy as np
+
+from . import _arrays
+from ._handle import Handle
+from ._library import FusionConfigStruct, FusionOutputs, Motion, c_double_p, c_uint32_p, call, create, lib
+
+FRAMES = {"enu": 0, "ned": 1, "nwu": 2}
+REFERENCES = {"arbitrary": 0, "arbitrary-corrected": 1, "magnetic-north": 2, "true-north": 3}
+FLAGS = {"at_rest": 1, "magnetic_disturbance": 2, "acceleration_rejected": 4, "time_gap": 8, "invalid_input": 16}
+_FIELDS = [name for name, _ in FusionConfigStruct._fields_]
+
+
+class FusionConfig:
+    """The settings of the fusion: the fields of the C `poise_fusion_config` (the Swift
+    `DeviceMotionConfiguration`), e.g. `accelerometer_time_constant` (s), `bias_sigma_rest`
+    (deg/s), `correction_rate` (Hz, 0 = every sample).
+
+    mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
+    "ned" or "nwu"; preset "poise" (Poise's defaults) or "vqf" (VQF's published defaults: with
+    them the outputs equal the `vqf` package's)."""
+
+    def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):
+        if mode not in ("6d", "9d"):
+            raise ValueError(f"mode must be '6d' or '9d', got {mode!r}")
+        if reference is None:
+            reference = "arbitrary" if mode == "6d" else "magnetic-north"
+        if reference not in REFERENCES:
+            raise ValueError(f"reference must be one of {sorted(REFERENCES)}, got {reference!r}")
+        if (mode == "6d") != (reference == "arbitrary"):
+            raise ValueError(f"reference {reference!r} does not fit mode {mode!r}")
+        if frame not in FRAMES:
+            raise ValueError(f"frame must be one of {sorted(FRAMES)}, got {frame!r}")
+        struct = FusionConfigStruct()
+        if preset == "vqf":
+            call(lib.poise_fusion_config_vqf, ctypes.byref(struct), float(rate), REFERENCES[reference])
+        elif preset == "poise":
+            call(lib.poise_fusion_config_default, ctypes.byref(struct), float(rate))
+            struct.reference = REFERENCES[reference]
+        else:
+            raise ValueError(f"preset must be 'poise' or 'vqf', got {preset!r}")
+        struct.earth_frame = FRAMES[frame]
+        for name, value in settings.items():
+            if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
+                raise TypeError(f"unknown fusion setting {name!r}; settings are {', '.join(_FIELDS[3:])}")
+            setattr(struct, name, int(value) if isinstance(value, bool) else value)
+        self._struct = struct
+        self.mode = mode
+
+    def __getattr__(self, name):
+        if name in _FIELDS:
+            return getattr(self._struct, name)
+        raise AttributeError(name)
+
+    def as_dict(self):
+        return {name: getattr(self._struct, name) for name in _FIELDS}
+
+    def __repr__(self):
+        return f"FusionConfig({self.as_dict()})"
+
+
+class FusionResult:
+    """Arrays of one fused run, one row per sample: quaternion (N, 4) w, x, y, z device ->
+    earth; gravity (N, 3) up in the device frame, unit (g); user_acceleration (N, 3) g, device
+    frame; rotation_rate and bias (N, 3) rad/s, device frame; heading (N,) degrees clockwise
+    from north (NaN in 6D); flags (N,) uint32 bits (see poise.FLAGS)."""
+
+    def __init__(self, count):
+        self.quaternion = np.empty((count, 4))
+        self.gravity = np.empty((count, 3))
+        self.user_acceleration = np.empty((count, 3))
+        self.rotation_rate = np.empty((count, 3))
+        self.bias = np.empty((count, 3))
+        self.heading = np.empty(count)
+        self.flags = np.empty(count, dtype=np.uint32)
+
+    def outputs(self):
+        return FusionOutputs(
+            _arrays.pointer(self.quaternion, c_double_p), _arrays.pointer(self.gravity, c_double_p),
+            _arrays.pointer(self.user_acceleration, c_double_p), _arrays.pointer(self.rotation_rate, c_double_p),
+            _arrays.pointer(self.bias, c_double_p), _arrays.pointer(self.heading, c_double_p),
+            _arrays.pointer(self.flags, c_uint32_p))
+
+    def flag(self, name):
+        """Boolean (N,) array of one flag ("at_rest", "magnetic_disturbance", …)."""
+        return (self.flags & FLAGS[name]) != 0
+
+
+class Fusion(Handle):
+    """A streaming estimator: `update` one sample at a time, or `update_batch` arrays; the state
+    carries over. Units: time s; acc g (specific force, +1 g up at rest); gyr rad/s; mag any
+    unit (µT); device frame. Non-finite samples are skipped and flagged, never raised."""
+
+    _kind = "Fusion"
+
+    def __init__(self, rate=100.0, mode="9d", config=None, **settings):
+        self.config = config if config is not None else FusionConfig(rate, mode, **settings)
+        handle = create(lib.poise_fusion_create, ctypes.byref(self.config._struct))
+        super().__init__(handle, lib.poise_fusion_destroy)
+
+    def update(self, time, acc, gyr, mag=None):
+        """One sample; returns a dict with time, quaternion, gravity, user_acceleration,
+        rotation_rate, bias (numpy arrays), heading and flags."""
+        a = _arrays.rows("acc", acc, 3, allow_single=True)
+        g = _arrays.rows("gyr", gyr, 3, allow_single=True)
+        m = None if mag is None else _arrays.rows("mag", mag, 3, allow_single=True)
+        if a.shape[0] != 1 or g.shape[0] != 1 or (m is not None and m.shape[0] != 1):
+            raise ValueError("update takes one sample of 3 values per sensor; use update_batch for arrays")
+        motion = Motion()
+        with self._lock:
+            call(lib.poise_fusion_update, self._live(), float(time), _arrays.pointer(a, c_double_p),
+                 _arrays.pointer(g, c_double_p), None if m is None else _arrays.pointer(m, c_double_p),
+                 ctypes.byref(motion))
+        return {
+            "time": motion.time, "quaternion": np.array(motion.attitude[:]), "gravity": np.array(motion.gravity[:]),
+            "user_acceleration": np.array(motion.user_acceleration[:]),
+            "rotation_rate": np.array(motion.rotation_rate[:]), "bias": np.array(motion.bias[:]),
+            "heading": motion.heading, "flags": motion.flags,
+        }
+
+    def update_batch(self, acc, gyr, mag=None, times=None):
+        """Arrays (N, 3) (mag may be None); times (N,) s, default row / rate continuing from 0.
+        Returns a FusionResult. One C call for the whole batch."""
+        a = _arrays.rows("acc", acc, 3)
+        count = a.shape[0]
+        g = _arrays.rows("gyr", gyr, 3)
+        if g.shape[0] != count:
+            raise ValueError(f"gyr has {g.shape[0]} rows, acc has {count}")
+        m = None
+        if mag is not None:
+            m = _arrays.rows("mag", mag, 3)
+            if m.shape[0] != count:
+                raise ValueError(f"mag has {m.shape[0]} rows, acc has {count}")
+        if times is None:
+            t = np.arange(count, dtype=np.float64) / self.config.sample_rate
+        else:
+            t = _arrays.column("times", times, count)
+        result = FusionResult(count)
+        outputs = result.outputs()
+        with self._lock:
+            call(lib.poise_fusion_update_buffer, self._live(), count, _arrays.pointer(t, c_double_p),
+                 _arrays.pointer(a, c_double_p), _arrays.pointer(g, c_double_p),
+                 None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(outputs))
+        result.times = t
+        return result
+
+    def save_state(self):
+        """The complete state as bytes (same library build and configuration only)."""
+        size = lib.poise_fusion_state_size()
+        buffer = ctypes.create_string_buffer(size)
+        with self._lock:
+            call(lib.poise_fusion_save_state, self._live(), buffer, size, None)
+        return buffer.raw
+
+    def restore_state(self, state):
+        """Continues from bytes of save_state; PoiseError (state unchanged) when they do not fit."""
+        if not isinstance(state, (bytes, bytearray)):
+            raise TypeError(f"state must be bytes, got {type(state).__name__}")
+        data = bytes(state)
+        with self._lock:
+            call(lib.poise_fusion_restore_state, self._live(), data, len(data))
+
+    def reset(self):
+        with self._lock:
+            call(lib.poise_fusion_reset, self._live())
+
+
+def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, **settings):
+    """Fuses whole recordings: acc (N, 3) g, gyr (N, 3) rad/s, mag (N, 3) µT (needed for "9d"),
+    times (N,) s (default row / rate). Returns a FusionResult (quaternion, gravity,
+    user_acceleration, rotation_rate, bias, heading, flags). `settings` override
+    FusionConfig fields, e.g. preset="vqf" or correction_rate=0."""
+    cfg = config if config is not None else FusionConfig(rate, mode, **settings)
+    if cfg.mode == "9d" and mag is None:
+        raise ValueError("mode '9d' needs mag; pass mode='6d' without a magnetometer")
+    with Fusion(config=cfg) as fusion:
+        return fusion.update_batch(acc, gyr, mag if cfg.mode == "9d" else None, times)

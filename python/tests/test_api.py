@@ -1,0 +1,161 @@
+"""The Python API itself: arrays in and out, streaming, state bytes, errors, threads."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import poise
+from conftest import load
+
+
+@pytest.fixture(scope="module")
+def walking():
+    return load("walking.csv")
+
+
+def test_filter_buffer_equals_chunks_and_float32_keeps_its_dtype(walking):
+    _, acc, _, _ = walking
+    whole = poise.Filter("adaptive", 100.0).process(acc)
+    f = poise.Filter("adaptive", 100.0)
+    chunks = np.vstack([f.process(acc[:777]), f.process(acc[777:])])
+    assert np.array_equal(whole, chunks)
+    assert not np.array_equal(whole, acc)
+    smooth = poise.Filter("lowpass:cutoff=2", 100.0).process(acc)
+    assert np.std(np.diff(smooth[:, 2])) < 0.8 * np.std(np.diff(acc[:, 2]))
+    single = poise.Filter("adaptive", 100.0)
+    assert np.array_equal(single.process(acc[0]), acc[0])   # a first sample passes through
+    f32 = poise.Filter("lowpass:cutoff=5", 100.0).process(acc.astype(np.float32))
+    assert f32.dtype == np.float32
+    f64 = poise.Filter("lowpass:cutoff=5", 100.0).process(acc.astype(np.float32).astype(np.float64))
+    assert np.array_equal(f32, f64.astype(np.float32))
+
+
+def test_filter_copies_non_contiguous_and_integer_input(walking):
+    _, acc, _, _ = walking
+    wide = np.hstack([acc, acc])[:, ::2]          # not contiguous
+    assert not wide.flags["C_CONTIGUOUS"]
+    expected = poise.Filter("lowpass:cutoff=2", 100.0).process(np.ascontiguousarray(wide))
+    assert np.array_equal(poise.Filter("lowpass:cutoff=2", 100.0).process(wide), expected)
+    ints = np.ones((10, 3), dtype=np.int16)
+    assert np.array_equal(poise.Filter("lowpass:cutoff=2", 100.0).process(ints), np.ones((10, 3)))
+
+
+def test_filter_errors_are_clear():
+    with pytest.raises(poise.PoiseError, match="column 9") as caught:
+        poise.Filter("lowpass:cutof=5", 100.0)
+    assert caught.value.status == "POISE_ERROR_PARSE"
+    with pytest.raises(ValueError, match="sample rate"):
+        poise.Filter("adaptive", float("nan"))
+    f = poise.Filter("adaptive", 100.0)
+    with pytest.raises(ValueError, match=r"shape \(N, 3\)"):
+        f.process(np.zeros((4, 2)))
+    with pytest.raises(TypeError, match="real numbers"):
+        f.process(np.array([["a", "b", "c"]]))
+    before = f.process(np.array([[0.0, 0.0, 1.0]]))
+    bad = np.array([[0.0, 0.0, 1.0], [0.0, np.nan, 1.0]])
+    with pytest.raises(poise.PoiseError, match="row 1"):
+        f.process(bad)
+    g = poise.Filter("adaptive", 100.0)
+    g.process(np.array([[0.0, 0.0, 1.0]]))
+    assert np.array_equal(f.process(np.array([[0.1, 0.2, 0.9]])), g.process(np.array([[0.1, 0.2, 0.9]])))
+    assert before.shape == (1, 3)
+    f.close()
+    with pytest.raises(ValueError, match="closed"):
+        f.process(np.zeros((1, 3)))
+    assert g.spec.startswith("adaptive:cutoff=")
+
+
+def test_latency90_matches_a_step_through_the_filter():
+    rate = 100.0
+    ms = poise.latency90("lowpass:cutoff=5", rate)
+    f = poise.Filter("lowpass:cutoff=5", rate)
+    f.process(np.tile([0.0, 0.0, 1.0], (2000, 1)))
+    after = f.process(np.tile([0.0, 1.0, 0.0], (200, 1)))
+    progress = (after @ np.array([0.0, 1.0, -1.0]) + 1) / 2
+    k = int(np.argmax(progress >= 0.9)) + 1
+    assert ms == pytest.approx(k / rate * 1000)
+    assert poise.latency90("lowpass:cutoff=10", rate) < ms
+    with pytest.raises(ValueError):
+        poise.latency90("lowpass:cutoff=5", rate, step="jump")
+
+
+def test_streaming_equals_batch_and_state_bytes_resume(walking):
+    t, acc, gyr, mag = walking
+    batch = poise.fuse(acc, gyr, mag, rate=100.0, times=t)
+    stream = poise.Fusion(100.0)
+    for i in range(300):
+        motion = stream.update(t[i], acc[i], gyr[i], mag[i])
+    assert np.array_equal(motion["quaternion"], batch.quaternion[299])
+    assert motion["flags"] == batch.flags[299]
+    first = poise.Fusion(100.0)
+    first.update_batch(acc[:1000], gyr[:1000], mag[:1000], t[:1000])
+    state = first.save_state()
+    second = poise.Fusion(100.0)
+    second.restore_state(state)
+    rest = second.update_batch(acc[1000:], gyr[1000:], mag[1000:], t[1000:])
+    assert np.array_equal(rest.quaternion, batch.quaternion[1000:])
+    other = poise.Fusion(100.0, accelerometer_time_constant=2.0)
+    with pytest.raises(poise.PoiseError, match="configuration") as caught:
+        other.restore_state(state)
+    assert caught.value.status == "POISE_ERROR_STATE"
+    with pytest.raises(poise.PoiseError, match="checksum"):
+        second.restore_state(state[:50] + bytes([state[50] ^ 1]) + state[51:])
+
+
+def test_fuse_rejects_bad_arguments(walking):
+    t, acc, gyr, mag = walking
+    with pytest.raises(ValueError, match="needs mag"):
+        poise.fuse(acc, gyr, rate=100.0)
+    with pytest.raises(ValueError, match="rows"):
+        poise.fuse(acc, gyr[:-1], mag, rate=100.0)
+    with pytest.raises(ValueError, match="shape"):
+        poise.fuse(acc[:, :2], gyr, mag, rate=100.0)
+    with pytest.raises(ValueError, match="times"):
+        poise.fuse(acc, gyr, mag, rate=100.0, times=t[:-1])
+    with pytest.raises(TypeError, match="unknown fusion setting"):
+        poise.fuse(acc, gyr, mag, rate=100.0, acc_tau=3)
+    with pytest.raises(poise.PoiseError, match="^sample_rate"):
+        poise.fuse(acc, gyr, mag, rate=-1.0)
+    six = poise.fuse(acc, gyr, rate=100.0, mode="6d", times=t)
+    assert np.all(np.isnan(six.heading)) and six.quaternion.shape == (len(t), 4)
+    junk = acc.copy()
+    junk[5] = np.nan
+    flagged = poise.fuse(junk, gyr, mag, rate=100.0, times=t)
+    assert flagged.flag("invalid_input")[5] and np.all(np.isfinite(flagged.quaternion))
+
+
+def test_distinct_handles_run_in_parallel_threads(walking):
+    t, acc, gyr, mag = walking
+    expected = poise.fuse(acc, gyr, mag, rate=100.0, times=t).quaternion
+    results = [None] * 4
+
+    def work(k):
+        results[k] = poise.fuse(acc, gyr, mag, rate=100.0, times=t).quaternion
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(np.array_equal(r, expected) for r in results)
+
+
+def test_tilt_remap_and_jitter():
+    tilt = poise.Tilt(dead_zone=3, saturation=30)
+    assert tilt.update(0.0, acc=[0, 0, 1])["event"] == "initial"
+    half = np.radians(45) / 2
+    out = tilt.update(0.1, attitude=[np.cos(half), np.sin(half), 0, 0])
+    assert out["stick"] == (0.0, -1.0) and out["pitch"] == pytest.approx(np.radians(45))
+    tilt.recalibrate()
+    assert tilt.update(0.2, acc=[0, 0, 1])["event"] == "requested"
+    with pytest.raises(ValueError, match="exactly one"):
+        tilt.update(0.3)
+    assert np.array_equal(poise.remap([[1, 2, 3]], "+Y-X+Z"), [[2, -1, 3]])
+    with pytest.raises(poise.PoiseError, match="reflection"):
+        poise.remap([[1, 2, 3]], "+X+Y-Z")
+    rng = np.random.default_rng(1)
+    noise = np.array([0, 0, 1]) + 0.01 * rng.standard_normal((1000, 3))
+    smooth = poise.Filter("lowpass:cutoff=2", 100.0).process(noise)
+    result = poise.jitter(smooth, noise, np.arange(1000) / 100.0, segments=[(0, 1000)])
+    assert result["attenuation"] > 2 and result["segment_count"] == 1

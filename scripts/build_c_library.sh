@@ -1,0 +1,47 @@
+#!/bin/sh
+# Builds the distributable C libraries of Poise into OUTDIR (default .build/c-library):
+#   libpoise.so.0 (+ libpoise.so link) — shared, Swift runtime linked in, only poise_* exported;
+#   libpoise.a — static, one relocatable object with the Swift runtime inside and only poise_*
+#                global (a host links it with -lstdc++ -lm -ldl -lpthread);
+#   poise.pc, PoiseConfig.cmake, PoiseConfigVersion.cmake are written by `make install`.
+# Uses the release objects of the Poise and PoiseC targets (`swift build -c release`).
+set -eu
+OUT=${1:-.build/c-library}
+SWIFT=${SWIFT:-swift}
+$SWIFT build -c release --product PoiseCAPI >&2
+BIN=$($SWIFT build -c release --show-bin-path)
+TOOLCHAIN=$(dirname "$(dirname "$(command -v swiftc)")")
+STATIC="$TOOLCHAIN/lib/swift_static/linux"
+[ -d "$STATIC" ] || STATIC=$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/swift_static/linux
+CC=${CC:-clang}
+mkdir -p "$OUT"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+OBJECTS="$(ls "$BIN"/Poise.build/*.o "$BIN"/PoiseC.build/*.o)"
+# The exported API: every poise_* function the PoiseC objects define.
+nm -g --defined-only $(ls "$BIN"/PoiseC.build/*.o) | awk '$2 == "T" && $3 ~ /^poise_/ { print $3 }' | sort -u > "$WORK/symbols.txt"
+[ -s "$WORK/symbols.txt" ] || { echo "no poise_* symbols found" >&2; exit 1; }
+{ echo "{ global:"; sed 's/$/;/' "$WORK/symbols.txt"; echo "local: *; };"; } > "$WORK/exports.map"
+# Swift libraries the objects ask for (normally only swiftCore).
+AUTOLINK=$("$TOOLCHAIN/bin/swift-autolink-extract" $OBJECTS -o - | grep '^-lswift' | sort -u | tr '\n' ' ')
+SYSTEM_LIBS="-lstdc++ -lm -ldl -lpthread"
+
+# Shared library.
+$CC -shared -fPIC -o "$OUT/libpoise.so.0" "$STATIC/x86_64/swiftrt.o" $OBJECTS \
+    -L"$STATIC" -Wl,--start-group $AUTOLINK -Wl,--end-group $SYSTEM_LIBS \
+    -Wl,--exclude-libs,ALL -Wl,--version-script="$WORK/exports.map" -Wl,-soname,libpoise.so.0 \
+    -Wl,--gc-sections -Wl,-z,defs -Wl,--build-id
+strip --strip-unneeded "$OUT/libpoise.so.0"
+ln -sf libpoise.so.0 "$OUT/libpoise.so"
+
+# Static library: one object, runtime members pulled in, every strong global but poise_* made
+# local. Weak symbols (C++ inline functions and templates in COMDAT groups) stay global: a C++
+# host has its own copies, the linker keeps one group, and references must still resolve to it.
+ld -r -o "$WORK/poise.o" "$STATIC/x86_64/swiftrt.o" $OBJECTS -L"$STATIC" --start-group $AUTOLINK --end-group
+nm -g --defined-only "$WORK/poise.o" | awk '$2 ~ /^[TDBRCG]$/ && $3 !~ /^poise_/ { print $3 }' > "$WORK/local.txt"
+objcopy --localize-symbols="$WORK/local.txt" --strip-debug "$WORK/poise.o"
+rm -f "$OUT/libpoise.a"
+ar rcs "$OUT/libpoise.a" "$WORK/poise.o"
+cp "$WORK/symbols.txt" "$OUT/symbols.txt"
+echo "$OUT/libpoise.so.0 $(wc -c < "$OUT/libpoise.so.0") bytes; $OUT/libpoise.a $(wc -c < "$OUT/libpoise.a") bytes; $(wc -l < "$WORK/symbols.txt") functions"

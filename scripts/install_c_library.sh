@@ -1,0 +1,66 @@
+#!/bin/sh
+# Installs the C API into PREFIX: include/poise.h, lib/libpoise.so{,.0}, lib/libpoise.a,
+# lib/pkgconfig/poise.pc and lib/cmake/Poise/PoiseConfig{,Version}.cmake.
+# Usage: scripts/install_c_library.sh PREFIX [LIBDIR_BUILT]   (libraries from build_c_library.sh)
+set -eu
+PREFIX=${1:?usage: install_c_library.sh PREFIX [BUILT]}
+BUILT=${2:-.build/c-library}
+VERSION=$(sed -n 's/.*static let version = make("\(.*\)").*/\1/p' Sources/PoiseC/StaticStrings.swift)
+install -d "$PREFIX/include" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake/Poise"
+install -m 644 include/poise.h "$PREFIX/include/poise.h"
+install -m 755 "$BUILT/libpoise.so.0" "$PREFIX/lib/libpoise.so.0"
+ln -sf libpoise.so.0 "$PREFIX/lib/libpoise.so"
+install -m 644 "$BUILT/libpoise.a" "$PREFIX/lib/libpoise.a"
+
+cat > "$PREFIX/lib/pkgconfig/poise.pc" <<PC
+prefix=$PREFIX
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+
+Name: poise
+Description: Motion-sensor signal processing (filters, VQF fusion, tilt input) with a C API
+Version: $VERSION
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lpoise
+Libs.private: -lstdc++ -lm -ldl -lpthread
+PC
+
+cat > "$PREFIX/lib/cmake/Poise/PoiseConfig.cmake" <<'CMAKE'
+# find_package(Poise) — imported targets:
+#   Poise::poise         the shared library (Swift runtime inside)
+#   Poise::poise_static  the static library (links the C++ runtime, libm, libdl, pthreads)
+get_filename_component(_poise_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET Poise::poise)
+  add_library(Poise::poise SHARED IMPORTED)
+  set_target_properties(Poise::poise PROPERTIES
+    IMPORTED_LOCATION "${_poise_prefix}/lib/libpoise.so.0"
+    IMPORTED_SONAME "libpoise.so.0"
+    INTERFACE_INCLUDE_DIRECTORIES "${_poise_prefix}/include")
+  add_library(Poise::poise_static STATIC IMPORTED)
+  set_target_properties(Poise::poise_static PROPERTIES
+    IMPORTED_LOCATION "${_poise_prefix}/lib/libpoise.a"
+    INTERFACE_INCLUDE_DIRECTORIES "${_poise_prefix}/include"
+    INTERFACE_LINK_LIBRARIES "stdc++;m;dl;pthread")
+endif()
+set(Poise_INCLUDE_DIRS "${_poise_prefix}/include")
+set(Poise_LIBRARIES Poise::poise)
+unset(_poise_prefix)
+CMAKE
+
+cat > "$PREFIX/lib/cmake/Poise/PoiseConfigVersion.cmake" <<CMAKE
+set(PACKAGE_VERSION "$VERSION")
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  string(REGEX MATCH "^[0-9]+" _major "\${PACKAGE_VERSION}")
+  if(PACKAGE_FIND_VERSION_MAJOR STREQUAL _major)
+    set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  else()
+    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+  endif()
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+CMAKE
+echo "installed the Poise C library $VERSION into $PREFIX"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# The embedding checks of `make test`: installs the C library into a fresh temporary prefix,
+# builds the C and C++ examples against it with the system compilers (shared and static),
+# runs them (the C++ one also through CMake's find_package), then runs the Python package's tests.
+# Python, pytest, numpy, vqf and CMake come from a virtual environment of its own
+# (.build/python-venv, created from PyPI on first use).
+set -eu
+SWIFT=${SWIFT:-swift}
+BUILT=${1:-.build/c-library}
+PREFIX=$(mktemp -d)
+trap 'rm -rf "$PREFIX"' EXIT
+sh scripts/install_c_library.sh "$PREFIX" "$BUILT"
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+CC=${CC:-cc}
+CXX=${CXX:-c++}
+RECORDING=data/phone-tilt-steer-100hz.csv
+
+VENV=.build/python-venv
+if [ ! -x "$VENV/bin/cmake" ]; then
+    ${PYTHON:-python3} -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check numpy pytest vqf cmake
+fi
+
+echo "== C game loop (shared library, via pkg-config)"
+$CC -std=c11 -Wall -Wextra -Werror -O2 Examples/CGameLoop/game_loop.c $(pkg-config --cflags --libs poise) \
+    -Wl,-rpath,"$PREFIX/lib" -lm -o "$PREFIX/game_loop"
+"$PREFIX/game_loop" "$RECORDING" | tail -3
+echo "== C game loop (static library)"
+$CC -std=c11 -Wall -Wextra -Werror -O2 Examples/CGameLoop/game_loop.c $(pkg-config --cflags poise) \
+    "$PREFIX/lib/libpoise.a" $(pkg-config --static --libs-only-l poise | sed 's/-lpoise//') -o "$PREFIX/game_loop_static"
+"$PREFIX/game_loop_static" "$RECORDING" | tail -1
+echo "== C++ robot loop (shared library, via pkg-config)"
+$CXX -std=c++17 -Wall -Wextra -Werror -O2 Examples/CppRobotLoop/robot_loop.cpp $(pkg-config --cflags --libs poise) \
+    -Wl,-rpath,"$PREFIX/lib" -o "$PREFIX/robot_loop"
+"$PREFIX/robot_loop" | tail -3
+
+echo "== C++ robot loop (CMake find_package(Poise), shared and static)"
+"$VENV/bin/cmake" -S Examples/CppRobotLoop -B "$PREFIX/cmake-build" -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
+"$VENV/bin/cmake" --build "$PREFIX/cmake-build" >/dev/null
+"$PREFIX/cmake-build/robot_loop" | tail -1
+"$PREFIX/cmake-build/robot_loop_static" | tail -1
+
+echo "== Python package"
+"$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall ./python 2>&1 | grep -v -i warning || true
+BIN=$($SWIFT build --show-bin-path)
+[ -x "$BIN/poise" ] || $SWIFT build --product poise >&2
+POISE_LIBRARY="$PREFIX/lib/libpoise.so.0" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
+    "$VENV/bin/python" -m pytest -q python/tests
