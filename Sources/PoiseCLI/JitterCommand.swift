@@ -29,6 +29,7 @@ public struct JitterCommand: ParsableCommand {
 
     public mutating func validate() throws {
         try OptionRange.sampleRate("--rate").check(rate)
+        do { _ = try FilterSpec(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
     }
 
     /// What `run()` prints.

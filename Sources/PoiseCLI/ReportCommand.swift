@@ -51,6 +51,9 @@ struct ReportCommand: ParsableCommand {
     func validate() throws {
         try OptionRange("--target-latency-ms", 0, 60_000, unit: "ms", includesLower: false).check(targetLatencyMs)
         try OptionRange.threads("--threads").check(threads)
+        for name in (kinds ?? "").split(separator: ",") where SweepKind(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
+            throw ValidationError("--kinds: unknown kind '\(name)'; available: \(SweepKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     /// `FILE` or `--replay` (not both) may be `-` (standard input). With `--out -` the page goes

@@ -46,6 +46,7 @@ public struct ResponseCommand: RenderingCommand {
         try OptionRange("--amplitude", 0, 1e6, unit: "input units", includesLower: false).check(abs(amplitude))
         try OptionRange("--baseline", -1e6, 1e6, unit: "input units").check(baseline)
         try OptionRange("--rows", 2, 1000).check(rows)
+        do { _ = try FilterSpec(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
     }
 
     /// The command's whole output.

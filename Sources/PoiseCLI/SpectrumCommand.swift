@@ -81,6 +81,17 @@ public struct SpectrumCommand: RenderingCommand {
         if let start, let end, end <= start { throw ValidationError("--end (\(OptionRange.number(end)) s) must be after --start (\(OptionRange.number(start)) s)") }
         try OptionRange("--peaks", 0, 100).check(peaks)
         try OptionRange("--min-frequency", 0, 1e6, unit: "Hz").check(minimumFrequency)
+        // Names and formats of the other options are usage errors too (exit 64).
+        do {
+            _ = try parseColumns()
+            if let bands { _ = try parseBandList(bands) }
+        } catch let error as CommandError { throw ValidationError(error.message) }
+        if Window(name: window) == nil {
+            throw ValidationError("unknown window '\(window)' (expected one of \(Window.names.joined(separator: ", ")))")
+        }
+        if Detrend(rawValue: detrend.lowercased()) == nil {
+            throw ValidationError("unknown detrend '\(detrend)' (expected none, constant or linear)")
+        }
     }
 
     /// The command's whole output.
@@ -197,7 +208,12 @@ public struct SpectrumCommand: RenderingCommand {
                 return firstBin < band.high && firstBin <= sampleRate / 2
             }
         }
-        return try bands.split(separator: ",").map { text in
+        return try parseBandList(bands)
+    }
+
+    /// `--bands` as given: LOW-HIGH or LOW- (to Nyquist) in Hz, comma-separated.
+    private func parseBandList(_ bands: String) throws -> [FrequencyBand] {
+        try bands.split(separator: ",").map { text in
             guard let band = FrequencyBand(parsing: String(text).trimmingCharacters(in: .whitespaces)) else {
                 throw CommandError("bad band '\(text)' (expected LOW-HIGH or LOW- in Hz, LOW < HIGH)")
             }

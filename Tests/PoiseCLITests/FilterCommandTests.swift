@@ -30,12 +30,13 @@ import Testing
     }
 
     @Test func badSpecsAreReportedWithTheirToken() throws {
-        let command = try StepCommand.parse(["--filter", "butter:lowpass,order=12,cutoff=5"])
-        #expect(throws: (any Error).self) { try command.run() }
+        // A bad spec is a usage error, found while parsing the arguments (exit 64), with its token.
         do {
-            _ = try command.output()
+            _ = try StepCommand.parse(["--filter", "butter:lowpass,order=12,cutoff=5"])
+            Issue.record("a bad spec parsed")
         } catch {
-            #expect("\(error)".contains("order=12"))
+            #expect(StepCommand.message(for: error).contains("order=12"))
+            #expect(StepCommand.exitCode(for: error).rawValue == 64)
         }
         #expect(throws: (any Error).self) { try StepCommand.parse(["--filter", "lowpass:cutoff=5", "--rate", "-3"]) }
     }
