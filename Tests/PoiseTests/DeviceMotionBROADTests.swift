@@ -25,16 +25,35 @@ import Testing
     /// Reads the columns the metric needs (t, acc m/s², gyr rad/s, mag µT, gt_q, movement).
     /// A local reader keeps this core test target free of PoiseRecording.
     static func load(_ url: URL) throws -> [MotionSample] {
-        let text = try String(contentsOf: url, encoding: .utf8)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes.append(0)   // strtod stops at the terminator
         var samples: [MotionSample] = []
         samples.reserveCapacity(60_000)
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) ?? .nan }
-            guard f.count >= 18 else { continue }
-            let q = Quaternion(w: f[10], x: f[11], y: f[12], z: f[13])
-            samples.append(MotionSample(time: f[0], acceleration: SIMD3(f[1], f[2], f[3]) / 9.80665,
-                                        rotationRate: SIMD3(f[4], f[5], f[6]), magneticField: SIMD3(f[7], f[8], f[9]),
-                                        truth: q.isFinite ? q : nil, movement: f[17] == 1))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let end = base + buffer.count - 1
+            var cursor = base
+            while cursor < end && cursor.pointee != 10 { cursor += 1 }   // the header line
+            var f = [Double](repeating: .nan, count: 18)
+            while cursor < end {
+                cursor += 1   // past the line feed
+                guard cursor < end else { break }
+                var count = 0
+                while count < 18 {
+                    var next: UnsafeMutablePointer<CChar>? = nil
+                    f[count] = strtod(cursor, &next)
+                    guard let after = next, after != cursor else { break }
+                    count += 1
+                    cursor = after
+                    if cursor.pointee == 44 { cursor += 1 } else { break }   // ','
+                }
+                while cursor < end && cursor.pointee != 10 { cursor += 1 }
+                guard count == 18 else { continue }
+                let q = Quaternion(w: f[10], x: f[11], y: f[12], z: f[13])
+                samples.append(MotionSample(time: f[0], acceleration: SIMD3(f[1], f[2], f[3]) / 9.80665,
+                                            rotationRate: SIMD3(f[4], f[5], f[6]), magneticField: SIMD3(f[7], f[8], f[9]),
+                                            truth: q.isFinite ? q : nil, movement: f[17] == 1))
+            }
         }
         return samples
     }
