@@ -102,19 +102,18 @@ public func cFilterProcess(_ handle: OpaquePointer?, _ xyz: UnsafeMutablePointer
 @_cdecl("poise_filter_process_buffer")
 public func cFilterProcessBuffer(_ handle: OpaquePointer?, _ samples: UnsafeMutablePointer<Double>?, _ count: Int,
                                  _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
-    guarded(error) { () throws(CError) in
-        let box = try FilterHandle.open(handle)
-        _ = try elementCount(count, width: 3, "samples")
-        guard count > 0 else { return }
-        guard let samples else { throw .null("samples") }
-        try requireFinite(samples, rows: count, "samples")
-        box.pointee.payload.processRows(samples, count: count)
-    }
+    processBuffer(handle, samples, count, error)
 }
 
 @_cdecl("poise_filter_process_buffer_f")
 public func cFilterProcessBufferFloat(_ handle: OpaquePointer?, _ samples: UnsafeMutablePointer<Float>?, _ count: Int,
                                       _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    processBuffer(handle, samples, count, error)
+}
+
+/// The body of both buffer entry points: `count` rows of 3 values, filtered in place.
+private func processBuffer<Scalar: BinaryFloatingPoint>(_ handle: OpaquePointer?, _ samples: UnsafeMutablePointer<Scalar>?,
+                                                        _ count: Int, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
     guarded(error) { () throws(CError) in
         let box = try FilterHandle.open(handle)
         _ = try elementCount(count, width: 3, "samples")
