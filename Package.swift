@@ -3,9 +3,11 @@
 // Poise — motion-sensor signal processing toolkit and benchmark.
 //
 // Layers (arrows point to what a target may import):
-//   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReplay ─▶ PoiseRecording ─▶ Poise
-//                          └─▶ PoiseSpectral (FFTW via CFFTW) ─▶ Poise
-//   (PoiseReplay also imports PoiseSpectral for the HTML report's spectra.)
+//   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReports ─▶ PoiseRun ─▶ PoiseRecording ─▶ Poise
+//                          └─▶ PoiseSpectral (FFTW via CFFTW) ─────────────────▶ Poise
+//   PoiseRecording: sources (readers, scans, resampling, simulator). PoiseRun: the pipeline's
+//   drivers (batch, paced, frame clock), sinks and sweeps. PoiseReports: HTML/SVG pages built
+//   from the sinks' results (it also imports PoiseSpectral for the spectra).
 //   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW)
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
@@ -29,7 +31,8 @@ let package = Package(
         .library(name: "Poise", targets: ["Poise"]),
         .library(name: "PoiseSpectral", targets: ["PoiseSpectral"]),
         .library(name: "PoiseRecording", targets: ["PoiseRecording"]),
-        .library(name: "PoiseReplay", targets: ["PoiseReplay"]),
+        .library(name: "PoiseRun", targets: ["PoiseRun"]),
+        .library(name: "PoiseReports", targets: ["PoiseReports"]),
         // The C API as a shared library (scripts/build_c_library.sh makes the distributable
         // libpoise.so / libpoise.a with the Swift runtime linked in).
         .library(name: "PoiseCAPI", type: .dynamic, targets: ["PoiseC"]),
@@ -49,11 +52,12 @@ let package = Package(
         .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
         .systemLibrary(name: "CPoise", path: "include"),
         .target(name: "PoiseC", dependencies: ["Poise", "CPoise"], swiftSettings: coreSettings),
-        .target(name: "PoiseReplay", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral"], swiftSettings: coreSettings),
+        .target(name: "PoiseRun", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
+        .target(name: "PoiseReports", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral", "PoiseRun"], swiftSettings: coreSettings),
         .target(
             name: "PoiseCLI",
             dependencies: [
-                "Poise", "PoiseSpectral", "PoiseRecording", "PoiseReplay",
+                "Poise", "PoiseSpectral", "PoiseRecording", "PoiseRun", "PoiseReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,7 +69,8 @@ let package = Package(
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
-        .testTarget(name: "PoiseReplayTests", dependencies: ["PoiseReplay"]),
+        .testTarget(name: "PoiseRunTests", dependencies: ["PoiseRun", "PoiseRecording"]),
+        .testTarget(name: "PoiseReportsTests", dependencies: ["PoiseReports", "PoiseRun", "PoiseRecording"]),
         .testTarget(name: "PoiseCTests", dependencies: ["PoiseC", "CPoise", "Poise"]),
     ]
 )

@@ -30,7 +30,7 @@ let package = Package(
                 .product(name: "Poise", package: "Poise"),
                 .product(name: "PoiseRecording", package: "Poise"),
                 .product(name: "PoiseSpectral", package: "Poise"),
-                .product(name: "PoiseReplay", package: "Poise"),
+                .product(name: "PoiseRun", package: "Poise"),
             ],
             swiftSettings: swiftSettings
         ),

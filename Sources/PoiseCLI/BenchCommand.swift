@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
-import PoiseReplay
+import PoiseRun
 
 /// `poise bench`: sweeps a filter's parameters on recordings and reports the latency–jitter
 /// trade-off, the Pareto front and a recommendation; or compares the filter kinds at their best.

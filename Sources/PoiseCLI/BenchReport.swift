@@ -1,5 +1,5 @@
 import Foundation
-import PoiseReplay
+import PoiseRun
 
 /// Renders `poise bench` results as a table, JSON or CSV.
 struct BenchReport {

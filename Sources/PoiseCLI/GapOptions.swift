@@ -1,5 +1,5 @@
 import ArgumentParser
-import PoiseReplay
+import PoiseRun
 
 /// `--max-gap SECONDS` and `--keep-gaps`, for the commands that run a clock over a recording
 /// (replay, tilt --frame-rate). A gap is an interval between samples longer than the limit

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
-import PoiseReplay
+import PoiseRun
 
 /// `poise replay`: paces a recording through a pipeline in real time and reports latency, jitter
 /// and delivery timing.

@@ -1,6 +1,6 @@
 import Foundation
 import Poise
-import PoiseReplay
+import PoiseRun
 
 /// The human-readable replay report (a few aligned tables).
 enum ReplayReportText {

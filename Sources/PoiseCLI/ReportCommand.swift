@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import PoiseRecording
-import PoiseReplay
+import PoiseRun
+import PoiseReports
 
 /// `poise report FILE --out report.html`: one self-contained HTML page (inline SVG and CSS, no
 /// scripts, no network) with the recording's signals, step responses, the latency–jitter plane,

@@ -1,6 +1,6 @@
 import Foundation
 import Poise
-import PoiseReplay
+import PoiseRun
 
 /// The replay engine: pacing overhead per sample (no waiting) and real lateness at 100 Hz.
 ///

@@ -1,11 +1,11 @@
 import Foundation
 import Poise
-import PoiseReplay
+import PoiseRun
 
 /// `sweep`: the cost of one filter-parameter sweep (the engine behind `poise bench`).
 ///
 /// Input: a deterministic 60 s, 100 Hz recording (still and tilting periods, as in the
-/// PoiseReplay tests). Measured: the factor default grid (25 points) on one thread and on all
+/// PoiseRun tests). Measured: the factor default grid (25 points) on one thread and on all
 /// cores, per point-sample; the reference is the bare filtering of the same samples for the same
 /// 25 specs (what any sweep must at least do), measured in the same run.
 func sweepSuite(_ r: Report) {

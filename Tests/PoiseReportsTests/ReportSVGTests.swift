@@ -2,7 +2,8 @@ import Foundation
 import Poise
 import PoiseRecording
 import Testing
-@testable import PoiseReplay
+@testable import PoiseRun
+@testable import PoiseReports
 
 /// The numbers in `<text class="tick" …>LABEL</text>` elements, in document order.
 func tickLabels(_ svg: String, axis: String = "") -> [Double] {

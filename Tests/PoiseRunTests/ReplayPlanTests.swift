@@ -1,6 +1,7 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+import PoiseRecording
+@testable import PoiseRun
 
 @Suite struct ReplayPlanTests {
     let broadLike = regularSamples(600, rate: 2000.0 / 7, start: 0)   // 285.714 Hz

@@ -1,4 +1,5 @@
 import Foundation
+import PoiseRun
 
 /// The "Replay timing" section of a ``RecordingReport``: delivery timing of a real-time replay
 /// (conventions.md "Replay timing") from the JSON of `poise replay --json`.

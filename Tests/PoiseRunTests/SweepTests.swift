@@ -1,6 +1,6 @@
 import Foundation
 import Poise
-import PoiseReplay
+import PoiseRun
 import Testing
 
 @Suite("Sweeps on a simulated recording")

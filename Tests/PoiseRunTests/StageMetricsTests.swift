@@ -1,6 +1,6 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+@testable import PoiseRun
 
 /// A test-only stage delaying the acceleration by `delay` samples (the first input fills the line).
 private struct DelayStage: PipelineStage {

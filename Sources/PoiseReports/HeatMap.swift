@@ -1,4 +1,5 @@
 import Foundation
+import PoiseRun
 
 /// A heat map (e.g. a spectrogram) rendered as inline SVG: cells coloured on a perceptual scale
 /// (dark blue → yellow, like viridis) with a colour bar, axes and labels.

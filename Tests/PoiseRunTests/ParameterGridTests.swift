@@ -1,5 +1,5 @@
 import Poise
-import PoiseReplay
+import PoiseRun
 import Testing
 
 @Suite("Parameter grids")

@@ -1,6 +1,6 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+@testable import PoiseRun
 
 @Suite struct FrameComparisonTests {
     @Test func callbackAndFrameTimeLatencyMatchHandComputedFrames() throws {

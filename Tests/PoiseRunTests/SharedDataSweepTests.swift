@@ -1,7 +1,7 @@
 import Foundation
 import Poise
 import PoiseRecording
-import PoiseReplay
+import PoiseRun
 import Testing
 
 /// The x-io example recording in ../shared/data (nil when the folder is absent, as in a fresh clone).

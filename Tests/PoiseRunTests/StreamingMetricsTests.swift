@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Poise
-import PoiseRecording
-@testable import PoiseReplay
+@testable import PoiseRecording
+@testable import PoiseRun
 
 /// The streamed metrics (`StageMetricsAccumulator`, the streamed `FrameComparison`, and a whole
 /// `ReplaySession`, which keeps no samples) equal the batch `StageMetrics` and `FrameComparison`

@@ -1,4 +1,5 @@
 import Poise
+import PoiseRun
 
 /// The report's filter recommendation: per swept kind, the setting that meets the target best
 /// (lowest jitter within the latency target, or lowest latency within the jitter target, as the

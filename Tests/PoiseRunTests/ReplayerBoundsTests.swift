@@ -1,6 +1,6 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+@testable import PoiseRun
 
 /// The replay engine with absurd times and speeds: deadlines are clamped instead of trapping,
 /// every loop (waits and frames) honours the stop request, and the metrics keep a bounded number

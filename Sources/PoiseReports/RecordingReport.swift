@@ -1,5 +1,6 @@
 import Foundation
 import Poise
+import PoiseRun
 import PoiseRecording
 import PoiseSpectral
 

@@ -1,4 +1,5 @@
 import Foundation
+import PoiseRun
 
 /// Prepares attitude angles (degrees) for plotting: unwrapping across ±180°, gaps where roll and
 /// yaw are undefined (pitch near ±90°, gimbal lock), and an axis range taken from the data.

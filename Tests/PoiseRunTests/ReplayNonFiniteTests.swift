@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Poise
 import PoiseRecording
-@testable import PoiseReplay
+@testable import PoiseRun
 
 /// A recording with NaN and ±Inf values replayed through a full pipeline: strict reading names
 /// the first bad value; lenient reading repairs it, and the replay output and report stay finite.

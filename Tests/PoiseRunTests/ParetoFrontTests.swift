@@ -1,4 +1,4 @@
-import PoiseReplay
+import PoiseRun
 import Testing
 
 @Suite("Pareto front and recommendation")

@@ -1,4 +1,5 @@
 import Poise
+import PoiseRecording
 
 /// The delivery rate asked for.
 public enum ReplayRate: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PoiseRun
 
 /// How an axis maps values to positions.
 public enum AxisScale: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Poise
-import PoiseRecording
 
 /// What a replay needs to know about a recording before delivering it, found by streaming passes
 /// over the file that keep no samples: every row is read and checked (so a bad row is reported,

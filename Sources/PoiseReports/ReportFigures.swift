@@ -1,5 +1,6 @@
 import Foundation
 import Poise
+import PoiseRun
 import PoiseSpectral
 
 /// Progress (fraction, 1 = reached the new value) of a filter's output over `count` samples

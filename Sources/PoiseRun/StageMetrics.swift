@@ -4,8 +4,8 @@ import Poise
 /// filter core's metrics (`latency90`) apply to any stage, not only to filters. Each input is a
 /// sample with that acceleration, zero rotation rate and no magnetometer, `dt` seconds after the
 /// previous one (one nominal period when `dt` is not positive).
-struct PipelineProbe: Filter {
-    typealias Value = SIMD3<Double>
+public struct PipelineProbe: Filter {
+    public typealias Value = SIMD3<Double>
     var pipeline: Pipeline
     let signal: StageSignal
     let period: Double
@@ -15,14 +15,14 @@ struct PipelineProbe: Filter {
     /// Undoes the prefix's axis changes (remapping) on the output.
     let axes: AxisMap
 
-    init(pipeline: Pipeline, signal: StageSignal, sampleRate: Double) {
+    public init(pipeline: Pipeline, signal: StageSignal, sampleRate: Double) {
         self.pipeline = pipeline; self.signal = signal; period = 1 / sampleRate
         axes = AxisMap(pipeline)
     }
 
-    mutating func process(_ input: SIMD3<Double>) -> SIMD3<Double> { process(input, dt: period) }
+    public mutating func process(_ input: SIMD3<Double>) -> SIMD3<Double> { process(input, dt: period) }
 
-    mutating func process(_ input: SIMD3<Double>, dt: Double) -> SIMD3<Double> {
+    public mutating func process(_ input: SIMD3<Double>, dt: Double) -> SIMD3<Double> {
         var record = ProcessedSample(MotionSample(time: time, acceleration: input))
         time += dt > 0 && dt.isFinite ? dt : period
         pipeline.process(&record)
@@ -30,7 +30,7 @@ struct PipelineProbe: Filter {
         return last
     }
 
-    mutating func reset() { pipeline.reset(); time = 0; last = .zero }
+    public mutating func reset() { pipeline.reset(); time = 0; last = .zero }
 }
 
 /// The linear map a pipeline's non-filtering stages (remapping) apply to the acceleration, found

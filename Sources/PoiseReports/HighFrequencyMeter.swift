@@ -1,4 +1,5 @@
 import Poise
+import PoiseRun
 import PoiseSpectral
 
 /// Power of the acceleration above two frequency edges, from Welch PSDs summed over the three

@@ -1,6 +1,7 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+import PoiseRecording
+@testable import PoiseRun
 
 /// Long gaps: the replay engine shortens them to one period (no waiting, no frames in them),
 /// resampling does not interpolate across them, and both say which gaps they skipped.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Poise
-@testable import PoiseReplay
+@testable import PoiseRun
 
 @Suite struct ReplaySessionTests {
     func write(_ samples: [MotionSample]) throws -> String { try writeRecording(samples) }

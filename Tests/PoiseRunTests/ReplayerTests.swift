@@ -1,6 +1,6 @@
 import Testing
 import Poise
-@testable import PoiseReplay
+@testable import PoiseRun
 
 /// The engine's default lead time before the first deadline, ns.
 let lead: Int64 = 1_000_000

@@ -1,4 +1,4 @@
-import PoiseReplay
+import PoiseRun
 
 /// A deterministic clock starting at `origin`: every `sleep(until:)` whose deadline is still ahead
 /// wakes exactly `lateness(deadline − origin)` ns after it; a sleep for a passed deadline returns
