@@ -2,100 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
-
-/// Options shared by `fuse` and `evaluate`.
-struct FusionOptions: ParsableArguments {
-    @Option(help: "6d (accelerometer + gyroscope) or 9d (with magnetometer).")
-    var mode: FusionMode = .nine
-
-    @Option(help: "Heading reference for 9d: arbitrary-corrected, magnetic-north, true-north.")
-    var reference: AttitudeReference?
-
-    @Option(parsing: .unconditional, help: "Magnetic declination in degrees, east positive (true-north reference).")
-    var declination: Double = 0
-
-    @Option(parsing: .unconditional, help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
-    var sampleRate: Double?
-
-    @OptionGroup var time: TimeUnitOption
-
-    func validate() throws {
-        try OptionRange("--declination", -180, 180, unit: "degrees").check(declination)
-        try OptionRange.sampleRate("--sample-rate").check(sampleRate)
-    }
-
-    /// How fuse and evaluate read the recording.
-    var readOptions: ReadOptions {
-        time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate))
-    }
-
-    /// The sensors the mode fuses: accelerometer and gyroscope, and in 9d the magnetometer.
-    var sensors: [Sensor] { mode == .nine ? [.accelerometer, .gyroscope, .magnetometer] : [.accelerometer, .gyroscope] }
-
-    @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
-    var appleAccelerometerSign = false
-
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override one fusion setting, NAME=VALUE (a DeviceMotionConfiguration property, e.g. magnetometerTimeConstant=9). Repeatable.",
-        valueName: "name=value"))
-    var settings: [String] = []
-
-    func configuration(for samples: [MotionSample], earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
-        let rate = sampleRate ?? DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
-        guard rate.isFinite, rate > 0 else { throw ValidationError("--sample-rate must be a positive number of Hz") }
-        var c = DeviceMotionConfiguration(sampleRate: rate)
-        c.earthFrame = earthFrame
-        c.declination = declination
-        c = try Self.applying(settings, to: c)
-        switch mode {
-        case .six:
-            if let r = reference, r != .arbitraryZVertical { throw ValidationError("--reference \(r.rawValue) needs --mode 9d") }
-            c.reference = .arbitraryZVertical
-        case .nine:
-            c.reference = reference ?? .magneticNorthZVertical
-            if c.reference == .arbitraryZVertical { throw ValidationError("--reference arbitrary is the 6d mode") }
-        }
-        return c
-    }
-}
-
-extension FusionOptions {
-    /// Applies NAME=VALUE overrides through the configuration's Codable form, so every
-    /// documented setting can be changed without a dedicated flag.
-    static func applying(_ settings: [String], to configuration: DeviceMotionConfiguration) throws -> DeviceMotionConfiguration {
-        guard !settings.isEmpty else { return configuration }
-        let data = try JSONEncoder().encode(configuration)
-        guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return configuration }
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let old = object[parts[0]] else {
-                let names = object.keys.sorted().joined(separator: ", ")
-                throw ValidationError("--set \(setting): expected NAME=VALUE with NAME one of: \(names)")
-            }
-            if old is String {
-                object[parts[0]] = parts[1]
-            } else if parts[1] == "true" || parts[1] == "false" {
-                object[parts[0]] = parts[1] == "true"
-            } else if let v = Double(parts[1]) {
-                object[parts[0]] = v
-            } else {
-                throw ValidationError("--set \(setting): '\(parts[1])' is not a number")
-            }
-        }
-        do {
-            return try JSONDecoder().decode(DeviceMotionConfiguration.self, from: JSONSerialization.data(withJSONObject: object))
-        } catch {
-            throw ValidationError("--set: \(error)")
-        }
-    }
-}
-
-enum FusionMode: String, ExpressibleByArgument, CaseIterable {
-    case six = "6d", nine = "9d"
-}
-
-extension AttitudeReference: ExpressibleByArgument {}
-extension EarthFrame: ExpressibleByArgument {}
+import PoiseRun
 
 /// `poise evaluate FILE`: scores the estimated attitude against the file's ground truth.
 struct EvaluateCommand: ParsableCommand {
@@ -122,8 +29,10 @@ struct EvaluateCommand: ParsableCommand {
         try recording.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         try SampleRateCheck.check(rate: nominalSampleRate(of: recording.samples), schema: recording.schema, file: file)
         let configuration = try fusion.configuration(for: recording.samples)
-        var estimator = DeviceMotionEstimator(configuration: configuration)
-        let error = estimator.evaluate(recording.samples)
+        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
+        var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
+        BatchDriver.run(recording.samples, through: &pipeline) { score.receive($0) }
+        let error = score.result
         guard error.count > 0 else { throw CommandError(Self.nothingScored(recording, file: file)) }
         if json {
             let object: [String: Any] = [

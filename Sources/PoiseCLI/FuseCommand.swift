@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 /// `poise fuse FILE`: writes the device-motion stream (attitude, gravity, user acceleration…).
 struct FuseCommand: ParsableCommand {
@@ -26,11 +27,11 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary (samples, final attitude, bias, flag counts) instead of the CSV; with --out the CSV is still written (with --out -, the summary goes to standard error).")
     var json = false
 
-    /// Streams: the recording is read in chunks and each row written as it is estimated, so
-    /// memory does not grow with the file. The sample rate (unless given) is estimated from the
-    /// first 2048 rows, and so is the check that the timestamps give a plausible rate. Ctrl-C
-    /// (SIGINT) or SIGTERM stops cleanly: the output file is not created (exit status 130 or 143).
-    /// `FILE` may be `-` (standard input).
+    /// `FILE` (or `-`, standard input) → `fusion` stage → the output CSV (docs/conventions.md,
+    /// one row per sample) and the flag counts, in one streaming pass, so memory does not grow
+    /// with the file. The sample rate (unless given) is estimated from the first 2048 rows, and so
+    /// is the check that the timestamps give a plausible rate. Ctrl-C (SIGINT) or SIGTERM stops
+    /// cleanly: the output file is not created (exit status 130 or 143).
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let reader = try RecordingReader(path: file, options: fusion.readOptions)
@@ -38,60 +39,56 @@ struct FuseCommand: ParsableCommand {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
         try reader.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
-        var chunk: [MotionSample] = []
-        try reader.read(into: &chunk, maximumCount: 2048)
-        try SampleRateCheck.check(rate: nominalSampleRate(of: chunk), schema: reader.schema, file: file,
-                                  basis: "median interval of the first \(chunk.count) rows")
-        let configuration = try fusion.configuration(for: chunk, earthFrame: frame)
-        var estimator = DeviceMotionEstimator(configuration: configuration)
+        var first: [MotionSample] = []
+        try reader.read(into: &first, maximumCount: 2048)
+        try SampleRateCheck.check(rate: nominalSampleRate(of: first), schema: reader.schema, file: file,
+                                  basis: "median interval of the first \(first.count) rows")
+        let configuration = try fusion.configuration(for: first, earthFrame: frame)
+        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
-        let output: OutputFile? = try out.map { try OutputFile(path: $0) } ?? (json ? nil : OutputFile.standardOutput)
-        output?.append(DeviceMotionCSV.header(earthFrameUserAcceleration: earthUserAcceleration) + "\n")
-        var row = ""
-        var last: DeviceMotion?
+        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: reader.schema.hasMagnetometer,
+                                    earthUserAcceleration: earthUserAcceleration)
+        let destination = out ?? (json ? nil : "-")
+        var writer = try destination.map { try RecordCSVWriter(path: $0, columns: columns) }
+        let mode = writer?.mode
         var counts = [String: Int]()
-        var samples = 0
-        while !chunk.isEmpty {
-            for sample in chunk {
-                let motion = estimator.process(sample)
-                if let output {
-                    row.removeAll(keepingCapacity: true)
-                    DeviceMotionCSV.appendRow(motion, earthFrameUserAcceleration: earthUserAcceleration, to: &row)
-                    output.append(row)
-                }
-                if motion.flags.contains(.atRest) { counts["at_rest", default: 0] += 1 }
-                if motion.flags.contains(.magneticDisturbance) { counts["mag_disturbance", default: 0] += 1 }
-                if motion.flags.contains(.timeGap) { counts["time_gap", default: 0] += 1 }
-                if motion.flags.contains(.invalidInput) { counts["invalid_input", default: 0] += 1 }
-                last = motion
+        var last: ProcessedSample?
+        let run = try BatchDriver.run(reader, first: first, through: &pipeline, shouldStop: { interrupt.isSet }) { record in
+            writer?.write(record)
+            for (name, flag) in Self.countedFlags where record.fusion?.flags.contains(flag) == true {
+                counts[name, default: 0] += 1
             }
-            samples += chunk.count
-            if interrupt.isSet {
-                output?.abandon()
-                let written = out.map { output?.mode == .atomic ? "\($0) was not written" : "\($0) is incomplete" } ?? "output incomplete"
-                StandardError.write("poise fuse: \(interrupt.verb) after \(samples) samples; \(written)\n")
-                throw ExitCode(interrupt.exitCode)
-            }
-            chunk.removeAll(keepingCapacity: true)
-            try reader.read(into: &chunk, maximumCount: 4096)
+            last = record
         }
-        do { try output?.finish() } catch let error as RecordingError {
+        if run.stopped {
+            writer.take()?.abandon()
+            let written = out.map { mode == .atomic ? "\($0) was not written" : "\($0) is incomplete" } ?? "output incomplete"
+            StandardError.write("poise fuse: \(interrupt.verb) after \(run.samples) samples; \(written)\n")
+            throw ExitCode(interrupt.exitCode)
+        }
+        do { try writer.take()?.finish() } catch let error as RecordingError {
             throw CommandError(error.description)
         }
-        if json, let m = last {
+        if json, let record = last, let q = record.attitude, let status = record.fusion {
             let object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue, "frame": frame.rawValue,
-                "reference": configuration.reference.rawValue, "samples": samples,
+                "reference": configuration.reference.rawValue, "samples": run.samples,
                 "sample_rate_hz": configuration.sampleRate,
-                "final_quaternion_wxyz": [m.attitude.w, m.attitude.x, m.attitude.y, m.attitude.z],
-                "final_bias_radps": [m.bias.x, m.bias.y, m.bias.z],
-                "final_heading_deg": m.heading.map { $0 as Any } ?? NSNull(),
+                "final_quaternion_wxyz": [q.w, q.x, q.y, q.z],
+                "final_bias_radps": [status.bias.x, status.bias.y, status.bias.z],
+                "final_heading_deg": status.heading.map { $0 as Any } ?? NSNull(),
                 "flag_counts": counts,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             let summary = String(decoding: data, as: UTF8.self)
-            if output?.mode == .standardOutput { StandardError.write(summary + "\n") } else { print(summary) }
+            if mode == .standardOutput { StandardError.write(summary + "\n") } else { print(summary) }
         }
     }
+
+    /// The flags counted in the JSON summary, by key.
+    static let countedFlags: [(String, DeviceMotion.Flags)] = [
+        ("at_rest", .atRest), ("mag_disturbance", .magneticDisturbance), ("time_gap", .timeGap),
+        ("invalid_input", .invalidInput),
+    ]
 }

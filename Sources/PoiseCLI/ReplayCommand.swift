@@ -91,7 +91,7 @@ struct ReplayCommand: ParsableCommand {
     /// exit status is then 130 or 143.
     func run() throws {
         if file == "-" {
-            throw CommandError("replay reads the recording three times (to check it, to deliver it in real time and to measure it), so it cannot read standard input ('-'); save the recording to a file and give its name")
+            throw CommandError("replay reads the recording twice (a pre-scan that checks every row and finds its rate before the first sample is due, then the delivery), so it cannot read standard input ('-'); save the recording to a file and give its name")
         }
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
@@ -102,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         let interrupt = InterruptFlag()
         let status = StatusLine()
         // Ctrl-C or SIGTERM stops delivery and still reports; once delivery is over (output
-        // complete), a signal quits at once, also during the metrics pass.
+        // complete), a signal quits at once, also while the report is computed.
         let report = try session.run(clock: MonotonicClock(), shouldStop: { interrupt.isSet },
                                      progress: { status.show($0) },
                                      delivered: { status.clear(); interrupt.restore() })

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 extension ResponseCurve: ExpressibleByArgument {
     /// `linear`, `quadratic`, or `exponent:P` / a bare number P.
@@ -113,11 +114,11 @@ struct TiltCommand: ParsableCommand {
             // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
             // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
             let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
-            var estimator = DeviceMotionEstimator(configuration: DeviceMotionConfiguration(sampleRate: rate, reference: .arbitraryZVertical))
+            var pipeline = Pipeline([DeviceMotionStage(nineAxis: false, sampleRate: rate)])
             outputs.reserveCapacity(samples.count)
-            for s in samples {
-                let motion = estimator.process(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate)
-                outputs.append(controller.process(time: s.time, attitude: motion.attitude, rotationRate: s.rotationRate))
+            BatchDriver.run(samples, through: &pipeline) { record in
+                guard let attitude = record.attitude else { return }
+                outputs.append(controller.process(time: record.time, attitude: attitude, rotationRate: record.input.rotationRate))
             }
         case .truth:
             guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }

@@ -439,14 +439,17 @@ struct ReportFigures {
     func attitude(hasMagnetometer: Bool, hasTruth: Bool) -> Attitude {
         var configuration = DeviceMotionConfiguration(sampleRate: rate)
         configuration.reference = hasMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
-        var estimator = DeviceMotionEstimator(configuration: configuration)
-        var estimate: [EulerAngles] = [], truth: [EulerAngles?] = [], errors: [Double] = []
         let nine = configuration.reference.usesMagnetometer
-        for s in samples {
-            estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
-            let q = estimator.attitudeEastNorthUp
+        // One pass: the fusion stage's attitude feeds the angle plots, the per-sample error and
+        // the BROAD score.
+        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
+        var score = OrientationErrorSink(alignHeading: !nine)
+        var estimate: [EulerAngles] = [], truth: [EulerAngles?] = [], errors: [Double] = []
+        BatchDriver.run(samples, through: &pipeline) { record in
+            score.receive(record)
+            let q = record.attitude ?? .identity
             estimate.append(DeviceMotion.coreMotionAngles(q))
-            if let t = s.truth, t.isFinite, t.lengthSquared > 0 {
+            if let t = record.input.truth, t.isFinite, t.lengthSquared > 0 {
                 truth.append(DeviceMotion.coreMotionAngles(t.normalized))
                 var e = q.normalized * t.normalized.conjugate
                 if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
@@ -467,8 +470,7 @@ struct ReportFigures {
         var error: OrientationError?
         var caption = ""
         if hasTruth {
-            var scorer = DeviceMotionEstimator(configuration: configuration)
-            let score = scorer.evaluate(samples)
+            let score = score.result
             error = score
             if score.count > 0 {
                 narrative += "Against the file's ground truth (BROAD metric on the moving samples\(nine ? "" : ", heading aligned by one constant angle")): total RMSE \(fixed(score.total, 2))°, inclination \(fixed(score.inclination, 2))°, heading \(fixed(score.heading, 2))° over \(score.count) samples. "

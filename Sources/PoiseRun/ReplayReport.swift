@@ -147,10 +147,9 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         self.stages = stages; self.timing = timing; self.frames = frames
     }
 
-    init(session: ReplaySession, result: ReplayResult) throws {
-        // Filter outputs do not depend on timing, so the metrics run over the delivered samples
-        // again (streamed from the file), from the pipeline's initial state, as fast as possible.
-        let (metrics, comparison) = try session.measure(count: result.timing.samples)
+    /// The report of a finished replay: the session's plan, the driver's result and the metric
+    /// sink's figures (no I/O here).
+    init(session: ReplaySession, result: ReplayResult, metrics: StageMetricsSummary, comparison: FrameComparison?) {
         var speed: Double?
         if case .realTime(let factor) = session.request.speed { speed = factor }
         var frames: FrameReport?

@@ -57,9 +57,12 @@ public struct ReplayProgress: Sendable, Equatable {
 /// file or the request is reported before anything runs. `run` does the replay and returns the
 /// report.
 ///
-/// Nothing holds the recording: `init` reads the file once to check every row and count the samples
-/// (`RecordingScan`), `run` streams it again for delivery and once more for the report's metrics
-/// (`StageMetricsAccumulator`), so memory does not grow with the recording's length.
+/// Nothing holds the recording. `init` runs the pre-scan (`RecordingScan`): pacing, resampling and
+/// the filters' coefficients need the recording's median rate before the first sample is
+/// delivered, and a paced replay should not fail halfway on a bad row, so every row is checked
+/// up front. `run` then reads the file once more and feeds every sink in that one pass: the output
+/// file, the progress line and the report's metrics (`StageMetricsAccumulator`). Memory does not
+/// grow with the recording's length.
 public struct ReplaySession: Sendable {
     /// The request as given.
     public let request: ReplayRequest
@@ -134,20 +137,19 @@ public struct ReplaySession: Sendable {
     ///     delivered and the output file is still completed.
     ///   - progress: called about every 0.25 s of wall time.
     ///   - delivered: called once delivery is over and the output file is complete, before the
-    ///     report's metrics pass (which re-reads the file and re-runs the pipeline over the
-    ///     delivered samples). The CLI gives Ctrl-C its default meaning back here, so a second
-    ///     Ctrl-C quits at once.
+    ///     report's step responses are computed. The CLI gives Ctrl-C its default meaning back
+    ///     here, so a second Ctrl-C quits at once.
     /// - Throws: `ReplayError` when the output file cannot be written; `RecordingError` when the
-    ///   file fails to read during delivery or the metrics pass (it changed since `init` checked
-    ///   it). The output file is then not created (its temporary file is removed).
+    ///   file fails to read during delivery (it changed since `init` checked it). The output file is then not created (its temporary file is removed).
     public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
                                         progress: (ReplayProgress) -> Void = { _ in },
                                         delivered: () -> Void = {}) throws -> ReplayReport {
-        var writer: ReplayOutputWriter? = nil
+        var writer: RecordCSVWriter? = nil
         if let path = request.outputPath {
-            writer = try ReplayOutputWriter(path: path, outputs: pipeline.outputs,
-                                            hasMagnetometer: scan.schema.hasMagnetometer,
-                                            frameOutputs: framePipeline?.outputs, hasGyroscope: scan.schema.hasGyroscope)
+            let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
+                                        gyroscope: scan.schema.hasGyroscope)
+            do { writer = try RecordCSVWriter(path: path, columns: columns, frameOutputs: framePipeline?.outputs) }
+            catch let error as RecordingError { throw ReplayError(error.description) }
         }
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
         let stream = try RecordingStream(path: request.path, options: readOptions)
@@ -158,18 +160,26 @@ public struct ReplaySession: Sendable {
             speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate, gapPolicy: gapPolicy))
         var pipeline = self.pipeline
         var framePipeline = self.framePipeline
+        // The metric sink, fed in the delivery pass: it runs its own copy of the pipeline from the
+        // initial state so it can read every filtering stage's output (filter outputs do not
+        // depend on timing), and frames run on the recording's time line, so a paced replay's
+        // frames are those of a `--speed max` one.
+        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
+                                              hasGyroscope: scan.schema.hasGyroscope)
+        let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
         var lastReport: Int64?
         var reportedCount = 0
         var lateCount = 0
         let lateThreshold = Int64(saturating: (1e9 / plan.sampleRate).rounded())
         let paced = request.speed != .maximum
         let frameMode = framePipeline != nil
-        // Real-time priority only while pacing: never for `--speed max`, never for the metrics.
+        // Real-time priority only while pacing, never for `--speed max`.
         let scheduling = paced && request.realTimePriority ? RealTimeScheduling.raise() : nil
         let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
                                   expectedCount: total, shouldStop: shouldStop,
                                   onSample: { record, delivery in
             if !frameMode { writer?.write(record) }
+            metrics.add(record.input)
             if paced, delivery.lateness > lateThreshold { lateCount += 1 }
             let now = delivery.delivered + delivery.cost
             guard let last = lastReport else { lastReport = now; return }
@@ -182,49 +192,29 @@ public struct ReplaySession: Sendable {
                 lastReport = now
                 reportedCount = delivery.index + 1
             }
-        }, onFrame: { frame in writer?.write(frame) })
+        }, onFrame: { frame in
+            writer?.write(frame)
+            metrics.addFrame(time: frame.time,
+                             callback: frame.latest.flatMap(signal.value) ?? .zero,
+                             frameTime: frame.frameSmoothed.flatMap(signal.value) ?? .zero,
+                             raw: frame.latest?.input.acceleration ?? .zero)
+        })
         scheduling?.restore()
         if let error = stream.error { throw error }   // the writer's temporary file goes with it
-        if let finished = writer.take() { try finished.finish() }
+        if let finished = writer.take() {
+            do { try finished.finish() } catch let error as RecordingError { throw ReplayError(error.description) }
+        }
         delivered()
-        var report = try ReplayReport(session: self, result: result)
-        report.realTimeScheduling = scheduling != nil
-        return report
-    }
-
-    /// The report's metrics pass: streams the file again, delivers the first `count` samples as
-    /// the replay did, and measures the pipeline on them (in frame mode, also the frames of a
-    /// `--speed max` replay with the same pipelines).
-    func measure(count: Int) throws -> (StageMetricsSummary, FrameComparison?) {
-        let stream = try RecordingStream(path: request.path, options: readOptions)
-        let samples = plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit).prefix(count)
-        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
-                                              hasGyroscope: scan.schema.hasGyroscope)
+        let summary = metrics.finish()
         var comparison: FrameComparison?
-        if let frameRate = request.frameRate, let frameTemplate = framePipeline {
-            let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
-            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate,
-                                                                                    gapPolicy: gapPolicy))
-            var callbackPipeline = pipeline
-            var framePipeline: Pipeline? = frameTemplate
-            _ = replayer.run(samples, through: &callbackPipeline, framePipeline: &framePipeline,
-                             onSample: { record, _ in metrics.add(record.input) },
-                             onFrame: { frame in
-                                 metrics.addFrame(time: frame.time,
-                                                  callback: frame.latest.flatMap(signal.value) ?? .zero,
-                                                  frameTime: frame.frameSmoothed.flatMap(signal.value) ?? .zero,
-                                                  raw: frame.latest?.input.acceleration ?? .zero)
-                             })
-            let summary = metrics.finish()
+        if let frameRate = request.frameRate, let frameTemplate = self.framePipeline {
             let jitter = metrics.frameJitter
-            comparison = FrameComparison(pipeline: pipeline, framePipeline: frameTemplate, signal: signal,
+            comparison = FrameComparison(pipeline: self.pipeline, framePipeline: frameTemplate, signal: signal,
                                          sampleRate: plan.sampleRate, frameRate: frameRate,
                                          callbackJitter: jitter.callback, frameTimeJitter: jitter.frameTime)
-            if let error = stream.error { throw error }
-            return (summary, comparison)
         }
-        for sample in samples { metrics.add(sample) }
-        if let error = stream.error { throw error }
-        return (metrics.finish(), nil)
+        var report = ReplayReport(session: self, result: result, metrics: summary, comparison: comparison)
+        report.realTimeScheduling = scheduling != nil
+        return report
     }
 }

@@ -27,10 +27,10 @@ def test_fuse_equals_the_cli(cli, name, mode):
     swift = cli_fuse(cli, name, mode)
     assert len(swift["t_s"]) == len(t) > 1000
     pairs = {
-        "q": (result.quaternion, ["q_w", "q_x", "q_y", "q_z"]),
+        "q": (result.quaternion, ["att_qw", "att_qx", "att_qy", "att_qz"]),
         "gravity": (result.gravity, ["grav_x_g", "grav_y_g", "grav_z_g"]),
-        "user": (result.user_acceleration, ["user_x_g", "user_y_g", "user_z_g"]),
-        "rotation": (result.rotation_rate, ["rot_x_radps", "rot_y_radps", "rot_z_radps"]),
+        "user": (result.user_acceleration, ["uacc_x_g", "uacc_y_g", "uacc_z_g"]),
+        "rotation": (result.rotation_rate, ["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]),
         "bias": (result.bias, ["bias_x_radps", "bias_y_radps", "bias_z_radps"]),
     }
     for label, (ours, columns) in pairs.items():

@@ -2,28 +2,39 @@
 
 /// A pipeline stage running ``DeviceMotionEstimator`` on each sample.
 ///
-/// Writes `ProcessedSample.attitude` (device → earth, ENU), `gravity` (unit vector in g, device
-/// frame), `userAcceleration` (total − gravity, g, device frame) and `rotationRate` (rad/s with the
-/// estimated gyro bias removed). It reads the stage's input acceleration (g, specific force),
+/// Writes `ProcessedSample.attitude` (device → earth, in the configuration's earth frame, ENU by
+/// default), `gravity` (unit vector in g, device frame), `userAcceleration` (total − gravity, g,
+/// device frame), `rotationRate` (rad/s with the estimated gyro bias removed) and `fusion` (bias,
+/// heading, flags). It reads the stage's input acceleration (g, specific force),
 /// rotation rate (rad/s) and, in 9D, the magnetic field (µT), and uses the real time between
 /// samples. It is not a filtering stage (no latency or jitter is measured for it): fusion trusts
 /// the gyroscope, so a step in acceleration alone is, by design, followed only slowly.
 public struct DeviceMotionStage: PipelineStage {
-    /// 6D (accelerometer + gyroscope, heading arbitrary) or 9D (with magnetometer, magnetic north).
+    /// 6D (accelerometer + gyroscope, heading arbitrary) or 9D (with magnetometer).
     public let nineAxis: Bool
     @usableFromInline var estimator: DeviceMotionEstimator
 
-    /// Creates the stage for samples arriving at `sampleRate` Hz.
+    /// Creates the stage for samples arriving at `sampleRate` Hz with the default configuration
+    /// (9D: heading to magnetic north; 6D: heading arbitrary; earth frame ENU).
     public init(nineAxis: Bool, sampleRate: Double) {
-        self.nineAxis = nineAxis
         var configuration = DeviceMotionConfiguration()
         configuration.sampleRate = sampleRate
         configuration.reference = nineAxis ? .magneticNorthZVertical : .arbitraryZVertical
+        self.init(configuration: configuration)
+    }
+
+    /// Creates the stage with a full configuration (rate, reference, earth frame, time constants);
+    /// it is 9D when the reference uses the magnetometer.
+    public init(configuration: DeviceMotionConfiguration) {
+        nineAxis = configuration.reference.usesMagnetometer
         estimator = DeviceMotionEstimator(configuration: configuration)
     }
 
+    /// The estimator's configuration.
+    public var configuration: DeviceMotionConfiguration { estimator.configuration }
+
     public var description: String { nineAxis ? "fusion:9d" : "fusion:6d" }
-    public var outputs: StageOutputs { [.attitude, .gravity, .rotation] }
+    public var outputs: StageOutputs { [.attitude, .gravity, .rotation, .fusion] }
     public var measuredSignal: StageSignal? { nil }
 
     @inlinable
@@ -35,6 +46,7 @@ public struct DeviceMotionStage: PipelineStage {
         sample.gravity = motion.gravity
         sample.userAcceleration = motion.userAcceleration
         sample.rotationRate = motion.rotationRate
+        sample.fusion = FusionStatus(motion)
     }
 
     public mutating func reset() { estimator.reset() }

@@ -34,6 +34,8 @@ public struct ProcessedSample: Sendable, Equatable {
     /// Game-controller axes from a tilt-to-axis stage, each in −1 … 1 (x: right positive,
     /// y: forward/top positive). `nil` before such a stage.
     public var axes: SIMD2<Double>?
+    /// Gyroscope bias, heading and flags of a fusion stage. `nil` before a fusion stage.
+    public var fusion: FusionStatus?
 
     /// Starts a record from a raw sample: the current signals equal the input, nothing derived.
     @inlinable
@@ -46,6 +48,7 @@ public struct ProcessedSample: Sendable, Equatable {
         userAcceleration = nil
         attitude = nil
         axes = nil
+        fusion = nil
     }
 
     /// Timestamp in seconds (the input's).
@@ -68,6 +71,8 @@ public struct StageOutputs: OptionSet, Sendable, Hashable {
     public static let attitude = StageOutputs(rawValue: 1 << 3)
     /// `axes`.
     public static let axes = StageOutputs(rawValue: 1 << 4)
+    /// `fusion` (gyroscope bias, heading, flags).
+    public static let fusion = StageOutputs(rawValue: 1 << 5)
 }
 
 /// The one vector signal a stage is judged by in reports (latency to 90 %, jitter, lag).

@@ -1,0 +1,192 @@
+import Poise
+import PoiseRecording
+
+/// The output sink every command writes samples with: one CSV dialect for `fuse`, `replay` and
+/// any pipeline, streamed while the run goes on.
+///
+/// Rows go through an `OutputFile`: for a regular file, a temporary file next to the destination
+/// (`NAME.partial-PID`), which `finish()` renames onto the destination in one step, so an
+/// interrupted or failed run never leaves a half-written file under the destination's name;
+/// devices and pipes are written straight through, `-` is standard output. Writes are buffered
+/// (64 KiB).
+///
+/// The columns are those of ``RecordColumns`` (docs/conventions.md "Output CSV"), chosen from
+/// what the pipeline produces. In frame mode there is one row per game-loop frame: `frame,t_s,
+/// stacked`, the sensor-callback pipeline's columns, then the frame-time pipeline's acceleration
+/// (and gravity) as `frame_acc_x_g…`, `frame_grav_x_g…`.
+public struct RecordCSVWriter: ~Copyable {
+    /// Destination path.
+    public let path: String
+    private let file: OutputFile
+    private let columns: RecordColumns
+    private let frameColumns: RecordColumns?
+    private var line: String = ""
+
+    /// Opens the destination (or its temporary file) and writes the header.
+    ///
+    /// - Parameters:
+    ///   - columns: the per-sample columns.
+    ///   - frameOutputs: in frame mode, what the frame-time pipeline produces; `nil` for one row
+    ///     per sample.
+    /// - Throws: `RecordingError` when the file cannot be created.
+    public init(path: String, columns: RecordColumns, frameOutputs: StageOutputs? = nil) throws {
+        self.path = path
+        file = try OutputFile(path: path)
+        self.columns = columns
+        frameColumns = frameOutputs.map {
+            RecordColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true)
+        }
+        var header = frameOutputs == nil ? "t_s" : "frame,t_s,stacked"
+        columns.appendHeader(to: &header, prefix: "")
+        frameColumns?.appendHeader(to: &header, prefix: "frame_")
+        header += "\n"
+        file.append(header)
+    }
+
+    /// How the destination is written (atomic rename, write-through, standard output).
+    public var mode: OutputFile.Mode { file.mode }
+
+    /// Writes one sample row.
+    public mutating func write(_ record: ProcessedSample) {
+        line.removeAll(keepingCapacity: true)
+        line += String(record.time)
+        columns.append(record, to: &line)
+        line += "\n"
+        file.append(line)
+    }
+
+    /// Writes one frame row.
+    public mutating func write(_ frame: FrameDelivery) {
+        guard let latest = frame.latest else { return }
+        line.removeAll(keepingCapacity: true)
+        line += "\(frame.index),\(frame.time),\(frame.stackedSamples)"
+        columns.append(latest, to: &line)
+        if let frameColumns, let smoothed = frame.frameSmoothed { frameColumns.append(smoothed, to: &line) }
+        line += "\n"
+        file.append(line)
+    }
+
+    /// Flushes, closes and renames the temporary file onto `path`.
+    ///
+    /// - Throws: `RecordingError` when writing or renaming failed (the temporary file is removed).
+    public consuming func finish() throws {
+        try file.finish()
+    }
+
+    /// Closes and deletes the temporary file (the destination is left as it was; a stream
+    /// written through keeps what was written).
+    public consuming func abandon() {
+        file.abandon()
+    }
+}
+
+/// The columns of Poise's output CSV (units in the names, docs/conventions.md), in this order:
+///
+/// | columns | unit | when |
+/// |---|---|---|
+/// | `acc_x_g,acc_y_g,acc_z_g` | g, specific force | always: the current acceleration (filtered when a stage filters it) |
+/// | `gyr_x_radps…` | rad/s | with a gyroscope (bias-corrected after a fusion stage) |
+/// | `mag_x_uT…` | µT | with a magnetometer |
+/// | `grav_x_g…`, `uacc_x_g…` | g, device frame | gravity (up) and user acceleration, after gravity or fusion |
+/// | `uacc_e_x_g…` | g, earth frame | with `earthUserAcceleration` and an attitude |
+/// | `att_qw,att_qx,att_qy,att_qz` | — | attitude, device → earth frame |
+/// | `roll_deg,pitch_deg,yaw_deg` | degrees | CoreMotion angles of the attitude |
+/// | `zyx_roll_deg,zyx_pitch_deg,zyx_yaw_deg` | degrees | aerospace z-y′-x″ angles |
+/// | `bias_x_radps…`, `heading_deg`, `at_rest,mag_disturbance,acc_rejected,time_gap,invalid_input` | rad/s, degrees, 0/1 | after fusion (heading empty in 6D) |
+/// | `axis_x,axis_y` | −1…1 | game axes of a tilt stage |
+///
+/// The sensor columns use the names Poise reads, so an output file is itself a recording.
+public struct RecordColumns: Sendable {
+    /// What the pipeline produces (`Pipeline.outputs`).
+    public var outputs: StageOutputs
+    /// Include the magnetic field.
+    public var magnetometer: Bool
+    /// Include the rotation rate (without a gyroscope it would be zeros).
+    public var gyroscope: Bool
+    /// Include the user acceleration in the earth frame (with an attitude).
+    public var earthUserAcceleration: Bool
+    /// Only the acceleration and gravity (the frame-time columns).
+    var accelerationOnly = false
+
+    /// Columns for a pipeline's `outputs` on a recording with the given sensors.
+    public init(outputs: StageOutputs, magnetometer: Bool, gyroscope: Bool = true, earthUserAcceleration: Bool = false) {
+        self.outputs = outputs; self.magnetometer = magnetometer; self.gyroscope = gyroscope
+        self.earthUserAcceleration = earthUserAcceleration
+    }
+
+    init(outputs: StageOutputs, magnetometer: Bool, accelerationOnly: Bool) {
+        self.init(outputs: outputs, magnetometer: magnetometer, gyroscope: false)
+        self.accelerationOnly = accelerationOnly
+    }
+
+    /// Fusion flag columns, in order.
+    static let flagColumns: [(name: String, flag: DeviceMotion.Flags)] = [
+        ("at_rest", .atRest), ("mag_disturbance", .magneticDisturbance), ("acc_rejected", .accelerationRejected),
+        ("time_gap", .timeGap), ("invalid_input", .invalidInput),
+    ]
+
+    var attitude: Bool { outputs.contains(.attitude) && !accelerationOnly }
+
+    /// Appends `,NAME` for every column (each name after `prefix`).
+    public func appendHeader(to header: inout String, prefix: String) {
+        func add(_ names: [String]) { for name in names { header += "," + prefix + name } }
+        add(["acc_x_g", "acc_y_g", "acc_z_g"])
+        if !accelerationOnly && gyroscope { add(["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]) }
+        if magnetometer { add(["mag_x_uT", "mag_y_uT", "mag_z_uT"]) }
+        if outputs.contains(.gravity) {
+            add(["grav_x_g", "grav_y_g", "grav_z_g"])
+            if !accelerationOnly { add(["uacc_x_g", "uacc_y_g", "uacc_z_g"]) }
+            if attitude && earthUserAcceleration { add(["uacc_e_x_g", "uacc_e_y_g", "uacc_e_z_g"]) }
+        }
+        if attitude {
+            add(["att_qw", "att_qx", "att_qy", "att_qz", "roll_deg", "pitch_deg", "yaw_deg",
+                 "zyx_roll_deg", "zyx_pitch_deg", "zyx_yaw_deg"])
+        }
+        if outputs.contains(.fusion) && !accelerationOnly {
+            add(["bias_x_radps", "bias_y_radps", "bias_z_radps", "heading_deg"])
+            add(Self.flagColumns.map(\.name))
+        }
+        if outputs.contains(.axes) && !accelerationOnly { add(["axis_x", "axis_y"]) }
+    }
+
+    /// Appends `,VALUE` for every column of `record` (empty where the record lacks the value).
+    public func append(_ record: ProcessedSample, to line: inout String) {
+        func add(_ v: SIMD3<Double>?) {
+            if let v { line += ",\(v.x),\(v.y),\(v.z)" } else { line += ",,," }
+        }
+        add(record.acceleration)
+        if !accelerationOnly && gyroscope { add(record.rotationRate) }
+        if magnetometer { add(record.magneticField) }
+        if outputs.contains(.gravity) {
+            add(record.gravity)
+            if !accelerationOnly { add(record.userAcceleration) }
+            if attitude && earthUserAcceleration {
+                if let q = record.attitude, let u = record.userAcceleration { add(q.act(u)) } else { add(nil) }
+            }
+        }
+        if attitude {
+            if let q = record.attitude {
+                let degrees = 180 / Double.pi
+                let cm = DeviceMotion.coreMotionAngles(q), zyx = DeviceMotion.aerospaceAngles(q)
+                line += ",\(q.w),\(q.x),\(q.y),\(q.z)"
+                line += ",\(cm.roll * degrees),\(cm.pitch * degrees),\(cm.yaw * degrees)"
+                line += ",\(zyx.roll * degrees),\(zyx.pitch * degrees),\(zyx.yaw * degrees)"
+            } else {
+                line += ",,,,,,,,,,"
+            }
+        }
+        if outputs.contains(.fusion) && !accelerationOnly {
+            if let status = record.fusion {
+                add(status.bias)
+                line += ","
+                if let heading = status.heading { line += heading.description }
+                for (_, flag) in Self.flagColumns { line += status.flags.contains(flag) ? ",1" : ",0" }
+            } else {
+                line += ",,,," + String(repeating: ",", count: Self.flagColumns.count)
+            }
+        }
+        if outputs.contains(.axes) && !accelerationOnly {
+            if let a = record.axes { line += ",\(a.x),\(a.y)" } else { line += ",," }
+        }
+    }
+}
