@@ -90,50 +90,51 @@ struct TiltCommand: ParsableCommand {
             home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
                                           stillnessRate: stillRate, holdTime: holdTime),
             stick: StickResponse(deadZone: deadZone, saturation: saturation, curve: curve))
-        var controller: TiltController
-        do { controller = try TiltController(settings: settings) } catch let e as OrientationSettingsError {
-            throw ValidationError(e.message)
-        }
         let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
-        var samples = recording.samples
-        switch try frame.choice() {
-        case .rotation(let remap, _): samples = samples.map { remap.sample($0) }
-        case .reflection: throw ValidationError("tilt needs a proper rotation; reflections have no attitude")
-        case nil: break
-        }
-        var outputs: [TiltOutput] = []
-        var truthHeld = 0, truthLeading = 0
         let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
+        // The pipeline: [truth |] [remap |] [fusion:6d |] tilt.
+        var stages: [any PipelineStage] = []
+        var samples = recording.samples[...]
+        var truthHeld = 0, truthLeading = 0
         switch source {
         case .gravity:
             try recording.schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
-            outputs = controller.process(samples)
         case .fusion:
             guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
             try recording.schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
-            // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
-            // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
-            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
-            var pipeline = Pipeline([DeviceMotionStage(nineAxis: false, sampleRate: rate)])
-            outputs.reserveCapacity(samples.count)
-            BatchDriver.run(samples, through: &pipeline) { record in
-                guard let attitude = record.attitude else { return }
-                outputs.append(controller.process(time: record.time, attitude: attitude, rotationRate: record.input.rotationRate))
-            }
         case .truth:
             guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
-            // Rows without truth (tracking lost) hold the last attitude; rows before the first
-            // valid one are left out. Both are counted in the summary.
-            outputs.reserveCapacity(samples.count)
-            var last: Quaternion<Double>?
-            for s in samples {
-                if s.truth == nil { if last == nil { truthLeading += 1 } else { truthHeld += 1 } }
-                guard let q = s.truth ?? last else { continue }
-                last = q
-                outputs.append(controller.process(time: s.time, attitude: q, rotationRate: recording.schema.hasGyroscope ? s.rotationRate : nil))
-            }
-            guard !outputs.isEmpty else { throw InputError("\(file): no row has a finite ground-truth quaternion") }
+            // Rows before the first valid truth are left out; later rows without truth (tracking
+            // lost) hold the last attitude. Both are counted in the summary.
+            truthLeading = samples.prefix { $0.truth == nil }.count
+            samples = samples.dropFirst(truthLeading)
+            truthHeld = samples.filter { $0.truth == nil }.count
+            guard !samples.isEmpty else { throw InputError("\(file): no row has a finite ground-truth quaternion") }
+            stages.append(TruthAttitudeStage())
         }
+        switch try frame.choice() {
+        case .rotation(let remap, let name): stages.append(RemapStage(remap: remap, description: name))
+        case .reflection: throw ValidationError("tilt needs a proper rotation; reflections have no attitude")
+        case nil: break
+        }
+        if source == .fusion {
+            // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
+            // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: Array(samples)) ?? 100
+            stages.append(DeviceMotionStage(nineAxis: false, sampleRate: rate))
+        }
+        do {
+            stages.append(try TiltStage(settings: settings, rotationRateAvailable: recording.schema.hasGyroscope))
+        } catch let e as OrientationSettingsError {
+            throw ValidationError(e.message)
+        }
+        var pipeline = Pipeline(stages)
+        var outputs: [TiltOutput] = []
+        outputs.reserveCapacity(samples.count)
+        BatchDriver.run(samples, through: &pipeline) { record in
+            if let reading = record.tilt { outputs.append(reading) }
+        }
+        let controller = try TiltController(settings: settings)
         let degrees = 1 / Units.radiansPerDegree
         var text: String
         var rowCount = 0
@@ -156,7 +157,7 @@ struct TiltCommand: ParsableCommand {
         var gapNote: String?
         if let frameRate {
             // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
-            let limit = gaps.limit(rate: nominalSampleRate(of: samples) ?? frameRate)
+            let limit = gaps.limit(rate: nominalSampleRate(of: recording.samples) ?? frameRate)
             let gapTimes = zip(outputs, outputs.dropFirst()).filter { $1.time - $0.time > limit }
             if !gapTimes.isEmpty {
                 let listed = gapTimes.prefix(5).map { String(format: "%.3f–%.3f s", $0.0.time, $0.1.time) }.joined(separator: ", ")
@@ -182,7 +183,7 @@ struct TiltCommand: ParsableCommand {
             try file.finish()
             let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
             let centred = outputs.filter { $0.stick == .zero }.count
-            print("tilt: \(samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
+            print("tilt: \(recording.samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
             if let gapNote { print(gapNote) }
             print("home: \(events.joined(separator: "; "))")

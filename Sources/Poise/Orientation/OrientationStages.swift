@@ -33,7 +33,8 @@ public struct RemapStage: PipelineStage {
 }
 
 /// A pipeline stage mapping tilt to game-controller axes with a `TiltController`; writes
-/// `ProcessedSample.axes` (x from roll, y from −pitch, each in [−1, 1]).
+/// `ProcessedSample.axes` (x from roll, y from −pitch, each in [−1, 1]) and the full reading
+/// (angles from home, home events) in `ProcessedSample.tilt`.
 ///
 /// Source of tilt, first available: the record's `attitude` (a fusion stage), its `gravity`
 /// (a gravity stage; used as is), else the stage's own low-pass of `acceleration`.
@@ -43,12 +44,18 @@ public struct TiltStage: PipelineStage {
     public private(set) var controller: TiltController
     @usableFromInline let initial: TiltController
 
+    /// Whether the record's rotation rate is measured: without a gyroscope it is zeros, and the
+    /// home calibration's stillness test must not take that as "not turning".
+    public let rotationRateAvailable: Bool
+
     /// Makes the stage from validated settings.
     ///
+    /// - Parameter rotationRateAvailable: false for a recording without a gyroscope.
     /// - Throws: `OrientationSettingsError` naming a bad setting.
-    public init(settings: TiltSettings) throws {
+    public init(settings: TiltSettings, rotationRateAvailable: Bool = true) throws {
         controller = try TiltController(settings: settings)
         initial = controller
+        self.rotationRateAvailable = rotationRateAvailable
     }
 
     public var description: String {
@@ -67,15 +74,17 @@ public struct TiltStage: PipelineStage {
 
     public mutating func process(_ sample: inout ProcessedSample) {
         let output: TiltOutput
+        let rate = rotationRateAvailable ? sample.rotationRate : nil
         if let attitude = sample.attitude {
-            output = controller.process(time: sample.time, attitude: attitude, rotationRate: sample.rotationRate)
+            output = controller.process(time: sample.time, attitude: attitude, rotationRate: rate)
         } else if let gravity = sample.gravity {
-            output = controller.process(time: sample.time, attitude: .tilt(fromGravity: gravity), rotationRate: sample.rotationRate)
+            output = controller.process(time: sample.time, attitude: .tilt(fromGravity: gravity), rotationRate: rate)
         } else {
             output = controller.process(MotionSample(time: sample.time, acceleration: sample.acceleration,
                                                      rotationRate: sample.rotationRate))
         }
         sample.axes = output.stick
+        sample.tilt = output
     }
 
     public mutating func reset() { controller = initial }
@@ -90,8 +99,8 @@ extension StageCatalog {
                 try remapStage(stage)
             },
             Entry(name: "tilt", usage: "tilt[:deadzone=DEG,saturation=DEG,curve=linear|quadratic|P,tau=S,dynamic]",
-                  summary: "tilt from home → thumbstick axes in [−1, 1]") { stage, _ in
-                try tiltStage(stage)
+                  summary: "tilt from home → thumbstick axes in [−1, 1]") { stage, context in
+                try tiltStage(stage, rotationRateAvailable: context.hasGyroscope)
             },
         ]
     }
@@ -121,7 +130,7 @@ extension StageCatalog {
                           description: "remap:roll=\(roll),pitch=\(pitch),yaw=\(yaw)")
     }
 
-    static func tiltStage(_ stage: StageSpec) throws -> TiltStage {
+    static func tiltStage(_ stage: StageSpec, rotationRateAvailable: Bool) throws -> TiltStage {
         try stage.requireKnown(keys: ["deadzone", "saturation", "curve", "tau"], words: ["dynamic"])
         var curve = ResponseCurve.linear
         if let text = stage.value("curve") {
@@ -138,7 +147,7 @@ extension StageCatalog {
             home: HomeCalibrationSettings(dynamicRecalibration: stage.words.contains("dynamic")),
             stick: StickResponse(deadZone: try stage.number("deadzone", default: 3),
                                  saturation: try stage.number("saturation", default: 30), curve: curve))
-        do { return try TiltStage(settings: settings) } catch let error as OrientationSettingsError {
+        do { return try TiltStage(settings: settings, rotationRateAvailable: rotationRateAvailable) } catch let error as OrientationSettingsError {
             throw stage.error(error.message)
         }
     }

@@ -36,6 +36,9 @@ public struct ProcessedSample: Sendable, Equatable {
     public var axes: SIMD2<Double>?
     /// Gyroscope bias, heading and flags of a fusion stage. `nil` before a fusion stage.
     public var fusion: FusionStatus?
+    /// The tilt controller's full reading (stick, tilt angles from home, home events) of a tilt
+    /// stage; its stick is also `axes`. `nil` before such a stage.
+    public var tilt: TiltOutput?
 
     /// Starts a record from a raw sample: the current signals equal the input, nothing derived.
     @inlinable
@@ -49,6 +52,7 @@ public struct ProcessedSample: Sendable, Equatable {
         attitude = nil
         axes = nil
         fusion = nil
+        tilt = nil
     }
 
     /// Timestamp in seconds (the input's).
@@ -69,7 +73,7 @@ public struct StageOutputs: OptionSet, Sendable, Hashable {
     public static let gravity = StageOutputs(rawValue: 1 << 2)
     /// `attitude`.
     public static let attitude = StageOutputs(rawValue: 1 << 3)
-    /// `axes`.
+    /// `axes` and `tilt`.
     public static let axes = StageOutputs(rawValue: 1 << 4)
     /// `fusion` (gyroscope bias, heading, flags).
     public static let fusion = StageOutputs(rawValue: 1 << 5)
