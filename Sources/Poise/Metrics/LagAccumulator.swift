@@ -64,7 +64,8 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
     /// Samples added to the current segment.
     public var segmentCount: Int { flushed + blockCount }
 
-    /// Adds the next sample of the current moving segment: the filter's output and the raw input.
+    /// Adds the next sample of the current moving segment: the filter's output and the raw input
+    /// (both in the signal's unit, g for acceleration), one nominal period after the previous one.
     public mutating func add(output: Value, input: Value) {
         let stride = maximumShift + Self.blockLength
         for lane in 0 ..< Value.laneCount {
@@ -138,7 +139,8 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
     }
 
     /// The lag over the used segments so far (`endSegment` the last one first): the shift of the
-    /// output behind the input in samples and milliseconds (`samples / sampleRate × 1000`).
+    /// output behind the input in samples and milliseconds (`samples / sampleRate × 1000`, with
+    /// `sampleRate` the nominal rate in Hz).
     /// `nil` when no segment was used or the signals do not correlate positively at any shift
     /// (for example a constant input).
     public func result(sampleRate: Double) -> LagResult? {
