@@ -42,7 +42,7 @@ public func cJitter(_ output: UnsafePointer<Double>?, _ input: UnsafePointer<Dou
                 ranges.append(Int(start)..<Int(end))
             }
         }
-        var outputs: [SIMD3<Double>] = [], inputs: [SIMD3<Double>] = [], stamps: [Double] = []
+        var accumulator = JitterAccumulator<SIMD3<Double>>(window: window)
         if count > 0 {
             guard let output else { throw .null("output") }
             guard let input else { throw .null("input") }
@@ -55,12 +55,12 @@ public func cJitter(_ output: UnsafePointer<Double>?, _ input: UnsafePointer<Dou
                     throw .invalid("times decrease inside segment \(k) at row \(i) (\(times[i - 1]) then \(times[i]))")
                 }
             }
-            outputs.reserveCapacity(count); inputs.reserveCapacity(count); stamps.reserveCapacity(count)
-            for i in 0..<count {
-                outputs.append(vector(output + 3 * i)); inputs.append(vector(input + 3 * i)); stamps.append(times[i])
+            for range in ranges where !range.isEmpty {
+                for i in range { accumulator.add(time: times[i], output: vector(output + 3 * i), input: vector(input + 3 * i)) }
+                accumulator.endSegment(keep: true)
             }
         }
-        let r = jitter(output: outputs, input: inputs, times: stamps, segments: ranges, window: window)
+        let r = accumulator.result
         var c = poise_jitter_result()
         c.jitter = r.jitter
         c.raw_jitter = r.rawJitter

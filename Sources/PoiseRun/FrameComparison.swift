@@ -41,41 +41,15 @@ public struct FrameComparison: Sendable, Codable, Equatable {
     /// Most step positions within a frame period that the latency is averaged over.
     static let maximumPhases = 64
 
-    /// - Parameters:
-    ///   - pipeline: built for `sampleRate`; `framePipeline`: the same spec built for `frameRate`.
-    ///   - signal: the signal compared (the pipeline's last measured one).
-    ///   - samples: the delivered samples; `stillSegments`: index ranges into them.
-    public init(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, samples: [MotionSample],
-                sampleRate: Double, frameRate: Double, stillSegments: [Range<Int>]) {
-        let latency = Self.latency(pipeline: pipeline, framePipeline: framePipeline, signal: signal,
-                                   sampleRate: sampleRate, frameRate: frameRate)
-        // Jitter on the still segments, per frame.
-        let frames = Self.simulate(pipeline: pipeline, framePipeline: framePipeline, samples: samples, frameRate: frameRate)
-        let times = frames.map(\.time)
-        var segments: [Range<Int>] = []
-        for segment in stillSegments where !segment.isEmpty {
-            let first = samples[segment.lowerBound].time, last = samples[segment.upperBound - 1].time
-            let lower = times.firstIndex { $0 >= first } ?? times.count
-            let upper = times.lastIndex { $0 <= last }.map { $0 + 1 } ?? lower
-            if upper > lower { segments.append(lower ..< upper) }
-        }
-        func jitterOf(_ values: [SIMD3<Double>], raw: [SIMD3<Double>]) -> JitterMeasurement? {
-            guard !segments.isEmpty else { return nil }
-            let result = jitter(output: values, input: raw, times: times, segments: segments)
-            return JitterMeasurement(measured: result)
-        }
-        let raw = frames.map { $0.latest?.input.acceleration ?? .zero }
-        callback = FrameSmoothingReport(
-            latency90Milliseconds: latency.callback,
-            jitter: jitterOf(frames.map { $0.latest.flatMap(signal.value) ?? .zero }, raw: raw))
-        frameTime = FrameSmoothingReport(
-            latency90Milliseconds: latency.frameTime,
-            jitter: jitterOf(frames.map { $0.frameSmoothed.flatMap(signal.value) ?? .zero }, raw: raw))
-    }
-
     /// The comparison from the frame jitter measured while streaming (`StageMetricsAccumulator` fed
-    /// with the frames of a `--speed max` replay of the delivered samples); the latency is
-    /// simulated as in the batch initialiser.
+    /// with the frames of a `--speed max` replay of the delivered samples) and the latency
+    /// simulated here.
+    ///
+    /// - Parameters:
+    ///   - pipeline: built for `sampleRate` (Hz); `framePipeline`: the same spec built for
+    ///     `frameRate` (Hz).
+    ///   - signal: the signal compared (the pipeline's last measured one).
+    ///   - callbackJitter, frameTimeJitter: the frames' jitter on the still segments (signal unit).
     public init(pipeline: Pipeline, framePipeline: Pipeline, signal: StageSignal, sampleRate: Double, frameRate: Double,
                 callbackJitter: JitterResult, frameTimeJitter: JitterResult) {
         let latency = Self.latency(pipeline: pipeline, framePipeline: framePipeline, signal: signal,
@@ -129,16 +103,5 @@ public struct FrameComparison: Sendable, Codable, Equatable {
             if let hit = frameHit { frameSum += (hit - stepTime) * 1000 } else { frameReached = false }
         }
         return (callbackReached ? callbackSum / Double(phases) : nil, frameReached ? frameSum / Double(phases) : nil)
-    }
-
-    /// Runs the replay engine at maximum speed and returns the frames.
-    static func simulate(pipeline: Pipeline, framePipeline: Pipeline, samples: [MotionSample], frameRate: Double) -> [FrameDelivery] {
-        var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
-        var pipeline = pipeline
-        var framePipeline: Pipeline? = framePipeline
-        var frames: [FrameDelivery] = []
-        _ = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
-                         onSample: { _, _ in }, onFrame: { frames.append($0) })
-        return frames
     }
 }

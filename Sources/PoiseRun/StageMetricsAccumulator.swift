@@ -1,34 +1,22 @@
 import Poise
 
-/// The figures of `StageMetrics` without the list of still segments: what the replay report needs.
-public struct StageMetricsSummary: Sendable, Equatable {
-    /// Number of still segments found.
-    public var stillSegmentCount: Int
-    /// The still segment whose noise was added to the steps, (first, last) times in seconds of the
-    /// excerpt; `nil` without a still segment.
-    public var noiseSegment: ClosedRange<Double>?
-    /// Per filtering stage, in pipeline order.
-    public var stages: [StageReport]
-    /// The whole pipeline.
-    public var whole: StageReport
-}
-
-extension StageMetrics {
-    /// The same figures without the segment list.
-    public var summary: StageMetricsSummary {
-        StageMetricsSummary(stillSegmentCount: stillSegments.count, noiseSegment: noiseSegment, stages: stages, whole: whole)
-    }
-}
-
-/// `StageMetrics` one sample at a time, in memory that does not grow with the recording: the
-/// streaming form the replay report uses, with the same numbers as the batch type (tested equal).
+/// Filtering metrics of a pipeline on a recording, per filtering stage (conventions.md), one
+/// sample at a time in memory that does not grow with the recording: latency to 90 % of the tilt
+/// and shake steps at the delivery rate (without noise, and with noise from the longest still
+/// segment), jitter on the still segments with attenuation, and lag on the moving segments. The
+/// replay report uses it directly; ``StageMetrics`` runs it over an array.
+///
+/// Stage k is measured at its output *in the chain*: the pipeline's stages 1…k run together, so
+/// a later stage's figures include what earlier stages add. The "whole pipeline" figures are those
+/// of the last filtering stage, or of the raw acceleration when there is none (latency 1 sample,
+/// attenuation 1).
 ///
 /// Per sample, the pipeline runs once and each filtering stage's output is read after that stage
 /// (the same values as running the stage's prefix alone). `StillSegmentTracker` judges each sample
 /// quiet or not about `window / 2` later; until then the sample waits in a short queue. Then:
 /// - a quiet sample goes to each stage's `JitterAccumulator` (the run is kept when the tracker
 ///   confirms it as a still segment, taken back otherwise), and into the noise excerpt of the
-///   current run (its first `StageMetrics.maximumNoiseSamples` accelerations; the longest confirmed
+///   current run (its first `maximumNoiseSamples` accelerations; the longest confirmed
 ///   run's excerpt is kept);
 /// - moving segments are the samples between still segments, measured by each stage's
 ///   `LagAccumulator`. A quiet run is held back (at most `minimumDuration` of samples) until it
@@ -41,11 +29,17 @@ extension StageMetrics {
 ///
 /// Memory: the tracker's window, the verdict queue (`window / 2` of samples), one jitter window
 /// (about 1.5 s) and the lag history (`maximumLag` = 2 s) per measured stage, two noise excerpts
-/// of at most 6000 vectors, and in frame mode about 1.5 s of frames (at most `maximumWaitingFrames`, so a gap in the
-/// recording cannot pile them up). Nothing grows with the number of samples. Per-sample work allocates nothing once the buffers have reached their size.
+/// of at most `maximumNoiseSamples` vectors, and in frame mode about 1.5 s of frames (at most
+/// `maximumWaitingFrames`, so a gap in the recording cannot pile them up). Nothing grows with the
+/// number of samples. Per-sample work allocates nothing once the buffers have reached their size.
 public struct StageMetricsAccumulator {
     /// The delivery rate the metrics are measured at, Hz.
     public let sampleRate: Double
+
+    /// Longest lag searched, seconds.
+    public static let maximumLag = 2.0
+    /// Longest noise excerpt taken from a still segment, samples.
+    public static let maximumNoiseSamples = 6000
 
     struct Measured {
         var stageIndex: Int?      // nil: the raw acceleration (no filtering stage)
@@ -107,7 +101,11 @@ public struct StageMetricsAccumulator {
     var frameTimeJitter = JitterAccumulator<SIMD3<Double>>()
 
     /// Measures `pipeline` (as built, from its initial state) on samples delivered at `sampleRate`
-    /// Hz; the same parameters as `StageMetrics.init`.
+    /// Hz.
+    ///
+    /// - Parameters:
+    ///   - detector: finds still segments (the gyroscope test is switched off when `hasGyroscope`
+    ///     is false).
     public init(pipeline: Pipeline, sampleRate: Double, hasGyroscope: Bool = true, detector: RestDetector = RestDetector()) {
         var detector = detector
         if !hasGyroscope { detector.useGyroscope = false }
@@ -133,9 +131,9 @@ public struct StageMetricsAccumulator {
         tracker = StillSegmentTracker(detector: detector)
         current = Array(repeating: .zero, count: measured.count)
         jitters = Array(repeating: JitterAccumulator(), count: measured.count)
-        lags = Array(repeating: LagAccumulator(maximumShift: StageMetrics.maximumShift(sampleRate: sampleRate)),
+        lags = Array(repeating: LagAccumulator(maximumShift: Self.maximumShift(sampleRate: sampleRate)),
                      count: measured.count)
-        runNoise.reserveCapacity(StageMetrics.maximumNoiseSamples)
+        runNoise.reserveCapacity(Self.maximumNoiseSamples)
     }
 
     /// Samples added so far.
@@ -190,11 +188,11 @@ public struct StageMetricsAccumulator {
         }
         frames.removeAll(); frameHead = 0
         for index in lags.indices { lags[index].endSegment() }
-        let noise = bestNoise.isEmpty ? [] : StageMetrics.meanRemoved(bestNoise)
+        let noise = bestNoise.isEmpty ? [] : Self.meanRemoved(bestNoise)
         var stages: [StageReport] = []
         for (index, stage) in measured.enumerated() {
             let jitterResult = stillSegmentCount > 0 ? jitters[index].result : nil
-            stages.append(StageMetrics.report(prefix: stage.prefix, signal: stage.signal, name: stage.name,
+            stages.append(Self.report(prefix: stage.prefix, signal: stage.signal, name: stage.name,
                                               sampleRate: sampleRate, noise: noise, jitter: jitterResult,
                                               lag: lags[index].result(sampleRate: sampleRate)))
         }
@@ -206,6 +204,31 @@ public struct StageMetricsAccumulator {
         }
         return StageMetricsSummary(stillSegmentCount: stillSegmentCount, noiseSegment: bestNoise.isEmpty ? nil : bestNoiseTimes,
                                    stages: stages, whole: whole)
+    }
+
+    /// Largest lag searched at `sampleRate`, samples: `maximumLag × rate` (at least 1).
+    static func maximumShift(sampleRate: Double) -> Int { max(1, Int(saturating: Self.maximumLag * sampleRate)) }
+
+    /// One stage's report from its jitter and lag results: adds the step latencies (without noise
+    /// and, when `noise` is not empty, with it), measured on `prefix` through `PipelineProbe`.
+    static func report(prefix: Pipeline, signal: StageSignal, name: String, sampleRate: Double,
+                       noise: [SIMD3<Double>], jitter: JitterResult?, lag: LagResult?) -> StageReport {
+        func steps(_ noise: [SIMD3<Double>]) -> StepLatencySamples {
+            var tilt = PipelineProbe(pipeline: prefix, signal: signal, sampleRate: sampleRate)
+            var shake = tilt
+            return StepLatencySamples(
+                tilt: latency90(&tilt, step: .tilt, sampleRate: sampleRate, noise: noise).samples,
+                shake: latency90(&shake, step: .shake, sampleRate: sampleRate, noise: noise).samples)
+        }
+        return StageReport(stage: name, signal: signal, latency90Samples: steps([]),
+                           latency90NoisySamples: noise.isEmpty ? nil : steps(noise),
+                           jitter: jitter.flatMap(JitterMeasurement.init(measured:)), lagMilliseconds: lag?.milliseconds)
+    }
+
+    /// `values` minus their mean (the noise excerpt added to the steps).
+    static func meanRemoved(_ values: [SIMD3<Double>]) -> [SIMD3<Double>] {
+        let mean = values.reduce(SIMD3<Double>.zero, +) / Double(values.count)
+        return values.map { $0 - mean }
     }
 
     /// Jitter of the frames' values on the still segments (frame mode): sensor callback, frame time.
@@ -248,7 +271,7 @@ public struct StageMetricsAccumulator {
             for index in 0 ..< stride {
                 jitters[index].add(time: time, output: pendingOutputs[outputs + index], input: input)
             }
-            if runNoise.count < StageMetrics.maximumNoiseSamples {
+            if runNoise.count < Self.maximumNoiseSamples {
                 runNoise.append(input)
                 runNoiseTimes = runNoiseTimes.lowerBound ... time
             }

@@ -121,4 +121,34 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
         #expect(metrics.stages[0].latency90NoisySamples == nil)
         #expect(abs((metrics.stages[0].lagMilliseconds ?? .nan) - 20) < 1)
     }
+
+    @Test func quietRunsShorterThanTheMinimumDurationAreMovingSamples() throws {
+        // 0.6 s quiet, 0.3 s moving: no still segment, so every sample belongs to one moving
+        // segment and a pure delay of 3 samples shows as a 30 ms lag (the quiet samples held back
+        // while their run is judged join the lag sums in order).
+        let flicker = (0 ..< 3000).map { i in
+            let t = Double(i) / 100
+            let moving = t.truncatingRemainder(dividingBy: 0.9) >= 0.6
+            return MotionSample(time: t, acceleration: SIMD3(0, moving ? 0.5 * Double.sin(9 * t) : 0, 1),
+                                rotationRate: SIMD3(moving ? 1 : 0, 0, 0))
+        }
+        var accumulator = StageMetricsAccumulator(pipeline: Pipeline([DelayStage(delay: 3)]), sampleRate: 100)
+        for sample in flicker { accumulator.add(sample) }
+        let summary = accumulator.finish()
+        #expect(summary.stillSegmentCount == 0 && summary.noiseSegment == nil)
+        #expect(summary.stages[0].jitter == nil)
+        #expect(abs((summary.stages[0].lagMilliseconds ?? .nan) - 30) < 1)
+    }
+
+    @Test func stillAndMovingPeriodsAreSeparated() throws {
+        // Still 0–3, 6–9, 12–15 s, moving in between: three still segments, and a pure delay of
+        // 5 samples shows as a 50 ms lag on the two moving ones.
+        var accumulator = StageMetricsAccumulator(pipeline: Pipeline([DelayStage(delay: 5)]), sampleRate: 100)
+        for sample in simulatedMotion() { accumulator.add(sample) }
+        let summary = accumulator.finish()
+        #expect(summary.stillSegmentCount == 3)
+        #expect(summary.stages[0].jitter?.segments == 3)
+        #expect(abs((summary.stages[0].lagMilliseconds ?? .nan) - 50) < 1)
+        #expect(summary.stages[0].latency90Samples == StepLatencySamples(tilt: 6, shake: 6))
+    }
 }

@@ -4,9 +4,10 @@ import Poise
 @testable import PoiseRecording
 @testable import PoiseRun
 
-/// The streamed metrics (`StageMetricsAccumulator`, the streamed `FrameComparison`, and a whole
-/// `ReplaySession`, which keeps no samples) equal the batch `StageMetrics` and `FrameComparison`
-/// on the bundled recordings in data/ and on simulated ones, exactly.
+/// A whole `ReplaySession` (which keeps no samples) measures exactly the samples it delivered: its
+/// report equals `StageMetricsAccumulator` run over them, as recorded, resampled, stopped early
+/// and in frame mode; and the metrics of the bundled recordings in data/ are consistent with
+/// their still segments.
 @Suite struct StreamingMetricsTests {
     static let dataFolder: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -22,53 +23,33 @@ import Poise
     static let bundled = ["phone-tilt-steer-100hz.csv", "phone-tilt-steer-ideal-30s.csv", "rotations-with-breaks.csv",
                           "shake.csv", "steering.csv", "still.csv", "tilt-steps.csv", "walking.csv"]
 
-    /// Streams `samples` through the accumulator and compares with the batch type.
-    func expectStreamedEqualsBatch(_ samples: [MotionSample], spec: String, rate: Double, hasGyroscope: Bool = true,
-                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let pipeline = try StageCatalog.standard.pipeline(spec, context: StageContext(sampleRate: rate))
-        let batch = StageMetrics(pipeline: pipeline, samples: samples, sampleRate: rate, hasGyroscope: hasGyroscope)
-        var accumulator = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate, hasGyroscope: hasGyroscope)
-        for sample in samples { accumulator.add(sample) }
-        let streamed = accumulator.finish()
-        #expect(streamed == batch.summary, "\(spec)", sourceLocation: sourceLocation)
-    }
-
+    /// On every bundled recording: the still segments counted while streaming are those of the
+    /// rest detector, jitter is measured on all of them, and a 5 Hz low-pass attenuates it.
     @Test(arguments: bundled)
-    func bundledRecordingsGiveTheBatchNumbers(name: String) throws {
+    func bundledRecordingsAreMeasuredOnTheirStillSegments(name: String) throws {
         let recording = try Recording.load(path: Self.data(name))
         let rate = try #require(nominalSampleRate(of: recording.samples))
-        try expectStreamedEqualsBatch(recording.samples, spec: "lowpass:cutoff=5", rate: rate)
-    }
-
-    @Test(arguments: ["phone-tilt-steer-100hz.csv", "rotations-with-breaks.csv", "walking.csv"])
-    func multiStagePipelinesGiveTheBatchNumbers(name: String) throws {
-        let recording = try Recording.load(path: Self.data(name))
-        let rate = try #require(nominalSampleRate(of: recording.samples))
-        try expectStreamedEqualsBatch(recording.samples, spec: "remap:+Y-X+Z | butter:lowpass,order=4,cutoff=8 | tilt", rate: rate)
-        try expectStreamedEqualsBatch(recording.samples, spec: "none", rate: rate, hasGyroscope: false)
-    }
-
-    @Test func simulatedRecordingsGiveTheBatchNumbers() throws {
-        // Two still segments around shaking; still/moving alternation with noise; a short file
-        // with no still segment and no moving segment long enough for the lag.
-        try expectStreamedEqualsBatch(simulatedRecording(), spec: "factor:k=0.1 | oneeuro:mincutoff=0.5,beta=1,dcutoff=1", rate: 100)
-        try expectStreamedEqualsBatch(simulatedMotion(), spec: "lowpass:cutoff=3", rate: 100)
-        try expectStreamedEqualsBatch(Array(simulatedMotion().prefix(150)), spec: "lowpass:cutoff=3", rate: 100)
-        // Quiet runs shorter than the minimum duration (0.6 s quiet, 0.3 s moving) are moving samples.
-        let flicker = (0 ..< 3000).map { i in
-            let t = Double(i) / 100
-            let moving = t.truncatingRemainder(dividingBy: 0.9) >= 0.6
-            return MotionSample(time: t, acceleration: SIMD3(0, moving ? 0.5 * Double.sin(9 * t) : 0, 1),
-                                rotationRate: SIMD3(moving ? 1 : 0, 0, 0))
+        let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: rate))
+        var accumulator = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate)
+        for sample in recording.samples { accumulator.add(sample) }
+        let summary = accumulator.finish()
+        #expect(accumulator.count == recording.samples.count)
+        #expect(summary.stillSegmentCount == RestDetector().stillSegments(in: recording.samples).count)
+        #expect(summary.stages.count == 1 && summary.whole.stage == "lowpass:cutoff=5")
+        if summary.stillSegmentCount > 0 {
+            let jitter = try #require(summary.whole.jitter)
+            #expect(jitter.segments == summary.stillSegmentCount)
+            if jitter.input > 1e-6 { #expect(jitter.attenuation > 1) }   // not on the noise-free recording
+            #expect(summary.noiseSegment != nil && summary.whole.latency90NoisySamples != nil)
+        } else {
+            #expect(summary.whole.jitter == nil && summary.noiseSegment == nil)
         }
-        try expectStreamedEqualsBatch(flicker, spec: "lowpass:cutoff=5", rate: 100)
     }
 
     static func write(_ samples: [MotionSample]) throws -> String { try writeRecording(samples) }
 
-    /// The batch report figures for what a session delivered.
-    func batchFigures(path: String, spec: String, rate: ReplayRate = .native, frameRate: Double? = nil,
-                      count: Int? = nil) throws -> (StageMetricsSummary, FrameComparison?) {
+    /// The figures of `StageMetrics` for what a session delivered.
+    func deliveredFigures(path: String, spec: String, rate: ReplayRate = .native, count: Int? = nil) throws -> StageMetricsSummary {
         let recording = try Recording.load(path: path)
         let plan = try ReplayPlan(samples: recording.samples, hasTimestamps: true, rate: rate, speed: .maximum)
         var delivered = Array(plan.deliveredSamples(recording.samples))
@@ -76,47 +57,40 @@ import Poise
         let pipeline = try StageCatalog.standard.pipeline(spec, context: StageContext(sampleRate: plan.sampleRate))
         let metrics = StageMetrics(pipeline: pipeline, samples: delivered, sampleRate: plan.sampleRate,
                                    hasGyroscope: recording.schema.hasGyroscope)
-        let comparison = try frameRate.map { frameRate in
-            let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
-            return FrameComparison(pipeline: pipeline,
-                                   framePipeline: try StageCatalog.standard.pipeline(spec, context: StageContext(sampleRate: frameRate)),
-                                   signal: signal, samples: delivered, sampleRate: plan.sampleRate, frameRate: frameRate,
-                                   stillSegments: metrics.stillSegments)
-        }
-        return (metrics.summary, comparison)
+        return metrics.summary
     }
 
-    func expectReport(_ report: ReplayReport, equals figures: (StageMetricsSummary, FrameComparison?),
+    func expectReport(_ report: ReplayReport, equals metrics: StageMetricsSummary,
                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let (metrics, comparison) = figures
         #expect(report.whole == metrics.whole, sourceLocation: sourceLocation)
         #expect(report.stages == metrics.stages, sourceLocation: sourceLocation)
         #expect(report.stillSegments == metrics.stillSegmentCount, sourceLocation: sourceLocation)
         #expect(report.noiseSegment == metrics.noiseSegment, sourceLocation: sourceLocation)
-        #expect(report.frames?.comparison == comparison, sourceLocation: sourceLocation)
     }
 
-    @Test func sessionReportEqualsTheBatchFiguresAsRecordedResampledAndInFrameMode() throws {
+    @Test func sessionReportEqualsTheDeliveredFiguresAsRecordedResampledAndInFrameMode() throws {
         let path = Self.data("phone-tilt-steer-100hz.csv")
         let spec = "lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2,dcutoff=1"
         let plain = try ReplaySession(ReplayRequest(path: path, pipeline: spec, speed: .maximum))
         #expect(plain.scan.sampleCount == (try Recording.load(path: path)).samples.count)
-        expectReport(try plain.run(clock: MonotonicClock()), equals: try batchFigures(path: path, spec: spec))
+        expectReport(try plain.run(clock: MonotonicClock()), equals: try deliveredFigures(path: path, spec: spec))
         let resampled = try ReplaySession(ReplayRequest(path: path, pipeline: spec, rate: .fixed(60), speed: .maximum))
-        expectReport(try resampled.run(clock: MonotonicClock()), equals: try batchFigures(path: path, spec: spec, rate: .fixed(60)))
+        expectReport(try resampled.run(clock: MonotonicClock()), equals: try deliveredFigures(path: path, spec: spec, rate: .fixed(60)))
         let frames = try ReplaySession(ReplayRequest(path: path, pipeline: "lowpass:cutoff=2", speed: .maximum, frameRate: 30))
         let report = try frames.run(clock: MonotonicClock())
         #expect(report.frames?.comparison.callback.jitter != nil)
-        expectReport(report, equals: try batchFigures(path: path, spec: "lowpass:cutoff=2", frameRate: 30))
+        expectReport(report, equals: try deliveredFigures(path: path, spec: "lowpass:cutoff=2"))
     }
 
-    @Test func frameComparisonOnSimulatedRecordingEqualsBatch() throws {
+    @Test func frameModeMeasuresTheFramesOnEveryStillSegment() throws {
         let path = try Self.write(simulatedMotion(seconds: 30))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let session = try ReplaySession(ReplayRequest(path: path, pipeline: "factor:k=0.1", speed: .maximum, frameRate: 25))
         let report = try session.run(clock: MonotonicClock())
-        #expect(report.frames?.comparison.frameTime.jitter?.segments == 5)
-        expectReport(report, equals: try batchFigures(path: path, spec: "factor:k=0.1", frameRate: 25))
+        let comparison = try #require(report.frames?.comparison)
+        #expect(report.stillSegments == 5)
+        #expect(comparison.frameTime.jitter?.segments == 5 && comparison.callback.jitter?.segments == 5)
+        expectReport(report, equals: try deliveredFigures(path: path, spec: "factor:k=0.1"))
     }
 
     @Test func stoppedReplayMeasuresTheDeliveredPrefix() throws {
@@ -126,7 +100,7 @@ import Poise
         var polls = 0
         let report = try session.run(clock: MonotonicClock(), shouldStop: { polls += 1; return polls > 1000 })
         #expect(report.stopped && report.samples == 1000)
-        expectReport(report, equals: try batchFigures(path: path, spec: "lowpass:cutoff=3", count: 1000))
+        expectReport(report, equals: try deliveredFigures(path: path, spec: "lowpass:cutoff=3", count: 1000))
     }
 
     /// A file that turns bad between the check and the replay: the error names the line, and the

@@ -1,12 +1,17 @@
-/// `jitter(output:input:times:segments:window:)` one item at a time, in memory bounded by one
-/// moving-average window.
+/// Jitter (conventions.md) one item at a time, in memory bounded by one moving-average window:
+/// the one implementation of the metric (``jitter(output:input:times:segments:window:)`` runs it
+/// over arrays).
 ///
 /// Feed the items of a still segment in order with `add(time:output:input:)` and close the segment
 /// with `endSegment(keep:)`; items outside segments are simply not added. `keep: false` discards
 /// the segment (its contributions are taken back exactly), so a caller can add the items of a
-/// quiet run before it knows whether the run is long enough to be a still segment. `result` gives
-/// the same numbers as the batch function on the kept segments: the residuals are computed with
-/// the same running window sums, in the same order, so the sums are bit for bit equal.
+/// quiet run before it knows whether the run is long enough to be a still segment.
+///
+/// For every item whose centred window `[t − window/2, t + window/2]` lies inside its segment, the
+/// residual is the Euclidean norm of `y − ȳ` (ȳ: mean of the segment's items in that window, kept
+/// as running window sums); `result` is the RMS of these residuals over the kept segments. Items
+/// closer than `window/2` to a segment end are not evaluated, so a segment needs at least `window`
+/// seconds.
 ///
 /// A residual is computed as soon as its centred window is complete (an item later than
 /// `t + window/2` has arrived) or when its segment ends, so the accumulator holds only the items of
@@ -54,6 +59,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     public init(window: Double = 1) {
         self.window = window
         half = window / 2
+        // A hair of slack so that an item exactly window/2 away counts on both sides despite rounding.
         reach = half * (1 + 1e-9)
     }
 
@@ -103,8 +109,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
 
     func item(_ index: Int) -> Item { items[head + index - low] }
 
-    /// Computes the residuals whose window is complete (all remaining ones when `closing`), exactly
-    /// as the batch loop does.
+    /// Computes the residuals whose window is complete (all remaining ones when `closing`).
     mutating func evaluate(closing: Bool) {
         while next < count {
             let t = item(next).time

@@ -13,91 +13,38 @@ public struct LagResult: Sendable, Equatable, Codable {
 }
 
 /// Measures the lag of `output` behind `input` over `segments` (conventions.md: the time shift
-/// that maximises the cross-correlation between output and input over moving segments).
+/// that maximises the cross-correlation between output and input over moving segments): runs a
+/// ``LagAccumulator`` over the segments' samples, one segment after the other.
 ///
 /// For every shift `s = 0 … maximumShift` the correlation `c(s)` is the Pearson coefficient of
 /// the pairs `(x_i, y_{i+s})` that lie inside one segment, all lanes pooled (means and variances
 /// over exactly those pairs, so neither the overlap length nor a trend biases the peak). The shift
-/// with the largest
-/// `c(s)` is refined by a parabola through it and its neighbours. Samples are taken as one
-/// nominal period apart (`1 / sampleRate`).
+/// with the largest `c(s)` is refined by a parabola through it and its neighbours. Samples are
+/// taken as one nominal period apart (`1 / sampleRate`).
 ///
 /// - Parameters:
-///   - output: filter outputs, one per input sample.
-///   - input: raw inputs (same count).
-///   - segments: index ranges of moving samples (for example ``movingSegments(complementing:count:minimumLength:)``).
+///   - output: filter outputs, one per input sample (signal unit).
+///   - input: raw inputs (same count, same unit).
+///   - segments: index ranges of moving samples (for example ``movingSegments(complementing:count:minimumLength:)``);
+///     those of at most `maximumShift` samples are skipped.
 ///   - sampleRate: nominal rate in Hz, to convert samples to milliseconds.
-///   - maximumShift: largest shift tried, samples (≥ 1).
+///   - maximumShift: largest shift tried, samples (values below 1 count as 1).
 /// - Returns: `nil` when no segment holds more than `maximumShift` samples or the signals do
 ///   not correlate positively at any shift (for example a constant input).
-/// - Complexity: O(n · maximumShift) over the segment samples.
+/// - Complexity: O(n · maximumShift) over the segment samples; memory of the accumulator
+///   (O(maximumShift)) besides the arrays.
 /// - Precondition: `output.count == input.count`; segments lie inside them.
+@_specialize(exported: true, where Value == SIMD3<Double>)
 public func lag<Value: SignalValue>(output: [Value], input: [Value], segments: [Range<Int>], sampleRate: Double,
                                     maximumShift: Int) -> LagResult? {
     precondition(output.count == input.count, "one output per input")
-    let shifts = max(1, maximumShift)
-    // Per shift: sums over the pairs (x_i, y_{i+s}) inside one segment, all lanes pooled.
-    var sumX = [Double](repeating: 0, count: shifts + 1), sumY = sumX
-    var sumXX = sumX, sumYY = sumX, sumXY = sumX
-    var pairs = [Int](repeating: 0, count: shifts + 1)
-    var evaluated = 0, used = 0
-    var x: [Double] = [], y: [Double] = []
-    for segment in segments where segment.count > shifts {
+    var accumulator = LagAccumulator<Value>(maximumShift: maximumShift)
+    for segment in segments where segment.count > accumulator.maximumShift {
         precondition(segment.lowerBound >= 0 && segment.upperBound <= input.count, "segment out of range")
-        evaluated += segment.count
-        used += 1
-        for lane in 0..<Value.laneCount {
-            x.removeAll(keepingCapacity: true)
-            y.removeAll(keepingCapacity: true)
-            for i in segment {
-                x.append(Double(input[i].lane(lane)))
-                y.append(Double(output[i].lane(lane)))
-            }
-            let n = x.count
-            x.withUnsafeBufferPointer { x in
-                y.withUnsafeBufferPointer { y in
-                    for s in 0...shifts {
-                        var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
-                        for i in 0..<(n - s) {
-                            let a = x[i], b = y[i + s]
-                            sx += a; sy += b; sxx += a * a; syy += b * b; sxy += a * b
-                        }
-                        sumX[s] += sx; sumY[s] += sy; sumXX[s] += sxx; sumYY[s] += syy; sumXY[s] += sxy
-                        pairs[s] += n - s
-                    }
-                }
-            }
-        }
+        for i in segment { accumulator.add(output: output[i], input: input[i]) }
+        accumulator.endSegment()
     }
-    return lagResult(sumX: sumX, sumY: sumY, sumXX: sumXX, sumYY: sumYY, sumXY: sumXY, pairs: pairs,
-                     shifts: shifts, sampleRate: sampleRate, evaluated: evaluated, used: used)
-}
-
-/// The lag from the per-shift sums of `lag(output:input:segments:sampleRate:maximumShift:)` (shared
-/// with `LagAccumulator`): the Pearson coefficient per shift, the best shift, the parabola.
-func lagResult(sumX: [Double], sumY: [Double], sumXX: [Double], sumYY: [Double], sumXY: [Double], pairs: [Int],
-               shifts: Int, sampleRate: Double, evaluated: Int, used: Int) -> LagResult? {
-    guard used > 0 else { return nil }
-    // Pearson correlation coefficient of the pairs at each shift.
-    let correlation: [Double] = (0...shifts).map { s in
-        let n = Double(pairs[s])
-        guard n > 1 else { return -Double.infinity }
-        let covariance = sumXY[s] - sumX[s] * sumY[s] / n
-        let varianceX = sumXX[s] - sumX[s] * sumX[s] / n
-        let varianceY = sumYY[s] - sumY[s] * sumY[s] / n
-        guard varianceX > 0, varianceY > 0 else { return -Double.infinity }
-        return covariance / (varianceX * varianceY).squareRoot()
-    }
-    var best = 0
-    for s in 1...shifts where correlation[s] > correlation[best] { best = s }
-    guard correlation[best] > 0 else { return nil }
-    var shift = Double(best)
-    if best > 0, best < shifts {
-        let left = correlation[best - 1], centre = correlation[best], right = correlation[best + 1]
-        let curvature = left - 2 * centre + right
-        if curvature < 0 { shift += 0.5 * (left - right) / curvature }
-    }
-    return LagResult(samples: shift, milliseconds: shift / sampleRate * 1000, evaluatedSamples: evaluated, segmentCount: used)
+    return accumulator.result(sampleRate: sampleRate)
 }
 
 /// The runs of indices in `0 ..< count` outside `still` that hold at least `minimumLength`

@@ -1,20 +1,21 @@
-/// `lag(output:input:segments:sampleRate:maximumShift:)` one sample at a time, in memory bounded
-/// by the largest shift.
+/// Lag (conventions.md) one sample at a time, in memory bounded by the largest shift: the one
+/// implementation of the metric (``lag(output:input:segments:sampleRate:maximumShift:)`` runs it
+/// over arrays).
 ///
 /// Feed the samples of a moving segment in order with `add(output:input:)` and close it with
 /// `endSegment()`; samples outside moving segments are not added. A segment is used when it holds
-/// more than `maximumShift` samples, as in the batch function. Per shift and lane the sums over the
-/// pairs `(x_i, y_{i+s})` are accumulated in the same order as the batch function (increasing i)
-/// and added to the totals when the segment ends, lane after lane, so `result(sampleRate:)` is bit
-/// for bit the batch result on the same segments.
+/// more than `maximumShift` samples. Per shift `s` and lane the sums over the pairs
+/// `(x_i, y_{i+s})` of the segment are accumulated in increasing i and added to the totals when the
+/// segment ends, lane after lane. `result(sampleRate:)` takes the Pearson coefficient of the pooled
+/// pairs per shift, the shift with the largest one, refined by a parabola through it and its
+/// neighbours.
 ///
 /// Samples are buffered in blocks of 256 and added shift by shift over a block, so the five sums
-/// of a shift stay in registers as in the batch loop.
+/// of a shift stay in registers.
 ///
 /// Memory: five sums per shift and lane, and per lane the last `maximumShift` inputs and one
 /// block: about `(6 × lanes + 6) × (maximumShift + 1) + 512 × lanes` doubles (230 KB for 2 s at
-/// 285.7 Hz with 3 lanes). Cost: `5 × lanes × (maximumShift + 1)` additions per sample, as in the
-/// batch function.
+/// 285.7 Hz with 3 lanes). Cost: `5 × lanes × (maximumShift + 1)` additions per sample.
 public struct LagAccumulator<Value: SignalValue>: Sendable {
     /// Largest shift tried, samples (at least 1).
     public let maximumShift: Int
@@ -63,7 +64,8 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
     /// Samples added to the current segment.
     public var segmentCount: Int { flushed + blockCount }
 
-    /// Adds the next sample of the current moving segment: the filter's output and the raw input.
+    /// Adds the next sample of the current moving segment: the filter's output and the raw input
+    /// (both in the signal's unit, g for acceleration), one nominal period after the previous one.
     public mutating func add(output: Value, input: Value) {
         let stride = maximumShift + Self.blockLength
         for lane in 0 ..< Value.laneCount {
@@ -136,10 +138,34 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
         flushed = 0
     }
 
-    /// The lag over the used segments so far (`endSegment` the last one first); `nil` as for the
-    /// batch function.
+    /// The lag over the used segments so far (`endSegment` the last one first): the shift of the
+    /// output behind the input in samples and milliseconds (`samples / sampleRate × 1000`, with
+    /// `sampleRate` the nominal rate in Hz).
+    /// `nil` when no segment was used or the signals do not correlate positively at any shift
+    /// (for example a constant input).
     public func result(sampleRate: Double) -> LagResult? {
-        lagResult(sumX: sumX, sumY: sumY, sumXX: sumXX, sumYY: sumYY, sumXY: sumXY, pairs: pairs,
-                  shifts: maximumShift, sampleRate: sampleRate, evaluated: evaluated, used: used)
+        guard used > 0 else { return nil }
+        let shifts = maximumShift
+        // Pearson correlation coefficient of the pairs at each shift.
+        let correlation: [Double] = (0...shifts).map { s in
+            let n = Double(pairs[s])
+            guard n > 1 else { return -Double.infinity }
+            let covariance = sumXY[s] - sumX[s] * sumY[s] / n
+            let varianceX = sumXX[s] - sumX[s] * sumX[s] / n
+            let varianceY = sumYY[s] - sumY[s] * sumY[s] / n
+            guard varianceX > 0, varianceY > 0 else { return -Double.infinity }
+            return covariance / (varianceX * varianceY).squareRoot()
+        }
+        var best = 0
+        for s in 1...shifts where correlation[s] > correlation[best] { best = s }
+        guard correlation[best] > 0 else { return nil }
+        var shift = Double(best)
+        if best > 0, best < shifts {
+            let left = correlation[best - 1], centre = correlation[best], right = correlation[best + 1]
+            let curvature = left - 2 * centre + right
+            if curvature < 0 { shift += 0.5 * (left - right) / curvature }
+        }
+        return LagResult(samples: shift, milliseconds: shift / sampleRate * 1000, evaluatedSamples: evaluated,
+                         segmentCount: used)
     }
 }

@@ -1,7 +1,8 @@
 import Testing
 @testable import Poise
 
-/// The streaming metric accumulators equal the batch functions bit for bit.
+/// The metric accumulators on analytic cases, and their streaming properties: a discarded segment
+/// leaves no trace, memory is bounded by the window, short segments are skipped.
 @Suite struct MetricAccumulatorTests {
     /// A random walk plus noise at an irregular rate (some repeated timestamps), and random
     /// sorted, disjoint segments with gaps, some shorter than the window or the shift.
@@ -31,11 +32,32 @@ import Testing
         return result
     }
 
+    /// ±a alternating at 64 Hz (binary-exact times): the centred 1 s window holds 65 items, 33 of
+    /// the centre's sign, so ȳ = ±a/65 and every residual is a·64/65. Items closer than 0.5 s
+    /// (32 items) to an end are not evaluated.
+    @Test(arguments: [65, 200, 1000])
+    func alternatingSignalHasTheAnalyticJitter(count: Int) throws {
+        let a = 0.01
+        var accumulator = JitterAccumulator<SIMD3<Double>>()
+        for i in 0 ..< count {
+            let sign: Double = i % 2 == 0 ? 1 : -1
+            accumulator.add(time: Double(i) / 64, output: SIMD3(sign * a, 0, 1), input: SIMD3(0, sign * 2 * a, 1))
+        }
+        accumulator.endSegment(keep: true)
+        let result = accumulator.result
+        #expect(result.evaluatedSamples == count - 64)
+        #expect(result.segmentCount == 1)
+        #expect(result.stillSeconds == Double(count - 1) / 64)
+        #expect(abs(result.jitter - a * 64 / 65) < 1e-15)
+        #expect(abs(result.rawJitter - 2 * a * 64 / 65) < 1e-15)
+        #expect(abs(try #require(result.attenuation) - 2) < 1e-12)
+    }
+
     @Test(arguments: [(UInt64(1), 0.5), (2, 1.0), (3, 1.0), (4, 0.3), (5, 2.5)])
-    func jitterAccumulatorEqualsBatch(seed: UInt64, window: Double) {
+    func discardedSegmentsLeaveNoTraceAndMemoryIsBoundedByTheWindow(seed: UInt64, window: Double) {
         let (times, input, output) = Self.signal(seed: seed, count: 4000)
         let all = Self.segments(seed: seed + 100, count: times.count, longest: 600)
-        // Every other segment is fed and then discarded: it must leave no trace.
+        // Every other segment is fed and then discarded: the totals are those of the kept ones alone.
         let kept = all.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
         var accumulator = JitterAccumulator<SIMD3<Double>>(window: window)
         var largestBuffer = 0
@@ -46,9 +68,9 @@ import Testing
             }
             accumulator.endSegment(keep: number % 2 == 0)
         }
-        let batch = jitter(output: output, input: input, times: times, segments: kept, window: window)
-        #expect(batch.evaluatedSamples > 100)
-        #expect(accumulator.result == batch)
+        let keptOnly = jitter(output: output, input: input, times: times, segments: kept, window: window)
+        #expect(keptOnly.evaluatedSamples > 100)
+        #expect(accumulator.result == keptOnly)
         // Bounded by the window (≈ 100 samples per second here), not by the segment length.
         #expect(largestBuffer <= Int(window * 1.5 * 170) + 10)
     }
@@ -56,13 +78,17 @@ import Testing
     @Test func jitterAccumulatorWithoutSegmentsIsEmpty() {
         var accumulator = JitterAccumulator<Double>()
         accumulator.endSegment(keep: true)
-        #expect(accumulator.result == jitter(output: [Double](), input: [], times: [], segments: []))
-        #expect(accumulator.result.segmentCount == 0)
+        #expect(accumulator.result == JitterResult(jitter: 0, rawJitter: 0, attenuation: nil, stillSeconds: 0,
+                                                   evaluatedSamples: 0, segmentCount: 0))
     }
 
-    @Test(arguments: [(UInt64(11), 1), (12, 7), (13, 40), (14, 200)])
-    func lagAccumulatorEqualsBatch(seed: UInt64, maximumShift: Int) throws {
-        let (_, input, output) = Self.signal(seed: seed, count: 3000)
+    /// A pure delay of d samples, over segments longer than a block (256 samples) and some not
+    /// longer than the largest shift: the pairs at shift d are identical (correlation 1), so the
+    /// peak lies at d; only segments longer than the shift count.
+    @Test(arguments: [(UInt64(11), 1, 0), (12, 7, 3), (13, 40, 17), (14, 200, 123)])
+    func aPureDelayIsMeasuredAndShortSegmentsAreSkipped(seed: UInt64, maximumShift: Int, delay: Int) throws {
+        let (_, input, _) = Self.signal(seed: seed, count: 3000)
+        let output = input.indices.map { input[max(0, $0 - delay)] }
         // A first segment of exactly `maximumShift` samples is too short to use.
         let offset = maximumShift + 5
         let segments = [0 ..< maximumShift] + Self.segments(seed: seed + 100, count: input.count - offset, longest: 500)
@@ -72,12 +98,15 @@ import Testing
             for i in segment { accumulator.add(output: output[i], input: input[i]) }
             accumulator.endSegment()
         }
-        let batch = try #require(lag(output: output, input: input, segments: segments, sampleRate: 100,
-                                     maximumShift: maximumShift))
-        #expect(batch.segmentCount < segments.count)   // some segments are too short and skipped
-        #expect(accumulator.result(sampleRate: 100) == batch)
-        // The one-pole smoother lags its input: a positive shift.
-        #expect(batch.samples > 0)
+        let result = try #require(accumulator.result(sampleRate: 100))
+        let used = segments.filter { $0.count > maximumShift }
+        #expect(used.count < segments.count)
+        #expect(result.segmentCount == used.count)
+        #expect(result.evaluatedSamples == used.reduce(0) { $0 + $1.count })
+        #expect(abs(result.samples - Double(delay)) < 0.25)
+        #expect(abs(result.milliseconds - result.samples * 10) < 1e-9)
+        // The array form skips the same segments and gives the same figures.
+        #expect(lag(output: output, input: input, segments: segments, sampleRate: 100, maximumShift: maximumShift) == result)
     }
 
     @Test func lagAccumulatorWithOnlyShortSegmentsGivesNothing() {
@@ -85,7 +114,5 @@ import Testing
         for i in 0 ..< 10 { accumulator.add(output: Double(i), input: Double(i)) }
         accumulator.endSegment()
         #expect(accumulator.result(sampleRate: 100) == nil)
-        #expect(lag(output: Array(0 ..< 10).map(Double.init), input: Array(0 ..< 10).map(Double.init),
-                    segments: [0 ..< 10], sampleRate: 100, maximumShift: 10) == nil)
     }
 }
