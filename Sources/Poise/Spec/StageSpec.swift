@@ -128,15 +128,17 @@ public struct StageSpec: Sendable, Equatable, CustomStringConvertible {
         arguments.isEmpty ? name : name + ":" + arguments.map(\.description).joined(separator: ",")
     }
 
+    /// The stage number errors name: the position in a pipeline, none for other subjects.
+    private var stageNumber: Int? { subject == .pipeline ? position : nil }
+
     /// An error about the stage as a whole, pointing at its name.
     public func error(_ message: String) -> SpecError {
-        SpecError(subject, spec: source, stage: subject == .pipeline ? position : nil, token: name, column: column, message: message)
+        SpecError(subject, spec: source, stage: stageNumber, token: name, column: column, message: message)
     }
 
     /// An error about `argument`, pointing at it.
     public func error(_ message: String, at argument: Argument) -> SpecError {
-        SpecError(subject, spec: source, stage: subject == .pipeline ? position : nil,
-                  token: argument.text, column: argument.column, message: message)
+        SpecError(subject, spec: source, stage: stageNumber, token: argument.text, column: argument.column, message: message)
     }
 
     /// An error about the last `key=value` whose key equals `key` ignoring case, or about the
