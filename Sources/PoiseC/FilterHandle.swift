@@ -50,12 +50,13 @@ struct FilterHandle {
             throw .invalid("sample rate must be a finite number > 0 Hz, got \(sampleRate)")
         }
         let spec: FilterSpec
-        do { spec = try FilterSpec(parsing: text) } catch { throw CError(POISE_ERROR_PARSE, error.description) }
+        // One-line messages (the caret drawing of SpecError.description does not suit a C string).
+        do { spec = try FilterSpec(parsing: text) } catch { throw CError(POISE_ERROR_PARSE, error.headline) }
         do {
             let filter = try spec.makeFilter(SIMD3<Double>.self, sampleRate: sampleRate)
             return FilterHandle(filter: filter, spec: spec, sampleRate: sampleRate)
         } catch {
-            throw .invalid(error.description)
+            throw .invalid(error.headline)
         }
     }
 }

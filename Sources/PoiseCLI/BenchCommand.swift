@@ -131,7 +131,7 @@ public struct BenchCommand: ParsableCommand {
         } catch let error as SweepError {
             bar?.clear()
             switch error {
-            case .grid, .filter: throw ValidationError(error.description)  // a bad --filter or --grid: usage
+            case .spec: throw ValidationError(error.description)  // a bad --filter or --grid: usage
             case .recording: throw CommandError(error.description)  // a recording that cannot be swept: data
             }
         } catch {

@@ -74,7 +74,7 @@ public struct RecordingReport: Sendable {
     /// Builds the report of `recording`.
     ///
     /// - Throws: ``ReportError`` for a recording with fewer than two distinct timestamps, or
-    ///   the pipeline's `PipelineError` (naming stage and column) for a bad `--pipeline`.
+    ///   the pipeline's `SpecError` (naming stage and column) for a bad `--pipeline`.
     public init(recording: Recording, options: ReportOptions = ReportOptions()) throws {
         let samples = recording.samples
         let name = (recording.path as NSString).lastPathComponent

@@ -87,7 +87,7 @@ public struct ReplaySession: Sendable {
     /// Reads the recording through once (keeping no samples), plans the delivery and builds the
     /// pipelines.
     ///
-    /// - Throws: `RecordingError` (file, line, column), `ReplayError`, `PipelineError`.
+    /// - Throws: `RecordingError` (file, line, column), `ReplayError`, `SpecError`.
     public init(_ request: ReplayRequest) throws {
         if let frameRate = request.frameRate, !(frameRate > 0 && frameRate.isFinite) {
             throw ReplayError("frame rate \(frameRate) Hz must be a positive number")

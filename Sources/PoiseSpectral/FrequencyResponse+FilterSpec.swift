@@ -21,7 +21,7 @@ extension FrequencyResponse {
     ///   - amplitude: impulse size in input units. Default 0.01 (a small disturbance, for example
     ///     0.01 g of acceleration), which keeps adaptive filters in their resting regime.
     ///   - baseline: constant input before and around the impulse, in input units. Default 0.
-    /// - Throws: `FilterSpecError` if the spec does not suit the rate, `SpectralError` for bad
+    /// - Throws: `SpecError` if the spec does not suit the rate, `SpectralError` for bad
     ///   measurement parameters.
     public static func measure(spec: FilterSpec, sampleRate: Double, length: Int = 4096, settling: Int? = nil,
                                amplitude: Double = 0.01, baseline: Double = 0) throws -> FrequencyResponse {

@@ -35,18 +35,18 @@ struct ParameterGridTests {
         ("k=0:1:*2", "k=0:1:*2", 1, "start above 0"),
         ("k=1:8:*1", "k=1:8:*1", 1, "ratio must be greater than 1"),
         ("k=1:2", "k=1:2", 1, "expected a value, start:end:step"),
-        ("k=0.1,,cutoff=1", "", 7, "empty item"),
+        ("k=0.1,,cutoff=1", "", 7, "empty argument"),
         ("k=1/x/3", "k=1/x/3", 1, "list value 'x'"),
-        ("=3", "=3", 1, "missing parameter name"),
+        ("=3", "=3", 1, "no key before '='"),
         ("a=1:1000:1,b=1:1000:1", "b=1:1000:1", 12, "more than 100000 points"),
     ])
     func errors(text: String, token: String, column: Int, message: String) {
         #expect {
             try ParameterGrid(parsing: text)
         } throws: { error in
-            guard let error = error as? GridError else { return false }
-            return error.token == token && error.column == column && error.message.contains(message)
-                && error.description.contains("'\(token)' at column \(column)")
+            guard let error = error as? SpecError else { return false }
+            return error.subject == .grid && error.token == token && error.column == column && error.message.contains(message)
+                && error.description.contains(token.isEmpty ? ", at column \(column)" : "'\(token)' at column \(column)")
         }
     }
 
@@ -68,8 +68,8 @@ struct ParameterGridTests {
 
     @Test("Plan errors name the grid item or the filter token")
     func planErrors() {
-        func gridError(_ filter: String, _ grid: String) -> GridError? {
-            do { _ = try FilterSweep(filter: filter, grid: grid) } catch { if case .grid(let e) = error { return e } }
+        func gridError(_ filter: String, _ grid: String) -> SpecError? {
+            do { _ = try FilterSweep(filter: filter, grid: grid) } catch { if case .spec(let e) = error, e.subject == .grid { return e } }
             return nil
         }
         let range = gridError("factor", "k=0.5:1.5:0.5")   // k = 1.5 is out of (0, 1]

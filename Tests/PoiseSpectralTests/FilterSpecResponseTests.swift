@@ -53,6 +53,6 @@ import Testing
 
     @Test func specThatDoesNotSuitTheRateThrows() throws {
         let spec = try FilterSpec(parsing: "butter:lowpass,order=2,cutoff=60")
-        #expect(throws: FilterSpecError.self) { try FrequencyResponse.measure(spec: spec, sampleRate: 100) }
+        #expect(throws: SpecError.self) { try FrequencyResponse.measure(spec: spec, sampleRate: 100) }
     }
 }

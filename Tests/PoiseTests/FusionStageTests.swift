@@ -42,10 +42,10 @@ import Testing
     @Test func fusionDefaultsToSixAxesWithoutMagnetometerAndRefusesNineAxes() throws {
         let context = StageContext(sampleRate: 100, hasMagnetometer: false)
         #expect(try StageCatalog.standard.pipeline("fusion", context: context).description == "fusion:6d")
-        #expect(throws: PipelineError.self) {
+        #expect(throws: SpecError.self) {
             _ = try StageCatalog.standard.pipeline("fusion:9d", context: context)
         }
-        #expect(throws: PipelineError.self) {
+        #expect(throws: SpecError.self) {
             _ = try StageCatalog.standard.pipeline("fusion:7d", context: context)
         }
     }
@@ -69,7 +69,7 @@ import Testing
             stage.process(&record)
             #expect(record.gravity == previous)
         }
-        #expect(throws: PipelineError.self) {
+        #expect(throws: SpecError.self) {
             _ = try StageCatalog.standard.pipeline("gravity:cutoff=-1", context: StageContext(sampleRate: 100))
         }
     }

@@ -49,7 +49,7 @@ private func samples(_ n: Int) -> [MotionSample] {
     @Test func splitsStagesNamesAndArguments() throws {
         let stages = try StageSpec.parse(" lowpass:cutoff=5, order=2 |gravity| fusion:9d | remap:landscapeLeft ")
         #expect(stages.map(\.name) == ["lowpass", "gravity", "fusion", "remap"])
-        #expect(stages[0].arguments == [.init(key: "cutoff", value: "5"), .init(key: "order", value: "2")])
+        #expect(stages[0].arguments == [.init(key: "cutoff", value: "5", column: 10), .init(key: "order", value: "2", column: 20)])
         #expect(stages[0].text == "lowpass:cutoff=5, order=2")
         #expect(stages[2].words == ["9d"])
         #expect(stages[3].words == ["landscapeLeft"])
@@ -63,22 +63,23 @@ private func samples(_ n: Int) -> [MotionSample] {
     }
 
     @Test func syntaxErrorsNameStageAndColumn() {
-        #expect(throws: PipelineError(pipeline: "smooth || gravity", stage: 2, column: 9,
-                                      message: "empty stage (two '|' in a row, or '|' at an end)")) {
+        #expect(throws: SpecError(.pipeline, spec: "smooth || gravity", stage: 2, column: 9,
+                                  message: "empty stage (two '|' in a row, or '|' at an end)")) {
             try StageSpec.parse("smooth || gravity")
         }
-        #expect(throws: PipelineError.self) { try StageSpec.parse("smooth:alpha=") }
-        #expect(throws: PipelineError.self) { try StageSpec.parse(":x") }
-        #expect(throws: PipelineError.self) { try StageSpec.parse("smooth:,") }
+        #expect(throws: SpecError.self) { try StageSpec.parse("smooth:alpha=") }
+        #expect(throws: SpecError.self) { try StageSpec.parse(":x") }
+        #expect(throws: SpecError.self) { try StageSpec.parse("smooth:,") }
     }
 
     @Test func unknownStageSuggestsTheClosestAndListsAll() {
         do {
             _ = try catalog.pipeline("smooth | gravty", context: StageContext(sampleRate: 100))
             Issue.record("expected an error")
-        } catch let error as PipelineError {
+        } catch let error as SpecError {
             #expect(error.stage == 2)
             #expect(error.column == 10)
+            #expect(error.token == "gravty")
             #expect(error.message.contains("unknown stage 'gravty'"))
             #expect(error.message.contains("did you mean 'gravity'"))
             #expect(error.message.contains("smooth:alpha=A, gravity"))
@@ -87,10 +88,10 @@ private func samples(_ n: Int) -> [MotionSample] {
 
     @Test func badArgumentsAreErrorsNotGuesses() {
         let context = StageContext(sampleRate: 100)
-        #expect(throws: PipelineError.self) { try catalog.pipeline("smooth:alpha=2", context: context) }
-        #expect(throws: PipelineError.self) { try catalog.pipeline("smooth:alpha=x", context: context) }
-        #expect(throws: PipelineError.self) { try catalog.pipeline("smooth:beta=1", context: context) }
-        #expect(throws: PipelineError.self) { try catalog.pipeline("gravity:fast", context: context) }
+        #expect(throws: SpecError.self) { try catalog.pipeline("smooth:alpha=2", context: context) }
+        #expect(throws: SpecError.self) { try catalog.pipeline("smooth:alpha=x", context: context) }
+        #expect(throws: SpecError.self) { try catalog.pipeline("smooth:beta=1", context: context) }
+        #expect(throws: SpecError.self) { try catalog.pipeline("gravity:fast", context: context) }
     }
 }
 
@@ -185,10 +186,11 @@ private func samples(_ n: Int) -> [MotionSample] {
             _ = try StageCatalog.standard.pipeline("lowpass:cutoff=5 | butter:lowpass,order=9,cutoff=5",
                                                    context: StageContext(sampleRate: 100))
             Issue.record("expected an error")
-        } catch let error as PipelineError {
+        } catch let error as SpecError {
             #expect(error.stage == 2)
             #expect(error.column == 35)
-            #expect(error.message.contains("order=9"))
+            #expect(error.token == "order=9")
+            #expect(error.message.contains("order must be a whole number"))
         } catch { Issue.record("wrong error \(error)") }
     }
 }

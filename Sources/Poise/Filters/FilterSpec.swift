@@ -1,6 +1,7 @@
 /// A filter described by a short string, as used on the command line and in pipelines.
 ///
-/// Grammar (whitespace around tokens is ignored; names and flags are case-insensitive):
+/// The text is one stage of the grammar of ``StageSpec`` (blanks around tokens are ignored;
+/// names, keys and flags are case-insensitive; a key may be given once):
 /// ```
 /// spec  := name [ ":" item { "," item } ]
 /// item  := key "=" number | flag
@@ -61,47 +62,16 @@ public enum FilterSpec: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A filter spec that cannot be parsed or built. Names the offending token and its column.
-public struct FilterSpecError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The whole spec as given.
-    public var spec: String
-    /// The offending token (for example `order=9`), or the empty string for the spec as a whole.
-    public var token: String
-    /// 1-based column of the token in `spec` (0 when it refers to the whole spec).
-    public var column: Int
-    /// What is wrong.
-    public var message: String
-
-    public init(spec: String, token: String, column: Int, message: String) {
-        self.spec = spec; self.token = token; self.column = column; self.message = message
-    }
-
-    public var description: String {
-        token.isEmpty
-            ? "filter spec '\(spec)': \(message)"
-            : "filter spec '\(spec)', '\(token)' at column \(column): \(message)"
-    }
-}
-
 extension FilterSpec {
     /// The spec names, for help texts.
     public static let names = ["lowpass", "highpass", "factor", "butter", "accelgraph", "oneeuro", "adaptive"]
 
-    /// Parses a spec string (grammar above).
-    ///
-    /// - Throws: `FilterSpecError` naming the token and why: unknown name, unknown or repeated
-    ///   parameter, missing value, value not a number or out of range, missing required parameter.
-    public init(parsing text: String) throws(FilterSpecError) {
-        var parser = SpecParser(text: text)
-        self = try parser.parse()
-    }
-
     /// Makes the filter for samples of type `Value` at `sampleRate` Hz.
     ///
-    /// - Throws: `FilterSpecError` when a parameter does not suit the rate (for example a
+    /// - Throws: ``SpecError`` at the parameter when it does not suit the rate (for example a
     ///   Butterworth cutoff at or above the Nyquist frequency).
     @inlinable
-    public func makeFilter<Value: SignalValue>(_ type: Value.Type = Value.self, sampleRate: Double) throws(FilterSpecError) -> AnyFilter<Value> {
+    public func makeFilter<Value: SignalValue>(_ type: Value.Type = Value.self, sampleRate: Double) throws(SpecError) -> AnyFilter<Value> {
         do {
             return try build(sampleRate: sampleRate)
         } catch {
@@ -109,25 +79,15 @@ extension FilterSpec {
         }
     }
 
-    /// Maps a parameter error to the token of the canonical spec string.
+    /// The error for a parameter the rate does not suit, at the parameter's argument in `stage`
+    /// (by default the canonical spec string).
     @usableFromInline
-    func specError(_ error: FilterParameterError, sampleRate: Double) -> FilterSpecError {
-        let spec = description
-        let prefix = error.parameter + "="
-        var column = 0
-        var token = ""
-        var index = 1
-        for piece in spec.split(separator: ",", omittingEmptySubsequences: false) {
-            let item = piece.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-            if item.hasPrefix(prefix) {
-                token = item
-                column = index + piece.count - item.count
-                break
-            }
-            index += piece.count + 1
+    func specError(_ error: FilterParameterError, sampleRate: Double, in stage: StageSpec? = nil) -> SpecError {
+        let message = "\(error.message) (sample rate \(sampleRate) Hz)"
+        guard let located = stage ?? (try? StageSpec(parsing: description)) else {
+            return SpecError(.filter, spec: description, message: message)
         }
-        return FilterSpecError(spec: spec, token: token, column: column,
-                               message: "\(error.message) (sample rate \(sampleRate) Hz)")
+        return located.error(message, key: error.parameter)
     }
 
     /// Builds in the caller's module (inlinable) so the filter code is specialised for `Value`.
@@ -159,178 +119,3 @@ extension FilterSpec {
     }
 }
 
-/// Tokenises and checks one spec string.
-struct SpecParser {
-    struct Token {
-        var text: String
-        var column: Int
-        var key: String
-        var value: String?
-    }
-
-    let text: String
-    var used: Set<String> = []
-
-    init(text: String) { self.text = text }
-
-    func fail(_ token: Token?, _ message: String) -> FilterSpecError {
-        FilterSpecError(spec: text, token: token?.text ?? "", column: token?.column ?? 0, message: message)
-    }
-
-    /// Splits `text` into the name token and item tokens with their 1-based columns.
-    func tokenize() throws(FilterSpecError) -> (Token, [Token]) {
-        let characters = Array(text)
-        var pieces: [(String, Int)] = []
-        var current = ""
-        var startColumn = 1
-        var seenColon = false
-        for (index, character) in characters.enumerated() {
-            let separator = character == "," || (character == ":" && !seenColon)
-            if separator {
-                pieces.append((current, startColumn))
-                if character == ":" { seenColon = true }
-                current = ""
-                startColumn = index + 2
-            } else {
-                current.append(character)
-            }
-        }
-        pieces.append((current, startColumn))
-        var tokens: [Token] = []
-        for (raw, column) in pieces {
-            let leading = raw.prefix { $0 == " " || $0 == "\t" }.count
-            let trimmed = String(raw.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-            var token = Token(text: trimmed, column: column + leading, key: trimmed.lowercased(), value: nil)
-            if let equals = trimmed.firstIndex(of: "=") {
-                token.key = trimmed[..<equals].trimmingSpaces.lowercased()
-                token.value = trimmed[trimmed.index(after: equals)...].trimmingSpaces
-            }
-            tokens.append(token)
-        }
-        let name = tokens.removeFirst()
-        if name.text.isEmpty { throw fail(nil, "empty spec; expected one of \(FilterSpec.names.joined(separator: ", "))") }
-        if seenColon, tokens.count == 1, tokens[0].text.isEmpty {
-            throw fail(name, "':' must be followed by parameters")
-        }
-        for token in tokens where token.text.isEmpty {
-            throw fail(token, "empty parameter (two commas, or a trailing comma)")
-        }
-        return (name, tokens)
-    }
-
-    mutating func parse() throws(FilterSpecError) -> FilterSpec {
-        let (name, items) = try tokenize()
-        var numbers: [String: (Double, Token)] = [:]
-        var flags: [String: Token] = [:]
-        var start = FilterStart.firstInput
-        let allowed: (numbers: Set<String>, flags: Set<String>, start: Bool)
-        switch name.key {
-        case "lowpass", "highpass": allowed = (["cutoff"], [], true)
-        case "factor": allowed = (["k"], ["lowpass", "highpass"], true)
-        case "butter": allowed = (["order", "cutoff", "low", "high"], ["lowpass", "highpass", "bandpass"], true)
-        case "accelgraph": allowed = (["cutoff"], ["lowpass", "highpass", "adaptive"], true)
-        case "oneeuro": allowed = (["mincutoff", "beta", "dcutoff"], [], false)
-        case "adaptive": allowed = (["cutoff", "threshold"], [], false)
-        default:
-            throw fail(name, "unknown filter '\(name.text)'; expected one of \(FilterSpec.names.joined(separator: ", "))")
-        }
-        for item in items {
-            if used.contains(item.key) { throw fail(item, "'\(item.key)' given twice") }
-            used.insert(item.key)
-            if let value = item.value {
-                if item.key == "start" && allowed.start {
-                    guard let s = FilterStart(rawValue: value.lowercased()) else {
-                        throw fail(item, "start must be 'first' or 'zero', got '\(value)'")
-                    }
-                    start = s
-                } else if allowed.numbers.contains(item.key) {
-                    guard let number = Double(value), number.isFinite else {
-                        throw fail(item, value.isEmpty ? "missing value after '='" : "'\(value)' is not a finite number")
-                    }
-                    numbers[item.key] = (number, item)
-                } else if allowed.flags.contains(item.key) {
-                    throw fail(item, "'\(item.key)' is a flag and takes no value")
-                } else {
-                    throw fail(item, "unknown parameter '\(item.key)' for \(name.key); \(describe(allowed))")
-                }
-            } else if allowed.flags.contains(item.key) {
-                flags[item.key] = item
-            } else if allowed.numbers.contains(item.key) || (item.key == "start" && allowed.start) {
-                throw fail(item, "'\(item.key)' needs a value ('\(item.key)=…')")
-            } else {
-                throw fail(item, "unknown flag '\(item.key)' for \(name.key); \(describe(allowed))")
-            }
-        }
-        func required(_ key: String) throws(FilterSpecError) -> Double {
-            guard let (value, _) = numbers[key] else { throw fail(name, "\(name.key) needs '\(key)=…'") }
-            return value
-        }
-        func pass() throws(FilterSpecError) -> FilterPass {
-            if let low = flags["lowpass"], flags["highpass"] != nil {
-                throw fail(low, "choose one of lowpass and highpass")
-            }
-            return flags["highpass"] != nil ? .highPass : .lowPass
-        }
-        let spec: FilterSpec
-        switch name.key {
-        case "lowpass", "highpass":
-            spec = .onePole(pass: name.key == "lowpass" ? .lowPass : .highPass, cutoff: try required("cutoff"), start: start)
-        case "factor":
-            spec = .factor(pass: try pass(), k: try required("k"), start: start)
-        case "butter":
-            let chosen = ["lowpass", "highpass", "bandpass"].filter { flags[$0] != nil }
-            guard chosen.count == 1 else {
-                throw fail(chosen.count > 1 ? flags[chosen[1]] : name, "butter needs exactly one of lowpass, highpass, bandpass")
-            }
-            let orderValue = numbers["order"]?.0 ?? 2
-            guard orderValue == orderValue.rounded(), (1...8).contains(orderValue) else {
-                throw fail(numbers["order"]?.1, "order must be a whole number 1…8, got \(numbers["order"]?.1.value ?? "")")
-            }
-            let band: ButterworthBand
-            switch chosen[0] {
-            case "bandpass":
-                if let cutoff = numbers["cutoff"] { throw fail(cutoff.1, "a bandpass takes 'low' and 'high', not 'cutoff'") }
-                band = .bandPass(low: try required("low"), high: try required("high"))
-            default:
-                for key in ["low", "high"] {
-                    if let edge = numbers[key] { throw fail(edge.1, "'\(key)' is for bandpass; use 'cutoff'") }
-                }
-                let cutoff = try required("cutoff")
-                band = chosen[0] == "lowpass" ? .lowPass(cutoff: cutoff) : .highPass(cutoff: cutoff)
-            }
-            spec = .butterworth(band: band, order: Int(orderValue), start: start)
-        case "accelgraph":
-            spec = .accelerometerGraph(pass: try pass(), cutoff: try required("cutoff"),
-                                       adaptive: flags["adaptive"] != nil, start: start)
-        case "oneeuro":
-            spec = .oneEuro(minimumCutoff: numbers["mincutoff"]?.0 ?? 1, beta: numbers["beta"]?.0 ?? 0,
-                            derivativeCutoff: numbers["dcutoff"]?.0 ?? 1)
-        default:
-            spec = .adaptive(restCutoff: numbers["cutoff"]?.0 ?? AdaptiveFilter<Double>.defaultRestCutoff,
-                             threshold: numbers["threshold"]?.0 ?? AdaptiveFilter<Double>.defaultThreshold)
-        }
-        // Range checks come from the filters themselves (a rate high enough that no Nyquist
-        // limit applies), so the spec and the types never disagree.
-        do {
-            let _: AnyFilter<Double> = try spec.build(sampleRate: 1e12)
-        } catch {
-            let key = error.parameter
-            throw fail(numbers[key]?.1 ?? name, error.message)
-        }
-        return spec
-    }
-
-    func describe(_ allowed: (numbers: Set<String>, flags: Set<String>, start: Bool)) -> String {
-        var parts: [String] = []
-        if !allowed.numbers.isEmpty { parts.append("parameters: " + allowed.numbers.sorted().joined(separator: ", ")) }
-        if !allowed.flags.isEmpty { parts.append("flags: " + allowed.flags.sorted().joined(separator: ", ")) }
-        if allowed.start { parts.append("start=first|zero") }
-        return parts.isEmpty ? "it takes no parameters" : parts.joined(separator: "; ")
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}

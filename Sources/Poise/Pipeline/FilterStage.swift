@@ -16,11 +16,21 @@ public struct FilterStage: PipelineStage {
 
     /// Makes the stage for `sampleRate` Hz.
     ///
-    /// - Throws: `FilterSpecError` when the spec does not suit the rate.
-    public init(spec: FilterSpec, sampleRate: Double) throws(FilterSpecError) {
+    /// - Throws: ``SpecError`` at the parameter of the canonical spec that does not suit the rate.
+    public init(spec: FilterSpec, sampleRate: Double) throws(SpecError) {
+        try self.init(spec: spec, sampleRate: sampleRate, stage: nil)
+    }
+
+    /// Makes the stage; a parameter that does not suit the rate is an error at its argument in
+    /// `stage` (by default in the canonical spec).
+    init(spec: FilterSpec, sampleRate: Double, stage: StageSpec?) throws(SpecError) {
         self.spec = spec
         self.sampleRate = sampleRate
-        filter = try spec.makeFilter(SIMD3<Double>.self, sampleRate: sampleRate)
+        do {
+            filter = try spec.build(sampleRate: sampleRate)
+        } catch {
+            throw spec.specError(error, sampleRate: sampleRate, in: stage)
+        }
     }
 
     public var description: String { spec.description }
@@ -60,14 +70,7 @@ extension StageCatalog {
         return FilterSpec.names.map { name in
             let usage = usages.first { $0.0 == name } ?? (name, name, "filter")
             return Entry(name: name, usage: usage.1, summary: usage.2) { stage, context in
-                do {
-                    return try FilterStage(spec: FilterSpec(parsing: stage.text), sampleRate: context.sampleRate)
-                } catch let error as FilterSpecError {
-                    let column = error.column > 0 ? stage.column + error.column - 1 : stage.column
-                    let token = error.token.isEmpty ? "" : "'\(error.token)': "
-                    throw PipelineError(pipeline: stage.pipeline, stage: stage.position, column: column,
-                                        message: token + error.message)
-                }
+                try FilterStage(spec: FilterSpec(stage), sampleRate: context.sampleRate, stage: stage)
             }
         }
     }

@@ -74,17 +74,15 @@ public struct SweepSetting: Sendable, Equatable {
 
 /// What can go wrong when planning or running a sweep.
 public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The grid is malformed or does not suit the filter (names the grid item).
-    case grid(GridError)
-    /// The base filter spec is malformed (names the spec token).
-    case filter(FilterSpecError)
+    /// The base filter spec or the grid is malformed, or the grid does not suit the filter
+    /// (names the spec token or the grid item).
+    case spec(SpecError)
     /// A recording cannot be swept (names the recording).
     case recording(String)
 
     public var description: String {
         switch self {
-        case .grid(let error): error.description
-        case .filter(let error): error.description
+        case .spec(let error): error.description
         case .recording(let message): message
         }
     }
@@ -109,38 +107,34 @@ public struct FilterSweep: Sendable, Equatable {
     ///     optionally with fixed spec items, for example `butter:lowpass,order=4` or
     ///     `accelgraph:adaptive`. `butter` alone means `butter:lowpass`.
     ///   - grid: grid text (see ``ParameterGrid``); `nil` uses the kind's ``SweepKind/defaultGrid``.
-    /// - Throws: ``SweepError/filter(_:)`` for an unknown kind or a high-pass/band-pass base;
-    ///   ``SweepError/grid(_:)`` naming the grid item for a malformed grid, a parameter the kind
-    ///   does not sweep or that the base already fixes, or a value the filter rejects.
+    /// - Throws: ``SweepError/spec(_:)`` naming the filter token for a malformed base, an
+    ///   unknown kind or a high-pass/band-pass base; naming the grid item for a malformed grid, a
+    ///   parameter the kind does not sweep or that the base already fixes, or a value the filter
+    ///   rejects.
     public init(filter: String, grid gridText: String? = nil) throws(SweepError) {
-        let trimmed = filter.trimmingCharacters(in: .whitespaces)
-        let colon = trimmed.firstIndex(of: ":")
-        let name = String(colon.map { trimmed[..<$0] } ?? trimmed[...]).trimmingCharacters(in: .whitespaces).lowercased()
+        let stage: StageSpec
+        do { stage = try StageSpec(parsing: filter, subject: .filter) } catch { throw .spec(error) }
+        let name = stage.name.lowercased()
         guard let kind = SweepKind(rawValue: name) else {
-            throw .filter(FilterSpecError(spec: filter, token: name, column: 1,
-                                          message: "a sweep takes one of \(SweepKind.allCases.map(\.rawValue).joined(separator: ", "))"))
+            throw .spec(stage.error("a sweep takes one of \(SweepKind.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
-        var items: [String] = []
-        if let colon {
-            items = trimmed[trimmed.index(after: colon)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for argument in stage.arguments where argument.key == nil && ["highpass", "bandpass"].contains(argument.value.lowercased()) {
+            throw .spec(stage.error("the sweep measures smoothing filters; use a low-pass", at: argument))
         }
-        for item in items where item == "highpass" || item == "bandpass" {
-            throw .filter(FilterSpecError(spec: filter, token: item, column: 1,
-                                          message: "the sweep measures smoothing filters; use a low-pass"))
-        }
+        var items = stage.arguments.map { $0.text.lowercased() }
         if kind == .butter, !items.contains("lowpass") { items.insert("lowpass", at: 0) }
         let base = items.isEmpty ? name : name + ":" + items.joined(separator: ",")
         let grid: ParameterGrid
-        do { grid = try ParameterGrid(parsing: gridText ?? kind.defaultGrid) } catch { throw .grid(error) }
-        let fixed = Set(items.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
+        do { grid = try ParameterGrid(parsing: gridText ?? kind.defaultGrid) } catch { throw .spec(error) }
+        let fixed = Set(stage.arguments.compactMap { $0.key?.lowercased() })
         for parameter in grid.parameters {
-            func fail(_ message: String) -> SweepError {
-                .grid(GridError(grid: grid.text, token: parameter.token, column: parameter.column, message: message))
-            }
             guard kind.parameters.contains(parameter.name) else {
-                throw fail("\(kind.rawValue) does not sweep '\(parameter.name)'; it sweeps \(kind.parameters.joined(separator: ", "))")
+                throw .spec(grid.error("\(kind.rawValue) does not sweep '\(parameter.name)'; it sweeps \(kind.parameters.joined(separator: ", "))",
+                                       at: parameter))
             }
-            if fixed.contains(parameter.name) { throw fail("'\(parameter.name)' is already fixed in the filter spec '\(base)'") }
+            if fixed.contains(parameter.name) {
+                throw .spec(grid.error("'\(parameter.name)' is already fixed in the filter spec '\(base)'", at: parameter))
+            }
         }
         var settings: [SweepSetting] = []
         settings.reserveCapacity(grid.count)
@@ -151,12 +145,12 @@ public struct FilterSweep: Sendable, Equatable {
                 let spec = try FilterSpec(parsing: text)
                 settings.append(SweepSetting(kind: kind, spec: spec, parameters: point.map { .init(name: $0.name, value: $0.value) }))
             } catch {
+                // A value the filter refuses: named at the grid item that produced it.
                 let key = error.token.split(separator: "=").first.map { String($0).lowercased() } ?? ""
                 if let parameter = grid.parameters.first(where: { $0.name == key }) {
-                    throw .grid(GridError(grid: grid.text, token: parameter.token, column: parameter.column,
-                                          message: "\(error.token): \(error.message)"))
+                    throw .spec(grid.error("\(error.token): \(error.message)", at: parameter))
                 }
-                throw .filter(error)
+                throw .spec(error)
             }
         }
         self.kind = kind

@@ -1,9 +1,11 @@
 import Foundation
+import Poise
 
 /// A grid of filter-parameter values to sweep, parsed from text such as `k=0.02:0.3:0.02` or
 /// `cutoff=1:10:1,order=2/4`.
 ///
-/// Grammar (whitespace around tokens is ignored; names are case-insensitive):
+/// Grammar: the `arguments` of ``StageSpec``, every one `key=value` (blanks around tokens are
+/// ignored; names are case-insensitive and may be given once), each value one of:
 /// ```
 /// grid   := item { "," item }
 /// item   := name "=" values
@@ -57,41 +59,37 @@ public struct ParameterGrid: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a grid (grammar above).
     ///
-    /// - Throws: ``GridError`` naming the item, its column and what is wrong: missing `=`,
-    ///   empty or repeated name, a value that is not a finite number, a step ≤ 0, an end below
-    ///   the start, a ratio ≤ 1, too many points.
-    public init(parsing text: String) throws(GridError) {
+    /// - Throws: ``SpecError`` (subject `.grid`) naming the item, its column and what is wrong:
+    ///   an empty item, a missing `=`, name or values, a repeated name, a value that is not a
+    ///   finite number, a step ≤ 0, an end below the start, a ratio ≤ 1, too many points.
+    public init(parsing text: String) throws(SpecError) {
         self.text = text
         parameters = []
-        var column = 1
         var total = 1
-        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let leading = piece.prefix { $0 == " " || $0 == "\t" }.count
-            let item = piece.trimmingCharacters(in: .whitespaces)
-            let itemColumn = column + leading
-            column += piece.count + 1
-            func fail(_ message: String) -> GridError {
-                GridError(grid: text, token: item, column: itemColumn, message: message)
+        for argument in try StageSpec.arguments(parsing: text, subject: .grid) {
+            func fail(_ message: String) -> SpecError {
+                SpecError(.grid, spec: text, token: argument.text, column: argument.column, message: message)
             }
-            if item.isEmpty { throw fail("empty item (two commas, or a leading or trailing comma)") }
-            guard let equals = item.firstIndex(of: "=") else { throw fail("expected name=values, e.g. cutoff=1:10:1") }
-            let name = item[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            let valueText = item[item.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if name.isEmpty { throw fail("missing parameter name before '='") }
+            guard let key = argument.key else { throw fail("expected name=values, e.g. cutoff=1:10:1") }
+            let name = key.lowercased()
             if parameters.contains(where: { $0.name == name }) { throw fail("'\(name)' given twice") }
-            if valueText.isEmpty { throw fail("missing values after '='") }
-            let values = try Self.values(valueText, fail: fail)
+            let values = try Self.values(argument.value, fail: fail)
             if total > Self.maximumPoints / values.count {
                 throw fail("the grid would have more than \(Self.maximumPoints) points")
             }
             total *= values.count
-            parameters.append(Parameter(name: name, values: values, token: item, column: itemColumn))
+            parameters.append(Parameter(name: name, values: values, token: argument.text, column: argument.column))
         }
     }
 
+    /// The error for `parameter` (a grid item), with `message`.
+    public func error(_ message: String, at parameter: Parameter) -> SpecError {
+        SpecError(.grid, spec: text, token: parameter.token, column: parameter.column, message: message)
+    }
+
     /// Expands one item's values.
-    static func values(_ text: String, fail: (String) -> GridError) throws(GridError) -> [Double] {
-        func number(_ part: Substring, _ what: String) throws(GridError) -> Double {
+    static func values(_ text: String, fail: (String) -> SpecError) throws(SpecError) -> [Double] {
+        func number(_ part: Substring, _ what: String) throws(SpecError) -> Double {
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             guard let value = Double(trimmed), value.isFinite else {
                 throw fail(trimmed.isEmpty ? "missing \(what)" : "\(what) '\(trimmed)' is not a finite number")
@@ -139,22 +137,4 @@ public struct ParameterGrid: Sendable, Equatable, CustomStringConvertible {
     static func rounded(_ value: Double) -> Double {
         Double(String(format: "%.12g", value)) ?? value
     }
-}
-
-/// A grid that cannot be parsed or does not suit the filter. Names the offending item and its column.
-public struct GridError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The grid text as given.
-    public var grid: String
-    /// The offending item (for example `k=0:1:0`).
-    public var token: String
-    /// 1-based column of the item in `grid`.
-    public var column: Int
-    /// What is wrong.
-    public var message: String
-
-    public init(grid: String, token: String, column: Int, message: String) {
-        self.grid = grid; self.token = token; self.column = column; self.message = message
-    }
-
-    public var description: String { "grid '\(grid)', '\(token)' at column \(column): \(message)" }
 }

@@ -51,12 +51,14 @@ import Testing
         expectError("butter:bandpass,low=5,high=2", token: "high=2", column: 23, saying: "must exceed low")
         expectError("butter:lowpass,cutoff=5,low=1", token: "low=1", column: 25, saying: "is for bandpass")
         expectError("factor:k=2", token: "k=2", column: 8, saying: "(0, 1]")
-        expectError("factor:k=0.1,,", token: "", column: 14, saying: "empty parameter")
+        expectError("factor:k=0.1,,", token: "", column: 14, saying: "empty argument")
         expectError("accelgraph:cutoff=5,adaptive=1", token: "adaptive=1", column: 21, saying: "flag")
         expectError("oneeuro:beta=-1", token: "beta=-1", column: 9, saying: "≥ 0")
         expectError("oneeuro:start=zero", token: "start=zero", column: 9, saying: "unknown parameter")
         expectError("lowpass:cutoff=5,start=late", token: "start=late", column: 18, saying: "'first' or 'zero'")
         expectError("", token: "", column: 0, saying: "empty spec")
+        expectError("lowpass,cutoff=5", token: "lowpass,cutoff=5", column: 1, saying: "the name ends at ':'")
+        expectError("adaptive=1", token: "adaptive=1", column: 1, saying: "unknown filter")
     }
 
     @Test func makingChecksTheRateDependentLimits() throws {

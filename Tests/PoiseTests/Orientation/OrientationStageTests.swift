@@ -71,8 +71,8 @@ import Testing
     }
 
     @Test func tiltStageRejectsBadSettings() {
-        #expect(throws: PipelineError.self) { try pipeline("tilt:deadzone=40") }
-        #expect(throws: PipelineError.self) { try pipeline("tilt:curve=cubic") }
-        #expect(throws: PipelineError.self) { try pipeline("tilt:static") }
+        #expect(throws: SpecError.self) { try pipeline("tilt:deadzone=40") }
+        #expect(throws: SpecError.self) { try pipeline("tilt:curve=cubic") }
+        #expect(throws: SpecError.self) { try pipeline("tilt:static") }
     }
 }
