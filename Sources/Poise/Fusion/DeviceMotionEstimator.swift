@@ -94,28 +94,35 @@ public struct DeviceMotionEstimator: Sendable {
         let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
         let rateSquared = fusionSquaredNorm(rate)
         let halfDt = dt * 0.5
-        // One update body, `accumulate`, for every schedule. Its fast path: a gyroscope step
-        // whose half angle is within the short polynomials of `fusionCosineAndSinc`
-        // (|ω|·dt/2 ≤ 1/32 rad: up to 358 °/s at 100 Hz) is inlined here with no call but the
+        // One update body, `accumulate`, for every schedule, in three copies. The fast path: a
+        // gyroscope step whose half angle is within the short polynomials of
+        // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 1/32 rad: up to 358 °/s at 100 Hz), with a
+        // correction step every several samples, is inlined here with no call but the
         // correction step, so its values stay in registers (and its rate is known to be
-        // finite); larger or unusable steps take the same body out of line, where it may call
-        // libm.
+        // finite); the default 9D switches get a copy with them as constants. Larger or
+        // unusable steps, and correction interval 1 (VQF's schedule, several times costlier
+        // per sample anyway), take the same body out of line, where it may call libm.
         if rateSquared * (halfDt * halfDt) <= 1.0 / 1024 {
-            // The default 9D features as constants, so their tests fold away.
             let features = coefficients.features
             if features == .default9D {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                            rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D)
-            } else {
+                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D,
+                           correctionEverySample: false)
+            } else if !features.contains(.correctionEverySample) {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                            rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: features)
+                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: features,
+                           correctionEverySample: false)
+            } else {
+                accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                                    magnetometerFollows: magnetometerFollows)
             }
         } else {
-            accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                               rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                               magnetometerFollows: magnetometerFollows)
+            accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                                rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                                magnetometerFollows: magnetometerFollows)
         }
     }
 
@@ -197,23 +204,26 @@ public struct DeviceMotionEstimator: Sendable {
         return true
     }
 
-    /// `accumulate` for any gyroscope step (it may call libm).
+    /// `accumulate` out of line, for any gyroscope step (it may call libm) and any schedule.
     @usableFromInline @inline(never)
-    mutating func accumulateAnyAngle(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
-                                     rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                                     magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
+    mutating func accumulateOutOfLine(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
+                                      rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
+                                      magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
+        let features = coefficients.features
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                   magnetometerFollows: magnetometerFollows, smallAngle: false, features: coefficients.features)
+                   magnetometerFollows: magnetometerFollows, smallAngle: false, features: features,
+                   correctionEverySample: features.contains(.correctionEverySample))
     }
 
     /// The update body, for every schedule: the gyroscope step, the rest test, the sums of the
     /// block means, and the correction step when this sample completes a block of
     /// `correctionInterval` counted samples. The rest test compares each sample with the rest
     /// low-pass outputs of the last completed block; with `correctionInterval` 1 (VQF's
-    /// schedule, `Features.correctionEverySample`) the sample is its own block, so its rest
-    /// low-passes run before its test, as in VQF. The rest timer and flag are kept in locals
-    /// until the end (or the correction step).
+    /// schedule, `correctionEverySample`, the `Features` bit of that name, a separate argument
+    /// so that the inlined copies, which pass `false`, have no trace of it) the sample is its
+    /// own block, so its rest low-passes run before its test, as in VQF. The rest timer and flag
+    /// are kept in locals until the end (or the correction step).
     /// `dt` and `flags` come from `timeStep(to: time)`, `rate` is the bias-corrected rotation
     /// rate (rad/s, 4th lane 0) and `rateSquared` its squared norm; `smallAngle`: the caller has
     /// checked that the gyroscope step's squared half angle is at most 1/1024 (so the rate is
@@ -222,7 +232,7 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
                              magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool,
-                             features: Features) {
+                             features: Features, correctionEverySample: Bool) {
         var flags = flags
         lastSample.acceleration = acceleration
         lastSample.rotationRate = rotationRate
@@ -235,7 +245,7 @@ public struct DeviceMotionEstimator: Sendable {
             counts = true
             if features.contains(.restDetection) {
                 state.restGyroscopeSum += gyr
-                if features.contains(.correctionEverySample) { filterRestGyroscopeBlock() }
+                if correctionEverySample { filterRestGyroscopeBlock() }
                 if fusionSquaredNorm(gyr - state.restGyroscopeMean) >= coefficients.restGyroscopeThresholdSquared
                     || !state.restGyroscopeMeanWithinClip {
                     restTime = 0
@@ -261,7 +271,7 @@ public struct DeviceMotionEstimator: Sendable {
         } else if accepted || accelerationSquared != 0 {
             if features.contains(.restBiasEstimation) {
                 state.restAccelerometerSum += acc
-                if features.contains(.correctionEverySample) { filterRestAccelerometerBlock() }
+                if correctionEverySample { filterRestAccelerometerBlock() }
                 if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
                     restTime = 0
                     restDetected = false
