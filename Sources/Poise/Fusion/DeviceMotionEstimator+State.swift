@@ -31,7 +31,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var samplesToCorrection: Int
         @usableFromInline var pendingAccelerometer = false
         /// Last outputs of the rest low-passes (4th lane 0), and whether the gyroscope one is
-        /// within `biasClip` on every axis (a rest condition).
+        /// within `biasClip` on every axis (a rest condition; derived from the gyroscope output
+        /// when the low-pass runs, and kept so that the per-sample rest test reads one flag).
         @usableFromInline var restGyroscopeMean = SIMD4<Double>.zero
         @usableFromInline var restAccelerometerMean = SIMD4<Double>.zero
         @usableFromInline var restGyroscopeMeanWithinClip = true
@@ -76,7 +77,10 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateDip: Double = 0
         @usableFromInline var magneticCandidateTime: Double = 0
         /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
-        /// by the update; recomputed when `headingCorrection` is changed from outside).
+        /// by the update, which rotates them by each heading step; recomputed when
+        /// `headingCorrection` is changed from outside). State, not a cache of outputs: being
+        /// rotated step by step, they differ from cos and sin of the angle in the last bits, and
+        /// the heading disagreement and the 9D attitude use them, so an exact resume needs them.
         @usableFromInline var headingCosine: Double = 1
         @usableFromInline var headingSine: Double = 0
         @usableFromInline var headingCacheAngle: Double = 0
