@@ -22,7 +22,7 @@ for line in subprocess.run(["nm", "-n", binary], capture_output=True, text=True)
         symbols.append((int(parts[0], 16), parts[2]))
 starts = [s[0] for s in symbols]
 demangle = {"update4time": "update", "estimateBias": "estimateBias", "V7correctyyF": "correct",
-            "updateMagnetometer": "updateMagnetometer", "accumulateAnyAngle": "accumulateAnyAngle"}
+            "updateMagnetometer": "updateMagnetometer", "accumulateOutOfLine": "accumulateOutOfLine"}
 per_function = collections.Counter()
 for address, count in counts.items():
     name = symbols[bisect.bisect_right(starts, address) - 1][1]

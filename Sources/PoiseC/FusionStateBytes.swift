@@ -1,25 +1,37 @@
 import CPoise
 import Poise
 
-/// The byte form of a fusion estimator's state: a header, the configuration and the state,
-/// as their in-memory representation (both are plain values: numbers, flags and enums, no
-/// references), followed by a checksum.
+/// The byte form of a fusion estimator's state: a header, the configuration, and the state with
+/// the last sample's outputs (so `poise_fusion_get_motion` after a restore reports what it did
+/// at the save), as their in-memory representation (all plain values: numbers, flags and
+/// enums, no references), followed by a checksum.
 ///
 /// Layout (little-endian host order): 8-byte magic "POISEFS1", UInt32 size of the
-/// configuration, UInt32 size of the state, the configuration bytes, the state bytes, UInt64
-/// FNV-1a of everything before it. Restoring checks all of it and compares the configuration
+/// configuration, UInt32 size of the saved state (`Saved`), the configuration bytes, the saved
+/// state bytes, UInt64 FNV-1a of everything before it. Restoring checks all of it and compares the configuration
 /// with the estimator's, so bytes from another build (other sizes), another configuration or a
 /// corrupted copy are refused. Not a portable file format (`DeviceMotionEstimator.State` is
 /// `Codable` for that).
 enum FusionStateBytes {
-    typealias State = DeviceMotionEstimator.State
+    /// What is saved besides the configuration: the estimation's state and the last sample's
+    /// inputs and flags (outputs, kept by the estimator apart from its state).
+    struct Saved {
+        var state: DeviceMotionEstimator.State
+        var lastSample: DeviceMotionEstimator.LastSample
+
+        init(_ estimator: DeviceMotionEstimator) {
+            state = estimator.state
+            lastSample = estimator.lastSample
+        }
+    }
+
     static let magic: UInt64 = 0x3153_4645_5349_4F50   // "POISEFS1" read as little-endian
     static let headerSize = 16
     static var configurationSize: Int { MemoryLayout<DeviceMotionConfiguration>.size }
-    static var stateSize: Int { MemoryLayout<State>.size }
+    static var stateSize: Int { MemoryLayout<Saved>.size }
     static var size: Int { headerSize + configurationSize + stateSize + 8 }
     /// Whether the two types hold no references (so their bytes are their value).
-    static var isPlain: Bool { _isPOD(State.self) && _isPOD(DeviceMotionConfiguration.self) }
+    static var isPlain: Bool { _isPOD(Saved.self) && _isPOD(DeviceMotionConfiguration.self) }
 
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -39,8 +51,8 @@ enum FusionStateBytes {
         buffer.storeBytes(of: UInt32(stateSize), toByteOffset: 12, as: UInt32.self)
         var configuration = estimator.configuration
         withUnsafeBytes(of: &configuration) { copy($0, to: buffer, at: headerSize) }
-        var state = estimator.state
-        withUnsafeBytes(of: &state) { copy($0, to: buffer, at: headerSize + configurationSize) }
+        var saved = Saved(estimator)
+        withUnsafeBytes(of: &saved) { copy($0, to: buffer, at: headerSize + configurationSize) }
         let body = size - 8
         buffer.storeBytes(of: checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<body])), toByteOffset: body, as: UInt64.self)
         return size
@@ -67,9 +79,10 @@ enum FusionStateBytes {
         guard configuration == estimator.configuration else {
             throw CError(POISE_ERROR_STATE, "the state was saved by an estimator with another configuration")
         }
-        var state = estimator.state
-        withUnsafeMutableBytes(of: &state) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[(headerSize + configurationSize)..<body])) }
-        estimator.state = state
+        var saved = Saved(estimator)
+        withUnsafeMutableBytes(of: &saved) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[(headerSize + configurationSize)..<body])) }
+        estimator.state = saved.state
+        estimator.lastSample = saved.lastSample
     }
 
     private static func copy(_ source: UnsafeRawBufferPointer, to buffer: UnsafeMutableRawBufferPointer, at offset: Int) {

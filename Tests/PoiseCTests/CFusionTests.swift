@@ -103,6 +103,13 @@ import Testing
         #expect(poise_fusion_save_state(a, &bytes, bytes.count, &written, &error) == POISE_OK)
         #expect(written == bytes.count && written > 100)
         #expect(poise_fusion_restore_state(b, bytes, bytes.count, &error) == POISE_OK)
+        // The restored estimator reports the saved one's last sample (inputs and flags too).
+        var savedMotion = poise_motion(), restoredMotion = poise_motion()
+        #expect(poise_fusion_get_motion(a, &savedMotion, nil) == POISE_OK)
+        #expect(poise_fusion_get_motion(b, &restoredMotion, nil) == POISE_OK)
+        #expect(restoredMotion.user_acceleration == savedMotion.user_acceleration
+                && restoredMotion.rotation_rate == savedMotion.rotation_rate && restoredMotion.flags == savedMotion.flags
+                && restoredMotion.attitude == savedMotion.attitude && savedMotion.user_acceleration.0 != 0)
         // Both continue identically over the second half.
         var qa = [Double](repeating: 0, count: 4 * 1000), qb = qa
         for (handle, q) in [(a, 0), (b, 1)] {

@@ -28,12 +28,12 @@ import Testing
         2 * atan2((q.x * q.x + q.y * q.y + q.z * q.z).squareRoot(), abs(q.w))
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: DeviceMotionBROADTests.folder.path), "../shared/data/broad is absent"))
+    @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
     func equalsVQFOnEveryTrialWithVQFParameters() throws {
         let golden = try Self.golden()
         #expect(golden.count == 15)
         for (trial, rows) in golden.sorted(by: { $0.key < $1.key }) {
-            let samples = try DeviceMotionBROADTests.load(DeviceMotionBROADTests.folder.appendingPathComponent(trial + ".csv"))
+            let samples = try DeviceMotionBROADTests.load(trial: trial)
             #expect(rows.last?.index == samples.count - 1, "\(trial): golden and file disagree on the row count")
             let rate = try #require(DeviceMotionConfiguration.estimatedSampleRate(of: samples))
             var six = DeviceMotionEstimator(configuration: .vqfDefaults(sampleRate: rate, reference: .arbitraryZVertical))

@@ -22,6 +22,14 @@ import Testing
         return url.appendingPathComponent("../shared/data/broad").standardized
     }
 
+    /// Whether ../shared/data/broad is present (the tests that read it are skipped without it).
+    static var isPresent: Bool { FileManager.default.fileExists(atPath: folder.path) }
+
+    /// The samples of the trial `name` (its file name without ".csv").
+    static func load(trial name: String) throws -> [MotionSample] {
+        try load(folder.appendingPathComponent(name + ".csv"))
+    }
+
     /// Reads the columns the metric needs (t, acc m/s², gyr rad/s, mag µT, gt_q, movement).
     /// A local reader keeps this core test target free of PoiseRecording.
     static func load(_ url: URL) throws -> [MotionSample] {

@@ -151,10 +151,10 @@ extension DeviceMotionEstimator {
             attitude: frame == .eastNorthUp ? enu : frame.fromEastNorthUp * enu,
             earthFrame: frame,
             gravity: up,
-            userAcceleration: state.lastAcceleration == .zero ? .zero : state.lastAcceleration - up,
-            rotationRate: state.lastRotationRate.isFinite ? state.lastRotationRate - state.bias : .zero,
+            userAcceleration: lastSample.acceleration == .zero ? .zero : lastSample.acceleration - up,
+            rotationRate: lastSample.rotationRate.isFinite ? lastSample.rotationRate - state.bias : .zero,
             bias: state.bias,
             heading: heading,
-            flags: state.flags)
+            flags: lastSample.flags)
     }
 }

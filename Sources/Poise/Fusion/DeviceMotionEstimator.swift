@@ -30,19 +30,26 @@
 public struct DeviceMotionEstimator: Sendable {
     /// The settings (read-only; create a new estimator to change them).
     public let configuration: DeviceMotionConfiguration
+    /// The values derived from `configuration` (filter coefficients, gains, switches).
     @usableFromInline let coefficients: Coefficients
-    /// The complete mutable state; save it and assign it back to resume a run exactly.
+    /// The last sample's inputs and flags, for `deviceMotion` (outputs, not state).
+    public var lastSample = LastSample()
+    /// The complete state of the estimation; save it and assign it back to resume a run
+    /// exactly (the outputs of the next update on are then those of the uninterrupted run).
     public var state: State
 
     /// Creates an estimator in its initial state.
     public init(configuration: DeviceMotionConfiguration = DeviceMotionConfiguration()) {
         self.configuration = configuration
         self.coefficients = Coefficients(configuration)
-        self.state = State(configuration: configuration, coefficients: coefficients)
+        self.state = State(coefficients: coefficients)
     }
 
     /// Restores the initial state (equal to a fresh estimator with the same configuration).
-    public mutating func reset() { state = State(configuration: configuration, coefficients: coefficients) }
+    public mutating func reset() {
+        state = State(coefficients: coefficients)
+        lastSample = LastSample()
+    }
 
     // MARK: Per-sample update
 
@@ -79,39 +86,43 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                 magneticField: SIMD3<Double>? = nil) {
-        if coefficients.correctionInterval > 1 {
-            var flags: DeviceMotion.Flags = []
-            var magnetometerFollows = false
-            let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
-            // A gyroscope step whose half angle is within the short polynomials of
-            // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 1/32 rad: up to 358 °/s at 100 Hz) takes a copy
-            // of the update with no call but the correction step, so its values stay in
-            // registers (and its rate is known to be finite); larger or unusable steps take the
-            // general copy.
-            // The bias-corrected rate; its squared norm is finite exactly when the sample is
-            // usable (the bias is finite and within `biasClip`).
-            let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
-            let rateSquared = fusionSquaredNorm(rate)
-            let halfDt = dt * 0.5
-            if rateSquared * (halfDt * halfDt) <= 1.0 / 1024 {
-                // The default 9D features get a copy with them as constants.
-                let features = coefficients.features
-                if features == .default9D {
-                    accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                               rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                               magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D)
-                } else {
-                    accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                               rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                               magnetometerFollows: magnetometerFollows, smallAngle: true, features: features)
-                }
+        var flags: DeviceMotion.Flags = []
+        var magnetometerFollows = false
+        let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
+        // The bias-corrected rate; its squared norm is finite exactly when the sample is
+        // usable (the bias is finite and within `biasClip`).
+        let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
+        let rateSquared = fusionSquaredNorm(rate)
+        let halfDt = dt * 0.5
+        // One update body, `accumulate`, for every schedule, in three copies. The fast path: a
+        // gyroscope step whose half angle is within the short polynomials of
+        // `fusionCosineAndSinc` (|ω|·dt/2 ≤ 1/32 rad: up to 358 °/s at 100 Hz), with a
+        // correction step every several samples, is inlined here with no call but the
+        // correction step, so its values stay in registers (and its rate is known to be
+        // finite); the default 9D switches get a copy with them as constants. Larger or
+        // unusable steps, and correction interval 1 (VQF's schedule, several times costlier
+        // per sample anyway), take the same body out of line, where it may call libm.
+        if rateSquared * (halfDt * halfDt) <= 1.0 / 1024 {
+            let features = coefficients.features
+            if features == .default9D {
+                accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                           rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D,
+                           correctionEverySample: false)
+            } else if !features.contains(.correctionEverySample) {
+                accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                           rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                           magnetometerFollows: magnetometerFollows, smallAngle: true, features: features,
+                           correctionEverySample: false)
             } else {
-                accumulateAnyAngle(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
-                                   rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                                   magnetometerFollows: magnetometerFollows)
+                accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                                    magnetometerFollows: magnetometerFollows)
             }
         } else {
-            updateEverySample(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField)
+            accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
+                                rate: rate, rateSquared: rateSquared, magneticField: magneticField,
+                                magnetometerFollows: magnetometerFollows)
         }
     }
 
@@ -193,19 +204,26 @@ public struct DeviceMotionEstimator: Sendable {
         return true
     }
 
-    /// `accumulate` for any gyroscope step (it may call libm).
+    /// `accumulate` out of line, for any gyroscope step (it may call libm) and any schedule.
     @usableFromInline @inline(never)
-    mutating func accumulateAnyAngle(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
-                                     rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                                     magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
+    mutating func accumulateOutOfLine(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
+                                      rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
+                                      magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
+        let features = coefficients.features
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                   magnetometerFollows: magnetometerFollows, smallAngle: false, features: coefficients.features)
+                   magnetometerFollows: magnetometerFollows, smallAngle: false, features: features,
+                   correctionEverySample: features.contains(.correctionEverySample))
     }
 
-    /// One sample between correction steps (`correctionInterval` > 1): the gyroscope step, the
-    /// rest test against the last rest low-pass outputs, and the sums of the block means. The
-    /// rest timer and flag are kept in locals until the end (or the correction step).
+    /// The update body, for every schedule: the gyroscope step, the rest test, the sums of the
+    /// block means, and the correction step when this sample completes a block of
+    /// `correctionInterval` counted samples. The rest test compares each sample with the rest
+    /// low-pass outputs of the last completed block; with `correctionInterval` 1 (VQF's
+    /// schedule, `correctionEverySample`, the `Features` bit of that name, a separate argument
+    /// so that the inlined copies, which pass `false`, have no trace of it) the sample is its
+    /// own block, so its rest low-passes run before its test, as in VQF. The rest timer and flag
+    /// are kept in locals until the end (or the correction step).
     /// `dt` and `flags` come from `timeStep(to: time)`, `rate` is the bias-corrected rotation
     /// rate (rad/s, 4th lane 0) and `rateSquared` its squared norm; `smallAngle`: the caller has
     /// checked that the gyroscope step's squared half angle is at most 1/1024 (so the rate is
@@ -214,10 +232,10 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
                              magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool,
-                             features: Features) {
+                             features: Features, correctionEverySample: Bool) {
         var flags = flags
-        state.lastAcceleration = acceleration
-        state.lastRotationRate = rotationRate
+        lastSample.acceleration = acceleration
+        lastSample.rotationRate = rotationRate
         // 4th lane 1: it counts the samples in the block sums.
         let gyr = SIMD4(rotationRate, 1), acc = SIMD4(acceleration, 1)
         var restTime = state.restTime, restDetected = state.restDetected
@@ -225,8 +243,9 @@ public struct DeviceMotionEstimator: Sendable {
         let attitude: Quaternion<Double>
         if smallAngle || rateSquared < .infinity {
             counts = true
-            if features.restDetection {
+            if features.contains(.restDetection) {
                 state.restGyroscopeSum += gyr
+                if correctionEverySample { filterRestGyroscopeBlock() }
                 if fusionSquaredNorm(gyr - state.restGyroscopeMean) >= coefficients.restGyroscopeThresholdSquared
                     || !state.restGyroscopeMeanWithinClip {
                     restTime = 0
@@ -248,10 +267,11 @@ public struct DeviceMotionEstimator: Sendable {
             && accelerationSquared <= coefficients.accelerationAcceptedHighest
         if !accepted && !(accelerationSquared < .infinity) {
             flags.insert(.invalidInput)
-            state.lastAcceleration = .zero
+            lastSample.acceleration = .zero
         } else if accepted || accelerationSquared != 0 {
-            if features.restBiasEstimation {
+            if features.contains(.restBiasEstimation) {
                 state.restAccelerometerSum += acc
+                if correctionEverySample { filterRestAccelerometerBlock() }
                 if fusionSquaredNorm(acc - state.restAccelerometerMean) >= coefficients.restAccelerometerThresholdSquared {
                     restTime = 0
                     restDetected = false
@@ -270,9 +290,9 @@ public struct DeviceMotionEstimator: Sendable {
         }
         state.restTime = restTime
         state.restDetected = restDetected  // (the correction step does not change it)
-        if features.magnetometer, let m = magneticField,
+        if features.contains(.magnetometer), let m = magneticField,
            sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth,
-                           skipHeld: features.skipHeldMagnetometerSamples, flags: &flags) {
+                           skipHeld: features.contains(.skipHeldMagnetometerSamples), flags: &flags) {
             counts = true
         }
         if counts {
@@ -280,90 +300,19 @@ public struct DeviceMotionEstimator: Sendable {
             if state.samplesToCorrection <= 0 { correct() }
         }
         if restDetected { flags.insert(.atRest) }
-        if features.magnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
-        state.flags = flags
+        if features.contains(.magnetometer) && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+        lastSample.flags = flags
     }
 
-    /// One sample with a correction on every sample (`correctionInterval` 1, VQF's schedule and
-    /// order: each low-pass runs on the sample before it is compared). Not inlined: it is the
-    /// rare schedule, and its calls would cost the common one its registers.
-    @usableFromInline @inline(never)
-    mutating func updateEverySample(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
-                                    magneticField: SIMD3<Double>?) {
-        var flags: DeviceMotion.Flags = []
-        let c = coefficients
-        var magnetometerFollows = false
-        let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
-        state.lastAcceleration = acceleration
-        state.lastRotationRate = rotationRate
-        // Samples with some usable input count towards the next correction step (a sample with
-        // none leaves the estimator exactly as if it had not been there).
-        var counts = false
-        if Self.isUsable(rotationRate) {
-            let gyr = SIMD4(rotationRate, 0)
-            if c.restDetectionEnabled {
-                filterRestGyroscope(gyr)
-                let d = gyr - state.restGyroscopeMean
-                if (d * d).sum() >= c.restGyroscopeThresholdSquared || !state.restGyroscopeMeanWithinClip {
-                    state.restTime = 0
-                    state.restDetected = false
-                }
-            }
-            integrateGyroscope(gyr, dt: dt)
-            renormalizeGyroscopeAttitude()
-            counts = true
-        } else {
-            flags.insert(.invalidInput)
-        }
-        let earth = FusionRotation(state.gyroscopeAttitude)
-        if Self.isUsable(acceleration) {
-            if (acceleration * acceleration).sum() != 0 {
-                let acc = SIMD4(acceleration, 0)
-                if c.restBiasEstimation {
-                    filterRestAccelerometer(acc)
-                    let d = acc - state.restAccelerometerMean
-                    if (d * d).sum() >= c.restAccelerometerThresholdSquared {
-                        state.restTime = 0
-                        state.restDetected = false
-                    } else {
-                        state.restTime += dt
-                        if state.restTime >= c.restMinimumTime { state.restDetected = true }
-                    }
-                }
-                let norm2 = (acc * acc).sum()
-                if norm2 > c.accelerationAcceptedMaximumSquared || norm2 < c.accelerationAcceptedMinimumSquared {
-                    flags.insert(.accelerationRejected)
-                } else {
-                    filterAccelerometerEarth(earth.rotate(acc))
-                }
-                state.pendingAccelerometer = true
-                counts = true
-            }
-        } else {
-            flags.insert(.invalidInput)
-            state.lastAcceleration = .zero
-        }
-        if c.usesMagnetometer, let m = magneticField,
-           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth,
-                           skipHeld: c.skipHeldMagnetometerSamples, flags: &flags) {
-            counts = true
-        }
-        if counts { correct() }
-        if state.restDetected { flags.insert(.atRest) }
-        if c.usesMagnetometer && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
-        state.flags = flags
-    }
-
-    /// The correction step, every `correctionInterval` samples: inclination correction, bias
+    /// The correction step, every `correctionInterval` counted samples: renormalising the
+    /// gyroscope quaternion, the low-passes on the block means, inclination correction, bias
     /// Kalman filter and magnetometer (heading and disturbance) update, with coefficients
     /// designed for the correction period (`correctionInterval` × period).
     @usableFromInline @inline(never)
     mutating func correct() {
         state.samplesToCorrection = coefficients.correctionInterval
-        if coefficients.correctionInterval > 1 {
-            renormalizeGyroscopeAttitude()
-            filterBlockMeans()
-        }
+        renormalizeGyroscopeAttitude()
+        filterBlockMeans()
         if state.pendingAccelerometer {
             state.pendingAccelerometer = false
             if let a = correctInclination(), coefficients.motionBiasEstimation || coefficients.restBiasEstimation {
@@ -387,20 +336,7 @@ public struct DeviceMotionEstimator: Sendable {
         }
     }
 
-    /// True when `v` is finite and so is its squared norm (|v| below about 1e154): larger
-    /// values overflow in the rotations and norms of the update (seen as NaN attitudes).
-    @inlinable @inline(__always)
-    static func isUsable(_ v: SIMD3<Double>) -> Bool { (v * v).sum().isFinite }
-
     // MARK: Gyroscope: strapdown integration and rest detection
-
-    /// Strapdown integration of one gyroscope sample (rad/s, 4th lane 0) minus the bias over
-    /// `dt` seconds into `gyroscopeAttitude`.
-    @inlinable @inline(__always)
-    mutating func integrateGyroscope(_ gyr: SIMD4<Double>, dt: Double) {
-        let w = gyr - SIMD4(state.bias, 0)
-        integrateGyroscope(rate: w, squaredNorm: (w * w).sum(), dt: dt, smallAngle: false)
-    }
 
     /// The strapdown step for a bias-corrected rate `w` (rad/s, 4th lane 0) whose squared norm
     /// `n2` the caller has computed; `smallAngle`: n2·(dt/2)² ≤ 1/1024 is known. Returns the new
@@ -434,48 +370,49 @@ public struct DeviceMotionEstimator: Sendable {
 
     // MARK: Accelerometer: inclination correction and bias estimation
 
+    /// The mean of a block sum (its 4th lane is the count, > 0; the mean's is 0). A full block
+    /// is scaled by `inverseCorrectionInterval` (exactly 1 for interval 1).
     @inlinable @inline(__always)
-    mutating func filterRestGyroscope(_ x: SIMD4<Double>) {
-        let lp = state.restGyroscopeLowPass.step(x, coefficients.restGyroscopeLowPass)
+    func blockMean(_ sum: SIMD4<Double>) -> SIMD4<Double> {
+        let count = sum.w
+        var m = sum * (count == Double(coefficients.correctionInterval) ? coefficients.inverseCorrectionInterval : 1 / count)
+        m.w = 0
+        return m
+    }
+
+    /// Runs the rest gyroscope low-pass on its block's mean (if the block has a sample) and
+    /// empties the block.
+    @inlinable @inline(__always)
+    mutating func filterRestGyroscopeBlock() {
+        guard state.restGyroscopeSum.w > 0 else { return }
+        let lp = state.restGyroscopeLowPass.step(blockMean(state.restGyroscopeSum), coefficients.restGyroscopeLowPass)
+        state.restGyroscopeSum = .zero
         state.restGyroscopeMean = lp
         let clip = coefficients.biasClip
         state.restGyroscopeMeanWithinClip = !(lp.x.magnitude > clip || lp.y.magnitude > clip || lp.z.magnitude > clip)
     }
 
+    /// Runs the rest accelerometer low-pass on its block's mean (if the block has a sample) and
+    /// empties the block.
     @inlinable @inline(__always)
-    mutating func filterRestAccelerometer(_ x: SIMD4<Double>) {
-        state.restAccelerometerMean = state.restAccelerometerLowPass.step(x, coefficients.restAccelerometerLowPass)
+    mutating func filterRestAccelerometerBlock() {
+        guard state.restAccelerometerSum.w > 0 else { return }
+        state.restAccelerometerMean = state.restAccelerometerLowPass.step(blockMean(state.restAccelerometerSum),
+                                                                          coefficients.restAccelerometerLowPass)
+        state.restAccelerometerSum = .zero
     }
 
-    @inlinable @inline(__always)
-    mutating func filterAccelerometerEarth(_ x: SIMD4<Double>) {
-        let lp = state.accelerometerLowPass.step(x, coefficients.accelerometerLowPass)
-        state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
-    }
-
-    /// The low-pass filters of a correction step with more than one sample: each runs once on
-    /// the mean of its block (coefficients designed for the correction period).
+    /// The low-pass filters of a correction step: each runs once on the mean of its block
+    /// (coefficients designed for the correction period). With `correctionInterval` 1 the rest
+    /// blocks were already filtered by the sample's update (and are empty here).
     @inlinable @inline(__always)
     mutating func filterBlockMeans() {
-        let interval = Double(coefficients.correctionInterval)
-        /// The mean of a block sum (its 4th lane is the count; the mean's is 0).
-        @inline(__always) func mean(_ sum: SIMD4<Double>) -> SIMD4<Double> {
-            let count = sum.w
-            var m = sum * (count == interval ? coefficients.inverseCorrectionInterval : 1 / count)
-            m.w = 0
-            return m
-        }
-        if state.restGyroscopeSum.w > 0 {
-            filterRestGyroscope(mean(state.restGyroscopeSum))
-            state.restGyroscopeSum = .zero
-        }
-        if state.restAccelerometerSum.w > 0 {
-            filterRestAccelerometer(mean(state.restAccelerometerSum))
-            state.restAccelerometerSum = .zero
-        }
+        filterRestGyroscopeBlock()
+        filterRestAccelerometerBlock()
         if state.accelerometerEarthSum.w > 0 {
-            filterAccelerometerEarth(mean(state.accelerometerEarthSum))
+            let lp = state.accelerometerLowPass.step(blockMean(state.accelerometerEarthSum), coefficients.accelerometerLowPass)
             state.accelerometerEarthSum = .zero
+            state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
         }
     }
 
@@ -606,7 +543,6 @@ public struct DeviceMotionEstimator: Sendable {
             if coefficients.magneticCurrentLowPassEnabled {
                 nd = state.magneticNormDipLowPass.step(nd, coefficients.magneticCurrentLowPass)
             }
-            state.magneticNormDip = nd
             let kRef = nominal ? coefficients.magneticReferenceGain : Self.gain(dt: dt, inverseTau: coefficients.inverseMagneticReferenceTau)
             if (nd.x - state.magneticReferenceNorm).magnitude < coefficients.magneticNormThreshold * state.magneticReferenceNorm
                 && (nd.y - state.magneticReferenceDip).magnitude < coefficients.magneticDipThreshold {
