@@ -109,9 +109,11 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
                 for lane in 0 ..< Value.laneCount {
                     let history = inputs.baseAddress! + lane * laneStride   // x[k − s] is history[shift + k − s]
                     let y = outputs.baseAddress! + lane * Self.blockLength
-                    // Prefix sums over history + block, suffix sums over the block.
-                    px[0] = 0; pxx[0] = 0
-                    for i in 0 ..< shift + count {
+                    // Prefix sums over the segment's part of history + block (what came before
+                    // the segment never enters a sum), suffix sums over the block.
+                    let start = Swift.max(0, shift - before)
+                    px[start] = 0; pxx[start] = 0
+                    for i in start ..< shift + count {
                         let v = history[i]
                         px[i + 1] = px[i] + v; pxx[i + 1] = pxx[i] + v * v
                     }
