@@ -18,9 +18,16 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-OBJECTS="$(ls "$BIN"/Poise.build/*.o "$BIN"/PoiseC.build/*.o)"
+# The objects of the targets' current sources, from the build's output file maps (a glob would
+# also pick up objects of sources that were renamed or deleted since an earlier build).
+objects() {
+    python3 -c 'import json, sys
+for source, entry in json.load(open(sys.argv[1])).items():
+    if source.endswith(".swift") and "object" in entry: print(entry["object"])' "$BIN/$1.build/output-file-map.json"
+}
+OBJECTS="$(objects Poise) $(objects PoiseC)"
 # The exported API: every poise_* function the PoiseC objects define.
-nm -g --defined-only $(ls "$BIN"/PoiseC.build/*.o) | awk '$2 == "T" && $3 ~ /^poise_/ { print $3 }' | sort -u > "$WORK/symbols.txt"
+nm -g --defined-only $(objects PoiseC) | awk '$2 == "T" && $3 ~ /^poise_/ { print $3 }' | sort -u > "$WORK/symbols.txt"
 [ -s "$WORK/symbols.txt" ] || { echo "no poise_* symbols found" >&2; exit 1; }
 { echo "{ global:"; sed 's/$/;/' "$WORK/symbols.txt"; echo "local: *; };"; } > "$WORK/exports.map"
 # Swift libraries the objects ask for (normally only swiftCore).

@@ -13,7 +13,7 @@ POISE=${POISE:-.build/release/poise}
 DIR=${TMPDIR:-/tmp}/poise-soak-big
 mkdir -p "$DIR"
 f="$DIR/big-$GB-GB.csv"
-[ -f "$f" ] || python3 scripts/soak/make_long_recording.py "$f" --bytes $((GB * 1024 * 1024 * 1024)) --rate 200 --magnetometer
+[ -f "$f" ] || python3 scripts/soak/make_long_recording.py "$f" --bytes $(awk "BEGIN { printf \"%d\", $GB * 1073741824 }") --rate 200 --magnetometer
 echo "== $(wc -c < "$f") bytes"
 /usr/bin/time -f "info: wall %e s, max RSS %M KB" "$POISE" info "$f" > "$DIR/info.txt"
 tail -n 5 "$DIR/info.txt"
