@@ -18,6 +18,11 @@ let suites: [(String, (Report) -> Void)] = [
 let arguments = CommandLine.arguments.dropFirst()
 let recordBaselines = arguments.contains("--record-baselines")
 let requested = Set(arguments.filter { !$0.hasPrefix("--") })
+let unknown = requested.subtracting(suites.map(\.0))
+if !unknown.isEmpty {
+    print("error: unknown suite \(unknown.sorted().joined(separator: ", ")); suites: \(suites.map(\.0).joined(separator: ", "))")
+    exit(64)
+}
 var baselines: Baselines
 do { baselines = try Baselines.load() } catch { print("error: \(error)"); exit(1) }
 var failed = false
