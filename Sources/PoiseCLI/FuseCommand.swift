@@ -34,7 +34,7 @@ struct FuseCommand: ParsableCommand {
     /// cleanly: the output file is not created (exit status 130 or 143).
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
-        let reader = try RecordingReader(path: file, options: fusion.readOptions)
+        let reader = try RecordingSources.open(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }

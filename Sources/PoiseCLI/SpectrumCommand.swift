@@ -107,7 +107,7 @@ public struct SpectrumCommand: RenderingCommand {
             throw CommandError("spectrum reads its input several times (so that memory does not grow with the recording); '-' (standard input) cannot be used: save the stream to a file first")
         }
         let options = time.applied(to: ReadOptions())
-        let schema = try RecordingReader(path: file, options: options).schema
+        let schema = try RecordingSources.open(path: file, options: options).schema
         let channels = try MotionChannel.available(requested, named: columns != nil, schema: schema, file: file)
         return try renderStreamed(channels: channels, schema: schema, options: options, window: windowValue, detrend: detrendValue)
     }

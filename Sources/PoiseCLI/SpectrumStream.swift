@@ -42,7 +42,7 @@ struct SpectrumStream {
 
     /// Calls `visit` with every selected sample, in file order.
     func forEachSelected(_ visit: (MotionSample) throws -> Void) throws {
-        let reader = try RecordingReader(path: path, options: options)
+        let reader = try RecordingSources.open(path: path, options: options)
         let low = start ?? -.infinity, high = end ?? .infinity
         var position = 0
         while let sample = try reader.next() {

@@ -69,13 +69,13 @@ public struct Recording: Sendable {
     /// - Throws: `RecordingError` naming file, line and column for anything it cannot read (in
     ///   strict mode the first problem; in lenient mode only unreadable files and headers).
     public static func load(path: String, options: ReadOptions = ReadOptions()) throws -> Recording {
-        let reader = try RecordingReader(path: path, options: options)
+        let reader = try RecordingSources.open(path: path, options: options)
         var samples: [MotionSample] = []
         // Reserve for the whole file from the size of the first rows, so the array is not
         // regrown and copied (about 40 % of the load time of a 1M-row file).
         try reader.read(into: &samples, maximumCount: 1024)
-        if let size = reader.fileSize, samples.count == 1024, reader.bytesConsumed > 0 {
-            let bytesPerRow = Double(reader.bytesConsumed) / Double(samples.count)
+        if let csv = reader as? RecordingReader, let size = csv.fileSize, samples.count == 1024, csv.bytesConsumed > 0 {
+            let bytesPerRow = Double(csv.bytesConsumed) / Double(samples.count)
             let estimate = Double(size) / bytesPerRow * 1.03 + 1024
             if estimate < 1e9 { samples.reserveCapacity(Int(estimate)) }
         }

@@ -43,7 +43,7 @@ public struct RecordingScan: Sendable {
 
     /// `keep`: intervals kept and sorted directly (tests use a small number to exercise the passes).
     init(path: String, options: ReadOptions, keep: Int) throws {
-        let reader = try RecordingReader(path: path, options: options)
+        let reader = try RecordingSources.open(path: path, options: options)
         self.path = path
         schema = reader.schema
         var intervals: [Double] = []
@@ -127,7 +127,7 @@ public struct RecordingScan: Sendable {
 
     /// Calls `visit` with every positive finite interval between consecutive samples, in order.
     static func forEachInterval(path: String, options: ReadOptions, _ visit: (Double) -> Void) throws {
-        let reader = try RecordingReader(path: path, options: options)
+        let reader = try RecordingSources.open(path: path, options: options)
         guard var previous = try reader.next()?.time else { return }
         while let sample = try reader.next() {
             let interval = sample.time - previous
@@ -152,12 +152,12 @@ public final class RecordingStream: Sequence {
     public init(path: String, options: ReadOptions = ReadOptions()) throws {
         self.path = path
         self.options = options
-        _ = try RecordingReader(path: path, options: options)
+        _ = try RecordingSources.open(path: path, options: options)
     }
 
     public struct Iterator: IteratorProtocol {
         let stream: RecordingStream
-        var reader: RecordingReader?
+        var reader: (any SampleSource)?
 
         public mutating func next() -> MotionSample? {
             guard let reader else { return nil }
@@ -173,7 +173,7 @@ public final class RecordingStream: Sequence {
 
     public func makeIterator() -> Iterator {
         do {
-            return Iterator(stream: self, reader: try RecordingReader(path: path, options: options))
+            return Iterator(stream: self, reader: try RecordingSources.open(path: path, options: options))
         } catch {
             if self.error == nil { self.error = error }
             return Iterator(stream: self, reader: nil)

@@ -24,7 +24,7 @@ public struct BatchDriver {
     /// - Parameters:
     ///   - shouldStop: polled after every chunk of rows; `true` ends the run (Ctrl-C).
     /// - Throws: the reader's `RecordingError` (file, line, column), or what `sink` throws.
-    public static func run(_ reader: RecordingReader, first: [MotionSample] = [], through pipeline: inout Pipeline,
+    public static func run(_ reader: any SampleSource, first: [MotionSample] = [], through pipeline: inout Pipeline,
                            shouldStop: () -> Bool = { false },
                            sink: (ProcessedSample) throws -> Void) throws -> Result {
         var chunk = first
