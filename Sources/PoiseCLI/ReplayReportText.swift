@@ -71,6 +71,14 @@ enum ReplayReportText {
             line("  processing      median \(number(cost.p50, 0)) ns  p99 \(number(cost.p99, 0)) ns per sample")
         }
         line("  CPU             \(number(100 * t.cpuFraction)) % of one core (\(number(t.cpuSeconds, 2)) s CPU in \(number(t.wallSeconds, 2)) s)")
+        if let send = report.send {
+            var text = "  sent            \(send.sent) \(send.format) datagrams to \(send.target)"
+            if let cost = send.costNanoseconds { text += ", send median \(number(cost.p50, 0)) ns, p99 \(number(cost.p99, 0)) ns" }
+            line(text)
+            if send.failed > 0 {
+                line("  not sent        \(send.failed) datagrams (\(send.firstError ?? "refused"); nothing was listening, or the socket buffer was full)")
+            }
+        }
         if let frames = report.frames {
             line()
             line("Game loop at \(number(frames.frameRate)) Hz")

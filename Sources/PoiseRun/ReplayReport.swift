@@ -130,6 +130,8 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     public var gaps: [GapPolicy.Gap] = []
     public var gapCount = 0
     public var skippedSeconds = 0.0
+    /// The UDP sink's figures when samples were sent (`--send`).
+    public var send: SendReport?
 
     /// Samples delivered.
     public var samples: Int { timing.samples }
@@ -188,6 +190,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         case gaps
         case gapCount = "gaps_skipped"
         case skippedSeconds = "gap_skipped_s"
+        case send
     }
 
     // Timing fields sit at the top level of the JSON (`lateness_us`, `drift_us`, `samples`): the
@@ -219,6 +222,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         try c.encode(gaps, forKey: .gaps)
         try c.encode(gapCount, forKey: .gapCount)
         try c.encode(skippedSeconds, forKey: .skippedSeconds)
+        try c.encodeIfPresent(send, forKey: .send)
         try timing.encode(to: encoder)   // merges its keys into the same object
     }
 
@@ -243,5 +247,6 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         gaps = try c.decodeIfPresent([GapPolicy.Gap].self, forKey: .gaps) ?? []
         gapCount = try c.decodeIfPresent(Int.self, forKey: .gapCount) ?? gaps.count
         skippedSeconds = try c.decodeIfPresent(Double.self, forKey: .skippedSeconds) ?? 0
+        send = try c.decodeIfPresent(SendReport.self, forKey: .send)
     }
 }

@@ -24,12 +24,17 @@ public struct ReplayRequest: Sendable {
     /// Skip gaps longer than this many seconds of recording time (`GapPolicy`); `nil` (default):
     /// `GapPolicy.defaultLimit` for the delivery rate, `.infinity`: replay every gap in full.
     public var gapLimit: Double?
+    /// Where to send every processed sample (`udp://HOST:PORT`), or `nil`; and in which format.
+    public var sendTarget: String?
+    public var sendFormat: UDPSender.Format
 
     public init(path: String, pipeline: String = "none", rate: ReplayRate = .native,
                 speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil, outputPath: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard,
-                realTimePriority: Bool = true, gapLimit: Double? = nil) {
+                realTimePriority: Bool = true, gapLimit: Double? = nil, sendTarget: String? = nil,
+                sendFormat: UDPSender.Format = .csv) {
         self.gapLimit = gapLimit
+        self.sendTarget = sendTarget; self.sendFormat = sendFormat
         self.path = path; self.pipeline = pipeline; self.rate = rate; self.speed = speed
         self.frameRate = frameRate; self.outputPath = outputPath
         self.readOptions = readOptions; self.catalog = catalog
@@ -133,6 +138,9 @@ public struct ReplaySession: Sendable {
     ///
     /// - Parameters:
     ///   - clock: the pacing clock (`MonotonicClock()` for real time).
+    ///
+    /// Sinks fed as samples are delivered: the output CSV (`outputPath`), the UDP sender
+    /// (`sendTarget`, one datagram per sample or frame), the progress callback and the metrics.
     ///   - shouldStop: polled often; `true` stops cleanly (Ctrl-C). The report covers what was
     ///     delivered and the output file is still completed.
     ///   - progress: called about every 0.25 s of wall time.
@@ -144,12 +152,16 @@ public struct ReplaySession: Sendable {
     public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
                                         progress: (ReplayProgress) -> Void = { _ in },
                                         delivered: () -> Void = {}) throws -> ReplayReport {
+        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
+                                    gyroscope: scan.schema.hasGyroscope)
         var writer: RecordCSVWriter? = nil
         if let path = request.outputPath {
-            let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
-                                        gyroscope: scan.schema.hasGyroscope)
             do { writer = try RecordCSVWriter(path: path, columns: columns, frameOutputs: framePipeline?.outputs) }
             catch let error as RecordingError { throw ReplayError(error.description) }
+        }
+        var sender = try request.sendTarget.map {
+            try UDPSender(target: $0, format: request.sendFormat,
+                          lines: RecordLines(columns: columns, frameOutputs: self.framePipeline?.outputs))
         }
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
         let stream = try RecordingStream(path: request.path, options: readOptions)
@@ -178,7 +190,7 @@ public struct ReplaySession: Sendable {
         let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
                                   expectedCount: total, shouldStop: shouldStop,
                                   onSample: { record, delivery in
-            if !frameMode { writer?.write(record) }
+            if !frameMode { writer?.write(record); sender?.send(record) }
             metrics.add(record.input)
             if paced, delivery.lateness > lateThreshold { lateCount += 1 }
             let now = delivery.delivered + delivery.cost
@@ -194,6 +206,7 @@ public struct ReplaySession: Sendable {
             }
         }, onFrame: { frame in
             writer?.write(frame)
+            sender?.send(frame)
             metrics.addFrame(time: frame.time,
                              callback: frame.latest.flatMap(signal.value) ?? .zero,
                              frameTime: frame.frameSmoothed.flatMap(signal.value) ?? .zero,
@@ -215,6 +228,7 @@ public struct ReplaySession: Sendable {
         }
         var report = ReplayReport(session: self, result: result, metrics: summary, comparison: comparison)
         report.realTimeScheduling = scheduling != nil
+        report.send = sender.take()?.report
         return report
     }
 }

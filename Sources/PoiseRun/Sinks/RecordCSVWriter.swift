@@ -18,9 +18,7 @@ public struct RecordCSVWriter: ~Copyable {
     /// Destination path.
     public let path: String
     private let file: OutputFile
-    private let columns: RecordColumns
-    private let frameColumns: RecordColumns?
-    private var line: String = ""
+    private var lines: RecordLines
 
     /// Opens the destination (or its temporary file) and writes the header.
     ///
@@ -32,15 +30,8 @@ public struct RecordCSVWriter: ~Copyable {
     public init(path: String, columns: RecordColumns, frameOutputs: StageOutputs? = nil) throws {
         self.path = path
         file = try OutputFile(path: path)
-        self.columns = columns
-        frameColumns = frameOutputs.map {
-            RecordColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true)
-        }
-        var header = frameOutputs == nil ? "t_s" : "frame,t_s,stacked"
-        columns.appendHeader(to: &header, prefix: "")
-        frameColumns?.appendHeader(to: &header, prefix: "frame_")
-        header += "\n"
-        file.append(header)
+        lines = RecordLines(columns: columns, frameOutputs: frameOutputs)
+        file.append(lines.header + "\n")
     }
 
     /// How the destination is written (atomic rename, write-through, standard output).
@@ -48,22 +39,15 @@ public struct RecordCSVWriter: ~Copyable {
 
     /// Writes one sample row.
     public mutating func write(_ record: ProcessedSample) {
-        line.removeAll(keepingCapacity: true)
-        line += String(record.time)
-        columns.append(record, to: &line)
-        line += "\n"
-        file.append(line)
+        file.append(lines.line(record))
+        file.append("\n")
     }
 
     /// Writes one frame row.
     public mutating func write(_ frame: FrameDelivery) {
-        guard let latest = frame.latest else { return }
-        line.removeAll(keepingCapacity: true)
-        line += "\(frame.index),\(frame.time),\(frame.stackedSamples)"
-        columns.append(latest, to: &line)
-        if let frameColumns, let smoothed = frame.frameSmoothed { frameColumns.append(smoothed, to: &line) }
-        line += "\n"
+        guard let line = lines.line(frame) else { return }
         file.append(line)
+        file.append("\n")
     }
 
     /// Flushes, closes and renames the temporary file onto `path`.
@@ -77,6 +61,49 @@ public struct RecordCSVWriter: ~Copyable {
     /// written through keeps what was written).
     public consuming func abandon() {
         file.abandon()
+    }
+}
+
+/// The header and rows of Poise's output CSV as text, shared by every sink that writes them (a
+/// file, a UDP datagram). One row per sample, or in frame mode one per game-loop frame.
+public struct RecordLines: Sendable {
+    /// The per-sample columns.
+    public let columns: RecordColumns
+    /// In frame mode, the frame-time pipeline's columns (`frame_acc_x_g…`).
+    let frameColumns: RecordColumns?
+    /// The column names, comma-separated, without a newline.
+    public let header: String
+    private var text = ""
+
+    /// - Parameter frameOutputs: what the frame-time pipeline produces in frame mode; `nil` for
+    ///   one row per sample.
+    public init(columns: RecordColumns, frameOutputs: StageOutputs? = nil) {
+        self.columns = columns
+        frameColumns = frameOutputs.map {
+            RecordColumns(outputs: $0.intersection([.gravity]).union(.acceleration), magnetometer: false, accelerationOnly: true)
+        }
+        var header = frameOutputs == nil ? "t_s" : "frame,t_s,stacked"
+        columns.appendHeader(to: &header, prefix: "")
+        frameColumns?.appendHeader(to: &header, prefix: "frame_")
+        self.header = header
+    }
+
+    /// The row of one sample, without a newline.
+    public mutating func line(_ record: ProcessedSample) -> String {
+        text.removeAll(keepingCapacity: true)
+        text += String(record.time)
+        columns.append(record, to: &text)
+        return text
+    }
+
+    /// The row of one frame, without a newline; `nil` before the first sample.
+    public mutating func line(_ frame: FrameDelivery) -> String? {
+        guard let latest = frame.latest else { return nil }
+        text.removeAll(keepingCapacity: true)
+        text += "\(frame.index),\(frame.time),\(frame.stackedSamples)"
+        columns.append(latest, to: &text)
+        if let frameColumns, let smoothed = frame.frameSmoothed { frameColumns.append(smoothed, to: &text) }
+        return text
     }
 }
 
