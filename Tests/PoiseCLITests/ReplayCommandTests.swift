@@ -19,11 +19,13 @@ struct PoiseProcess {
         return nil
     }
 
-    /// Runs `poise arguments…`; `interruptAfter` sends SIGINT after that many seconds.
-    static func run(_ arguments: [String], interruptAfter: Double? = nil) throws -> PoiseProcess {
+    /// Runs `poise arguments…`; `interruptAfter` sends SIGINT after that many seconds;
+    /// `standardInput` replaces the test's own.
+    static func run(_ arguments: [String], interruptAfter: Double? = nil, standardInput: FileHandle? = nil) throws -> PoiseProcess {
         let process = Process()
         process.executableURL = try #require(executable, "the poise executable was not built next to the tests")
         process.arguments = arguments
+        if let standardInput { process.standardInput = standardInput }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

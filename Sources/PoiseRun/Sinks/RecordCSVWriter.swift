@@ -50,6 +50,9 @@ public struct RecordCSVWriter: ~Copyable {
         file.append("\n")
     }
 
+    /// Writes what is buffered now (live output to a pipe, a terminal or a device).
+    public func flush() { file.flush() }
+
     /// Flushes, closes and renames the temporary file onto `path`.
     ///
     /// - Throws: `RecordingError` when writing or renaming failed (the temporary file is removed).

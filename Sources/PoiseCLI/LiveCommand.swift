@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Poise
+import PoiseRecording
+import PoiseRun
+
+/// `poise live SOURCE`: processes a live stream (standard input or UDP) through a pipeline as the
+/// samples arrive, writes and sends every processed sample, and reports at the end.
+struct LiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Process a live stream (standard input or UDP) through a pipeline as it arrives; write or send every sample.",
+        discussion: """
+        SOURCE is '-' (CSV on standard input: a header line, then rows as they come) or \
+        udp://:PORT / udp://HOST:PORT to listen on (CSV lines with a header first, as poise replay \
+        --send sends them, or flat JSON objects keyed by Poise column names). A live source has no \
+        end: Ctrl-C or SIGTERM stops it, completes --out and prints the report (exit 130 or 143). \
+        See docs/replay.md "Live streams".
+        """)
+
+    @Argument(help: ArgumentHelp("'-' (standard input) or udp://[HOST]:PORT to listen on.", valueName: "source"))
+    var source: String
+
+    @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'fusion:9d | tilt'; 'none' for none.", valueName: "spec"))
+    var pipeline: String = "none"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The stream's sample rate in Hz, for the stages' coefficients (default: estimated from the first 16 samples).", valueName: "HZ"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Write every processed sample to this CSV file ('-': standard output, flushed per sample; the report then goes to standard error).", valueName: "file"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Send every processed sample as one UDP datagram, e.g. udp://127.0.0.1:9001.", valueName: "udp://HOST:PORT"))
+    var send: String?
+
+    @Option(name: .customLong("send-format"), help: "Datagram format: csv or json (as poise replay --send).")
+    var sendFormat: UDPSender.Format = .csv
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(name: .customLong("apple-accelerometer-sign"), help: "The stream uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
+    var appleAccelerometerSign = false
+
+    @OptionGroup var time: TimeUnitOption
+
+    func validate() throws {
+        try OptionRange.sampleRate("--rate").check(rate)
+    }
+
+    func run() throws {
+        try FileIdentity.requireDistinct(outputs: [out], inputs: [])
+        let interrupt = InterruptFlag()
+        defer { interrupt.restore() }
+        let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,
+                                  sendTarget: send, sendFormat: sendFormat,
+                                  readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
+        let status = LiveStatusLine()
+        let report: LiveReport
+        do {
+            report = try LiveSession.run(request, shouldStop: { interrupt.isSet }, progress: { status.show($0) })
+        } catch let error as RecordingError where interrupt.isSet {
+            status.clear()
+            StandardError.write("poise live: \(interrupt.verb) before the stream started (\(error.description))\n")
+            throw ExitCode(interrupt.exitCode)
+        }
+        status.clear()
+        let text: String
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            text = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        } else {
+            text = Self.render(report)
+        }
+        if let out, OutputFile.isStandardOutput(out) { StandardError.write(text) } else { print(text, terminator: "") }
+        if interrupt.isSet { throw ExitCode(interrupt.exitCode) }
+    }
+
+    static func render(_ report: LiveReport) -> String {
+        func number(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        var lines = ["live \(report.source)", "  pipeline  \(report.pipeline)"]
+        lines.append("  samples   \(report.samples) over \(number(report.streamSeconds, 2)) s of stream time, \(number(report.wallSeconds, 2)) s wall; stages built for \(number(report.sampleRate)) Hz\(report.rateEstimated ? " (estimated from the first samples)" : "")")
+        if report.stopped { lines.append("  stopped   by Ctrl-C or SIGTERM") }
+        if let latency = report.latencyNanoseconds {
+            lines.append("  latency   read → processed → written/sent: median \(number(latency.p50 / 1000)) µs, p90 \(number(latency.p90 / 1000)) µs, p99 \(number(latency.p99 / 1000)) µs, max \(number(latency.max / 1000)) µs")
+        }
+        if let whole = report.whole {
+            func steps(_ value: Int?) -> String { value.map(String.init) ?? "never" }
+            var filtering = "  filtering latency to 90 %: tilt \(steps(whole.latency90Samples.tilt)), shake \(steps(whole.latency90Samples.shake)) samples"
+            if let jitter = whole.jitter {
+                filtering += "; jitter \(String(format: "%.5f", jitter.output)) g (input \(String(format: "%.5f", jitter.input)) g) on \(report.stillSegments) still segment\(report.stillSegments == 1 ? "" : "s")"
+            }
+            lines.append(filtering)
+        }
+        if let send = report.send {
+            lines.append("  sent      \(send.sent) \(send.format) datagrams to \(send.target)\(send.failed > 0 ? ", \(send.failed) not sent (\(send.firstError ?? "refused"))" : "")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The live status on standard error, only when it is a terminal.
+final class LiveStatusLine {
+    private let enabled = isatty(STDERR_FILENO) != 0
+    private var shown = false
+
+    func show(_ progress: LiveProgress) {
+        guard enabled else { return }
+        StandardError.write(String(format: "\r%d samples  %6.1f Hz  latency %7.1f µs\u{1B}[K",
+                                   progress.samples, progress.rate, progress.latencyMicroseconds))
+        shown = true
+    }
+
+    func clear() {
+        if shown { StandardError.write("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A live stream made readable like a file: a pump thread copies what arrives — bytes on
+/// standard input, or datagrams on a UDP port — into a pipe as CSV lines, and the CSV reader
+/// (`RecordingSources.open(path: feed.path)`) reads the pipe's other end, with the same column
+/// names, units and `file:line:column` errors as a recording file.
+///
+/// Sources:
+/// - `-`: standard input, a header line first, then rows as they come (an Arduino or a script
+///   printing CSV).
+/// - `udp://:PORT`, `udp://HOST:PORT` (the address to listen on): one or more lines per
+///   datagram, either CSV (the first line received is the header, as `poise replay --send` sends
+///   it) or flat JSON objects `{"t_s":…,"acc_x_g":…,…}` keyed by Poise column names (the keys of
+///   the first object become the header; later objects may omit keys, which leaves the field
+///   empty; `null` is empty).
+///
+/// A live source has no end of its own: `stop()` (or the `shouldStop` condition, polled every
+/// 100 ms) ends the feed, and the reader then sees the end of its file after the last complete
+/// line. Standard input also ends at its end of file.
+public final class LiveFeed: @unchecked Sendable {
+    /// The path the reader opens (`/dev/fd/N`, the pipe's read end).
+    public let path: String
+    /// The source as given.
+    public let source: String
+    private let input: Int32
+    private let isDatagram: Bool
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var thread: Thread?
+    private var received = 0
+
+    /// Opens the source and starts the pump.
+    ///
+    /// - Parameter shouldStop: polled by the pump about every 100 ms; `true` ends the feed.
+    /// - Throws: `RecordingError` naming the source when it cannot be opened (a bad address, a
+    ///   port in use).
+    public init(source: String, shouldStop: @escaping @Sendable () -> Bool = { false }) throws {
+        self.source = source
+        if source == "-" {
+            input = STDIN_FILENO
+            isDatagram = false
+        } else {
+            input = try Self.bind(source)
+            isDatagram = true
+        }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            throw RecordingError(file: source, line: 0, column: 0, message: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        path = "/dev/fd/\(readEnd)"
+        let thread = Thread { [self] in pump(shouldStop: shouldStop) }
+        thread.name = "poise live feed"
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit {
+        stop()
+        close(readEnd)
+    }
+
+    /// Datagrams (or standard-input reads) received so far.
+    public var receivedCount: Int { lock.lock(); defer { lock.unlock() }; return received }
+
+    /// Ends the feed: the pump closes the pipe within about 100 ms.
+    public func stop() {
+        lock.lock(); stopped = true; lock.unlock()
+    }
+
+    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+
+    /// `udp://[HOST]:PORT` → a bound, non-connected UDP socket.
+    static func bind(_ source: String) throws -> Int32 {
+        let usage = "expected '-' (standard input) or udp://:PORT / udp://HOST:PORT to listen on"
+        guard source.hasPrefix("udp://"), let colon = source.lastIndex(of: ":"),
+              colon > source.index(source.startIndex, offsetBy: 5),
+              let port = UInt16(source[source.index(after: colon)...]), port > 0 else {
+            throw RecordingError(file: source, line: 0, column: 0, message: usage)
+        }
+        var host = String(source[source.index(source.startIndex, offsetBy: 6) ..< colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_flags = AI_PASSIVE
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_DGRAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw RecordingError(file: source, line: 0, column: 0, message: "cannot resolve '\(host)': \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard descriptor >= 0 else {
+            throw RecordingError(file: source, line: 0, column: 0, message: "cannot open a UDP socket: \(String(cString: strerror(errno)))")
+        }
+        var size: Int32 = 4 << 20
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        guard Glibc.bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            let problem = String(cString: strerror(errno))
+            close(descriptor)
+            throw RecordingError(file: source, line: 0, column: 0, message: "cannot listen on port \(port): \(problem)")
+        }
+        return descriptor
+    }
+
+    /// Copies input to the pipe until the source ends or the feed is stopped, then closes the
+    /// pipe's write end (the reader's end of file).
+    private func pump(shouldStop: @Sendable () -> Bool) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var converter = DatagramLines()
+        defer {
+            close(writeEnd)
+            if isDatagram { close(input) }
+        }
+        while !isStopped && !shouldStop() {
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready < 0 && errno != EINTR { return }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+            if count == 0 && !isDatagram { return }   // end of standard input
+            lock.lock(); received += 1; lock.unlock()
+            let bytes = isDatagram ? converter.lines(buffer[..<count]) : Array(buffer[..<count])
+            guard write(all: bytes) else { return }   // the reader has gone
+        }
+    }
+
+    private func write(all bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 { if errno == EINTR { continue }; return false }
+            offset += written
+        }
+        return true
+    }
+}
+
+/// Turns datagrams into CSV lines: CSV passes through (a newline is added when missing); flat
+/// JSON objects become rows under a header made from the first object's keys.
+struct DatagramLines {
+    private var header: [String]?
+
+    mutating func lines(_ datagram: ArraySlice<UInt8>) -> [UInt8] {
+        let text = String(decoding: datagram, as: UTF8.self)
+        var out = ""
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.allSatisfy({ $0 == " " }) {
+            if line.first == "{", let fields = Self.flatObject(line) {
+                if header == nil {
+                    header = fields.map(\.key)
+                    out += header!.joined(separator: ",") + "\n"
+                }
+                let values = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+                out += header!.map { values[$0] ?? "" }.joined(separator: ",") + "\n"
+            } else {
+                out += line + "\n"
+            }
+        }
+        return Array(out.utf8)
+    }
+
+    /// The keys and value texts of `{"k":v,…}` with number, `null` or string values, in order;
+    /// `nil` when it is not such an object (the line is then passed on and the reader reports it).
+    static func flatObject(_ line: Substring) -> [(key: String, value: String)]? {
+        var fields: [(key: String, value: String)] = []
+        var rest = line.drop { $0 == " " }
+        guard rest.first == "{" else { return nil }
+        rest = rest.dropFirst()
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "," }
+            if rest.first == "}" { return fields }
+            guard rest.first == "\"", let end = rest.dropFirst().firstIndex(of: "\"") else { return nil }
+            let key = String(rest[rest.index(after: rest.startIndex) ..< end])
+            rest = rest[rest.index(after: end)...].drop { $0 == " " }
+            guard rest.first == ":" else { return nil }
+            rest = rest.dropFirst().drop { $0 == " " }
+            let valueEnd = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
+            var value = String(rest[..<valueEnd]).trimmingCharacters(in: .whitespaces)
+            if value == "null" { value = "" }
+            if value.hasPrefix("\"") { value = String(value.dropFirst().dropLast()) }
+            fields.append((key, value))
+            rest = rest[valueEnd...]
+            guard !rest.isEmpty else { return nil }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Poise
+import PoiseRecording
+
+/// Everything `poise live` asks for, in library terms.
+public struct LiveRequest: Sendable {
+    /// `-` (standard input) or `udp://[HOST]:PORT` to listen on (see `LiveFeed`).
+    public var source: String
+    /// Pipeline spec (`fusion:9d | tilt`); `none` for no stages.
+    public var pipeline: String
+    /// The stream's sample rate in Hz for the stages' coefficients; `nil`: the median interval
+    /// of the first `LiveSession.rateSamples` samples.
+    public var sampleRate: Double?
+    /// Output CSV path (`-`: standard output), or `nil`. Flushed after every sample unless it is a
+    /// regular file.
+    public var outputPath: String?
+    /// Where to send every processed sample (`udp://HOST:PORT`), and in which format.
+    public var sendTarget: String?
+    public var sendFormat: UDPSender.Format
+    /// How to read the stream's rows (time unit, Apple sign).
+    public var readOptions: ReadOptions
+
+    public init(source: String, pipeline: String = "none", sampleRate: Double? = nil, outputPath: String? = nil,
+                sendTarget: String? = nil, sendFormat: UDPSender.Format = .csv, readOptions: ReadOptions = ReadOptions()) {
+        self.source = source; self.pipeline = pipeline; self.sampleRate = sampleRate; self.outputPath = outputPath
+        self.sendTarget = sendTarget; self.sendFormat = sendFormat; self.readOptions = readOptions
+    }
+}
+
+/// A snapshot for the live status line.
+public struct LiveProgress: Sendable, Equatable {
+    /// Samples processed so far and the rate they arrived at over the last snapshot, Hz.
+    public var samples: Int
+    public var rate: Double
+    /// Time from reading the latest sample to the end of its sinks, µs.
+    public var latencyMicroseconds: Double
+}
+
+/// What a live run did (JSON keys snake_case with units).
+public struct LiveReport: Sendable, Codable, Equatable {
+    public var source: String
+    public var pipeline: String
+    /// The rate the stages were built for, Hz, and whether it was estimated from the stream.
+    public var sampleRate: Double
+    public var rateEstimated: Bool
+    /// Samples processed, and the stream's own time span (last − first `t`), s.
+    public var samples: Int
+    public var streamSeconds: Double
+    /// Wall time from the first to the last sample, s.
+    public var wallSeconds: Double
+    /// Per sample, the time from the reader handing it over to the end of its sinks (processed,
+    /// written, sent), ns.
+    public var latencyNanoseconds: DistributionSummary?
+    /// The whole pipeline's filtering figures on the stream (latency to 90 %, jitter on its still
+    /// segments, lag), as in the replay report.
+    public var whole: StageReport?
+    public var stillSegments: Int
+    /// The UDP sink's figures, with `--send`.
+    public var send: SendReport?
+    /// True when Ctrl-C or SIGTERM ended the run (a live source has no end of its own).
+    public var stopped: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case source, pipeline, samples, stopped, send, whole = "pipeline_metrics"
+        case sampleRate = "sample_rate_hz", rateEstimated = "rate_estimated"
+        case streamSeconds = "stream_s", wallSeconds = "wall_s", latencyNanoseconds = "latency_ns"
+        case stillSegments = "still_segments"
+    }
+}
+
+/// A live run: source → pipeline → sinks (output CSV, UDP, metrics, status), one sample at a time
+/// as samples arrive.
+public enum LiveSession {
+    /// Samples used to estimate the rate when none is given.
+    public static let rateSamples = 16
+
+    /// Runs until the source ends or `shouldStop` (polled by the feed about every 100 ms and
+    /// between samples) says so.
+    ///
+    /// - Throws: `RecordingError` for the source (bad address, a bad row with its line and
+    ///   column), `SpecError` for the pipeline, `ReplayError` for `--send`.
+    public static func run(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool,
+                           progress: (LiveProgress) -> Void = { _ in }) throws -> LiveReport {
+        let feed = try LiveFeed(source: request.source, shouldStop: shouldStop)
+        defer { feed.stop() }
+        let reader = try RecordingSources.open(path: feed.path, options: request.readOptions)
+        let schema = reader.schema
+        var first: [MotionSample] = []
+        if request.sampleRate == nil {
+            while first.count < rateSamples, let sample = try reader.next() { first.append(sample) }
+        }
+        let estimated = request.sampleRate == nil
+        let rate = request.sampleRate ?? nominalSampleRate(of: first) ?? 100
+        let context = StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer, hasGyroscope: schema.hasGyroscope)
+        var pipeline = try StageCatalog.standard.pipeline(request.pipeline, context: context)
+        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
+        var writer: RecordCSVWriter? = nil
+        var flushEachSample = false
+        if let path = request.outputPath {
+            let opened = try RecordCSVWriter(path: path, columns: columns)
+            flushEachSample = opened.mode != .atomic
+            writer = consume opened
+        }
+        var sender = try request.sendTarget.map {
+            try UDPSender(target: $0, format: request.sendFormat, lines: RecordLines(columns: columns))
+        }
+        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate, hasGyroscope: schema.hasGyroscope)
+        var latency = ValueCollector()
+        let clock = MonotonicClock()
+        var count = 0
+        var firstTime: Double?, lastTime = 0.0
+        var firstWall: Int64?, lastWall: Int64 = 0
+        var lastProgress: Int64 = 0, progressCount = 0
+
+        func handle(_ sample: MotionSample) {
+            let start = clock.now()
+            var record = ProcessedSample(sample)
+            pipeline.process(&record)
+            writer?.write(record)
+            if flushEachSample { writer?.flush() }
+            sender?.send(record)
+            let end = clock.now()
+            latency.add(end - start)
+            metrics.add(sample)
+            count += 1
+            firstTime = firstTime ?? sample.time
+            lastTime = sample.time
+            firstWall = firstWall ?? start
+            lastWall = end
+            if end - lastProgress >= 250_000_000 {
+                let seconds = Double(end - lastProgress) * 1e-9
+                progress(LiveProgress(samples: count, rate: lastProgress == 0 ? 0 : Double(count - progressCount) / seconds,
+                                      latencyMicroseconds: Double(end - start) * 1e-3))
+                lastProgress = end
+                progressCount = count
+            }
+        }
+        for sample in first { handle(sample) }
+        do {
+            while !shouldStop(), let sample = try reader.next() { handle(sample) }
+        } catch where shouldStop() {
+            // Stopped in the middle of a row: the rows before it were processed.
+        }
+        if let finished = writer.take() { try finished.finish() }
+        let summary = metrics.finish()
+        return LiveReport(source: request.source, pipeline: pipeline.description, sampleRate: rate, rateEstimated: estimated,
+                          samples: count, streamSeconds: lastTime - (firstTime ?? lastTime),
+                          wallSeconds: Double(lastWall - (firstWall ?? lastWall)) * 1e-9,
+                          latencyNanoseconds: latency.summary(), whole: count > 0 ? summary.whole : nil,
+                          stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: shouldStop())
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `poise live SOURCE`: standard input and UDP streams through a pipeline, stopped by SIGINT.
+@Suite struct LiveCommandTests {
+    /// Standard input that ends: every row is processed exactly as `replay --speed max` processes
+    /// the same file when the stages are built for the same rate (the replay's whole-file median).
+    @Test func standardInputGivesTheReplaysRows() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 300, rate: 100)
+        let live = scratch.path("live.csv"), replayed = scratch.path("replay.csv")
+        let spec = "lowpass:cutoff=5 | fusion:6d"
+        let replay = try PoiseProcess.run(["replay", input, "--speed", "max", "--pipeline", spec, "--out", replayed, "--json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let rate = try #require(try json(replay.stdout)["sample_rate_hz"] as? Double)
+        let result = try PoiseProcess.run(["live", "-", "--pipeline", spec, "--rate", "\(rate)", "--out", live, "--json"],
+                                          standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        #expect(report["samples"] as? Int == 300)
+        #expect(report["stopped"] as? Bool == false)
+        #expect(report["sample_rate_hz"] as? Double == rate)
+        #expect(try String(contentsOfFile: live, encoding: .utf8) == String(contentsOfFile: replayed, encoding: .utf8))
+        // Without --rate the rate comes from the first rows.
+        let estimated = try PoiseProcess.run(["live", "-", "--json"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(try json(estimated.stdout)["rate_estimated"] as? Bool == true)
+        #expect(abs((try json(estimated.stdout)["sample_rate_hz"] as? Double ?? 0) - 100) < 1e-6)
+    }
+
+    /// UDP: CSV datagrams (a header first) and JSON datagrams are processed as they arrive; SIGINT
+    /// stops the run, completes the output file and prints the report (exit 130).
+    @Test(arguments: ["csv", "json"])
+    func udpStreamStopsOnSIGINTWithEverySampleWritten(format: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 120, rate: 50)
+        let out = scratch.path("live.csv")
+        let port = try Self.freePort()
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["live", "udp://127.0.0.1:\(port)", "--pipeline", "lowpass:cutoff=5", "--rate", "50",
+                             "--out", out, "--json"]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)   // the command binds its socket
+        let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
+        let names = lines[0].split(separator: ",").map(String.init)
+        let datagrams = format == "csv" ? lines : lines.dropFirst().map { line in
+            "{" + zip(names, line.split(separator: ",")).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
+        }
+        try Self.send(datagrams, to: port)
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 120)
+        #expect(report["stopped"] as? Bool == true)
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 121)
+        #expect(rows.dropFirst().map { $0.split(separator: ",")[0] } == lines.dropFirst().map { $0.split(separator: ",")[0] },
+                "every sample, in order, with its own time")
+        #expect(scratch.leftovers.isEmpty)
+    }
+
+    @Test(arguments: ["udp://127.0.0.1", "tcp://127.0.0.1:9000", "udp://127.0.0.1:0", "/dev/ttyUSB0"])
+    func badSourcesAreRefused(source: String) throws {
+        let result = try PoiseProcess.run(["live", source])
+        #expect(result.status != 0 && result.status != 130, "\(result.stderr)")
+        #expect(result.stderr.contains(source), "\(result.stderr)")
+    }
+
+    /// A UDP port that was free a moment ago.
+    static func freePort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return try #require(UInt16(bigEndian: address.sin_port) > 0 ? UInt16(bigEndian: address.sin_port) : nil)
+    }
+
+    /// Sends each string as one datagram to 127.0.0.1:`port`.
+    static func send(_ datagrams: [String], to port: UInt16) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        for datagram in datagrams {
+            let sent = datagram.withCString { text in
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(descriptor, text, strlen(text), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+            #expect(sent > 0)
+            usleep(500)
+        }
+    }
+}
