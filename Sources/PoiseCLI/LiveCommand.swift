@@ -30,11 +30,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every processed sample to this CSV file ('-': standard output, flushed per sample; the report then goes to standard error).", valueName: "file"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Send every processed sample as one UDP datagram, e.g. udp://127.0.0.1:9001.", valueName: "udp://HOST:PORT"))
-    var send: String?
-
-    @Option(name: .customLong("send-format"), help: "Datagram format: csv or json (as poise replay --send).")
-    var sendFormat: UDPSender.Format = .csv
+    @OptionGroup var sending: SendOptions
 
     @Flag(help: "Print the report as JSON.")
     var json = false
@@ -53,7 +49,7 @@ struct LiveCommand: ParsableCommand {
         let interrupt = InterruptFlag()
         defer { interrupt.restore() }
         let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,
-                                  sendTarget: send, sendFormat: sendFormat,
+                                  sendTarget: sending.send, sendFormat: sending.sendFormat,
                                   readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
         let status = LiveStatusLine()
         let report: LiveReport

@@ -45,11 +45,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the output stream to this CSV file while replaying ('-': standard output; the report then goes to standard error).", valueName: "file"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Send every processed sample (every frame with --frame-rate) as one UDP datagram to the app under test, e.g. udp://127.0.0.1:9000 (docs/replay.md \"Sending to the app under test\").", valueName: "udp://HOST:PORT"))
-    var send: String?
-
-    @Option(name: .customLong("send-format"), help: "Datagram format: csv (a header datagram, then one row per sample) or json (one object per sample, keys = the CSV column names).")
-    var sendFormat: UDPSender.Format = .csv
+    @OptionGroup var sending: SendOptions
 
     @Flag(help: "Print the report as JSON.")
     var json = false
@@ -104,7 +100,7 @@ struct ReplayCommand: ParsableCommand {
                                     frameRate: frameRate, outputPath: out,
                                     readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
                                     realTimePriority: !normalPriority, gapLimit: gaps.requestLimit,
-                                    sendTarget: send, sendFormat: sendFormat)
+                                    sendTarget: sending.send, sendFormat: sending.sendFormat)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()
@@ -153,5 +149,3 @@ final class StatusLine {
         if shown { StandardError.write("\r\u{1B}[K") }
     }
 }
-
-extension UDPSender.Format: ExpressibleByArgument {}

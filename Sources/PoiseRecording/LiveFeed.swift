@@ -78,42 +78,17 @@ public final class LiveFeed: @unchecked Sendable {
 
     private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
 
-    /// `udp://[HOST]:PORT` → a bound, non-connected UDP socket.
+    /// `udp://[HOST]:PORT` → a bound UDP socket with a 4 MiB receive buffer.
     static func bind(_ source: String) throws -> Int32 {
-        let usage = "expected '-' (standard input) or udp://:PORT / udp://HOST:PORT to listen on"
-        guard source.hasPrefix("udp://"), let colon = source.lastIndex(of: ":"),
-              colon > source.index(source.startIndex, offsetBy: 5),
-              let port = UInt16(source[source.index(after: colon)...]), port > 0 else {
-            throw RecordingError(file: source, line: 0, column: 0, message: usage)
+        do {
+            let descriptor = try UDPEndpoint(source, allowEmptyHost: true).socket(listen: true)
+            var size: Int32 = 4 << 20
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            return descriptor
+        } catch {
+            let hint = source.hasPrefix("udp://") ? "" : "; a source is '-' (standard input) or udp://[HOST]:PORT"
+            throw RecordingError(file: source, line: 0, column: 0, message: "\(error)\(hint)")
         }
-        var host = String(source[source.index(source.startIndex, offsetBy: 6) ..< colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_flags = AI_PASSIVE
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_DGRAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw RecordingError(file: source, line: 0, column: 0, message: "cannot resolve '\(host)': \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
-        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard descriptor >= 0 else {
-            throw RecordingError(file: source, line: 0, column: 0, message: "cannot open a UDP socket: \(String(cString: strerror(errno)))")
-        }
-        var size: Int32 = 4 << 20
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        guard Glibc.bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-            let problem = String(cString: strerror(errno))
-            close(descriptor)
-            throw RecordingError(file: source, line: 0, column: 0, message: "cannot listen on port \(port): \(problem)")
-        }
-        return descriptor
     }
 
     /// Copies input to the pipe until the source ends or the feed is stopped, then closes the

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Poise
+import PoiseRecording
 
 /// The UDP sink: sends every processed sample (or, in frame mode, every frame) to the app or
 /// robot under test as one datagram, while a replay or a live run goes on.
@@ -46,67 +47,16 @@ public struct UDPSender: ~Copyable {
         self.format = format
         self.lines = lines
         names = lines.header.split(separator: ",").map(String.init)
-        let (host, port) = try Self.parse(target)
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_DGRAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw ReplayError("--send \(target): cannot resolve '\(host)': \(String(cString: gai_strerror(status)))")
+        let descriptor: Int32
+        do { descriptor = try UDPEndpoint(target, allowEmptyHost: false).socket(listen: false) } catch {
+            throw ReplayError("--send \(target): \(error)")
         }
-        defer { freeaddrinfo(list) }
-        var descriptor: Int32 = -1
-        var problem = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            let candidate = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
-            if candidate >= 0 {
-                if connect(candidate, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
-                    descriptor = candidate
-                    break
-                }
-                problem = String(cString: strerror(errno))
-                close(candidate)
-            } else {
-                problem = String(cString: strerror(errno))
-            }
-            entry = address.pointee.ai_next
-        }
-        guard descriptor >= 0 else { throw ReplayError("--send \(target): cannot open a UDP socket: \(problem)") }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         self.descriptor = descriptor
         if format == .csv { transmit(lines.header + "\n") }
     }
 
     deinit { close(descriptor) }
-
-    /// `udp://HOST:PORT` → (host, port); IPv6 literals in brackets.
-    static func parse(_ target: String) throws -> (host: String, port: UInt16) {
-        let usage = "expected udp://HOST:PORT, e.g. udp://127.0.0.1:9000"
-        guard target.hasPrefix("udp://") else { throw ReplayError("--send \(target): \(usage)") }
-        let rest = target.dropFirst("udp://".count)
-        let host: Substring, portText: Substring
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]"), rest[rest.index(after: close)...].hasPrefix(":") else {
-                throw ReplayError("--send \(target): \(usage)")
-            }
-            host = rest[rest.index(after: rest.startIndex) ..< close]
-            portText = rest[rest.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = rest.lastIndex(of: ":") else { throw ReplayError("--send \(target): \(usage)") }
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = UInt16(portText), port > 0 else {
-            throw ReplayError("--send \(target): \(usage) (port 1–65535)")
-        }
-        return (String(host), port)
-    }
 
     /// Sends one sample.
     public mutating func send(_ record: ProcessedSample) {
