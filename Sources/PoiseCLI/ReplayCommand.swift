@@ -47,6 +47,9 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var sending: SendOptions
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Play the recording this many times in a row (1–1000000), the time line continuing across the seams, for long tests; Ctrl-C stops early.", valueName: "N"))
+    var loop: Int = 1
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -66,6 +69,7 @@ struct ReplayCommand: ParsableCommand {
         _ = try parsedRate()
         _ = try parsedSpeed()
         try OptionRange.frameRate("--frame-rate").check(frameRate)
+        try OptionRange("--loop", 1, Double(ReplaySession.maximumLoops)).check(loop)
     }
 
     static let rateRange = OptionRange.sampleRate("--rate")
@@ -100,7 +104,7 @@ struct ReplayCommand: ParsableCommand {
                                     frameRate: frameRate, outputPath: out,
                                     readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
                                     realTimePriority: !normalPriority, gapLimit: gaps.requestLimit,
-                                    sendTarget: sending.send, sendFormat: sending.sendFormat)
+                                    sendTarget: sending.send, sendFormat: sending.sendFormat, loops: loop)
         let session = try ReplaySession(request)
         let interrupt = InterruptFlag()
         let status = StatusLine()

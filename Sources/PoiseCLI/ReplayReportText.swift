@@ -22,6 +22,7 @@ enum ReplayReportText {
         }
         delivery += report.speed.map { ", speed \(number($0, 2).replacingOccurrences(of: ".00", with: ""))×" } ?? ", speed max"
         if report.realTimeScheduling { delivery += ", real-time priority" }
+        if report.loops > 1 { delivery += ", \(report.loops) passes" }
         line("  delivery  \(delivery)")
         if report.stopped { line("  stopped   by Ctrl-C or SIGTERM; the figures cover the samples delivered") }
         if report.gapCount > 0, let limit = report.gapLimit {

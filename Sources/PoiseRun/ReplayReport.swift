@@ -132,6 +132,8 @@ public struct ReplayReport: Sendable, Codable, Equatable {
     public var skippedSeconds = 0.0
     /// The UDP sink's figures when samples were sent (`--send`).
     public var send: SendReport?
+    /// Passes over the recording (`--loop`).
+    public var loops = 1
 
     /// Samples delivered.
     public var samples: Int { timing.samples }
@@ -190,7 +192,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         case gaps
         case gapCount = "gaps_skipped"
         case skippedSeconds = "gap_skipped_s"
-        case send
+        case send, loops
     }
 
     // Timing fields sit at the top level of the JSON (`lateness_us`, `drift_us`, `samples`): the
@@ -223,6 +225,7 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         try c.encode(gapCount, forKey: .gapCount)
         try c.encode(skippedSeconds, forKey: .skippedSeconds)
         try c.encodeIfPresent(send, forKey: .send)
+        try c.encode(loops, forKey: .loops)
         try timing.encode(to: encoder)   // merges its keys into the same object
     }
 
@@ -248,5 +251,6 @@ public struct ReplayReport: Sendable, Codable, Equatable {
         gapCount = try c.decodeIfPresent(Int.self, forKey: .gapCount) ?? gaps.count
         skippedSeconds = try c.decodeIfPresent(Double.self, forKey: .skippedSeconds) ?? 0
         send = try c.decodeIfPresent(SendReport.self, forKey: .send)
+        loops = try c.decodeIfPresent(Int.self, forKey: .loops) ?? 1
     }
 }

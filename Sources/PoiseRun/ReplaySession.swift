@@ -27,12 +27,16 @@ public struct ReplayRequest: Sendable {
     /// Where to send every processed sample (`udp://HOST:PORT`), or `nil`; and in which format.
     public var sendTarget: String?
     public var sendFormat: UDPSender.Format
+    /// Passes over the recording (1 … `ReplaySession.maximumLoops`); each pass continues the
+    /// time line (`LoopedSamples`).
+    public var loops: Int
 
     public init(path: String, pipeline: String = "none", rate: ReplayRate = .native,
                 speed: ReplaySpeed = .realTime(1), frameRate: Double? = nil, outputPath: String? = nil,
                 readOptions: ReadOptions = ReadOptions(), catalog: StageCatalog = .standard,
                 realTimePriority: Bool = true, gapLimit: Double? = nil, sendTarget: String? = nil,
-                sendFormat: UDPSender.Format = .csv) {
+                sendFormat: UDPSender.Format = .csv, loops: Int = 1) {
+        self.loops = loops
         self.gapLimit = gapLimit
         self.sendTarget = sendTarget; self.sendFormat = sendFormat
         self.path = path; self.pipeline = pipeline; self.rate = rate; self.speed = speed
@@ -88,6 +92,8 @@ public struct ReplaySession: Sendable {
     /// Most game-loop frames per recorded sample beyond the first `minimumFrameAllowance`.
     public static let framesPerSample = 20
     public static let minimumFrameAllowance = 1_000_000
+    /// Most passes `loops` may ask for.
+    public static let maximumLoops = 1_000_000
 
     /// Reads the recording through once (keeping no samples), plans the delivery and builds the
     /// pipelines.
@@ -96,6 +102,9 @@ public struct ReplaySession: Sendable {
     public init(_ request: ReplayRequest) throws {
         if let frameRate = request.frameRate, !(frameRate > 0 && frameRate.isFinite) {
             throw ReplayError("frame rate \(frameRate) Hz must be a positive number")
+        }
+        guard (1 ... Self.maximumLoops).contains(request.loops) else {
+            throw ReplayError("loop count \(request.loops) must be 1–\(Self.maximumLoops)")
         }
         self.request = request
         var readOptions = request.readOptions
@@ -113,8 +122,8 @@ public struct ReplaySession: Sendable {
         if let frameRate = request.frameRate, let first = scan.firstTime, let last = scan.lastTime {
             // The game loop runs over the whole time span: checked before it runs, so a span of
             // nanoseconds read as seconds is an error, not hours of frames.
-            let frames = ((last - first) * frameRate).rounded(.down)
-            let allowed = Swift.max(Self.minimumFrameAllowance, Self.framesPerSample * scan.sampleCount)
+            let frames = ((last - first) * frameRate).rounded(.down) * Double(request.loops)
+            let allowed = Swift.max(Self.minimumFrameAllowance, Self.framesPerSample * scan.sampleCount * request.loops)
             guard frames.isFinite, frames <= Double(allowed) else {
                 throw ReplayError("\(request.path): a \(frameRate) Hz game loop over \(last - first) s of recording runs \(frames) frames, more than the \(allowed) allowed for \(scan.sampleCount) samples; are the times in seconds?")
             }
@@ -164,10 +173,12 @@ public struct ReplaySession: Sendable {
                           lines: RecordLines(columns: columns, frameOutputs: self.framePipeline?.outputs))
         }
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
+            * request.loops
         let stream = try RecordingStream(path: request.path, options: readOptions)
-        let samples = plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit)
+        let samples = LoopedSamples(plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit), passes: request.loops,
+                                    period: 1 / plan.sampleRate)
         let first = scan.firstTime ?? 0
-        let duration = (scan.lastTime ?? first) - first
+        let duration = ((scan.lastTime ?? first) - first + 1 / plan.sampleRate) * Double(request.loops) - 1 / plan.sampleRate
         var replayer = Replayer(clock: clock, options: ReplayOptions(
             speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate, gapPolicy: gapPolicy))
         var pipeline = self.pipeline
@@ -229,6 +240,7 @@ public struct ReplaySession: Sendable {
         var report = ReplayReport(session: self, result: result, metrics: summary, comparison: comparison)
         report.realTimeScheduling = scheduling != nil
         report.send = sender.take()?.report
+        report.loops = request.loops
         return report
     }
 }
