@@ -11,14 +11,15 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Process a live stream (standard input or UDP) through a pipeline as it arrives; write or send every sample.",
         discussion: """
-        SOURCE is '-' (CSV on standard input: a header line, then rows as they come) or \
+        SOURCE is '-' (CSV on standard input: a header line, then rows as they come), \
+        serial:///dev/ttyUSB0?baud=115200 (a serial port in raw mode, CSV lines) or \
         udp://:PORT / udp://HOST:PORT to listen on (CSV lines with a header first, as poise replay \
         --send sends them, or flat JSON objects keyed by Poise column names). A live source has no \
         end: Ctrl-C or SIGTERM stops it, completes --out and prints the report (exit 130 or 143). \
         See docs/replay.md "Live streams".
         """)
 
-    @Argument(help: ArgumentHelp("'-' (standard input) or udp://[HOST]:PORT to listen on.", valueName: "source"))
+    @Argument(help: ArgumentHelp("'-' (standard input), serial:///dev/DEVICE?baud=N, or udp://[HOST]:PORT to listen on.", valueName: "source"))
     var source: String
 
     @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'fusion:9d | tilt'; 'none' for none.", valueName: "spec"))

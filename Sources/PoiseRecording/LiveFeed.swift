@@ -13,6 +13,9 @@ import Foundation
 /// Sources:
 /// - `-`: standard input, a header line first, then rows as they come (an Arduino or a script
 ///   printing CSV).
+/// - `serial:///dev/ttyUSB0?baud=115200`: a serial port (an Arduino printing CSV), opened in raw
+///   mode (8 data bits, no parity, no flow control, no echo) at the given speed (9600–921600,
+///   default 115200), a header line first, then rows as they come.
 /// - `udp://:PORT`, `udp://HOST:PORT` (the address to listen on): one or more lines per
 ///   datagram, either CSV (the first line received is the header, as `poise replay --send` sends
 ///   it) or flat JSON objects `{"t_s":…,"acc_x_g":…,…}` keyed by Poise column names (the keys of
@@ -46,6 +49,9 @@ public final class LiveFeed: @unchecked Sendable {
         if source == "-" {
             input = STDIN_FILENO
             isDatagram = false
+        } else if source.hasPrefix("serial://") {
+            input = try Self.openSerial(source)
+            isDatagram = false
         } else {
             input = try Self.bind(source)
             isDatagram = true
@@ -78,6 +84,50 @@ public final class LiveFeed: @unchecked Sendable {
 
     private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
 
+    /// Baud rates a serial source accepts.
+    static let baudRates: [Int: speed_t] = [
+        9600: speed_t(B9600), 19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600),
+        115200: speed_t(B115200), 230400: speed_t(B230400), 460800: speed_t(B460800), 921600: speed_t(B921600),
+    ]
+
+    /// `serial://PATH[?baud=N]` → the device opened read-only, raw mode, N baud.
+    static func openSerial(_ source: String) throws -> Int32 {
+        func problem(_ message: String) -> RecordingError { RecordingError(file: source, line: 0, column: 0, message: message) }
+        var rest = source.dropFirst("serial://".count)
+        var baud = 115200
+        if let query = rest.firstIndex(of: "?") {
+            let parameter = rest[rest.index(after: query)...]
+            guard parameter.hasPrefix("baud="), let value = Int(parameter.dropFirst("baud=".count)) else {
+                throw problem("expected serial://PATH?baud=N, e.g. serial:///dev/ttyUSB0?baud=115200")
+            }
+            baud = value
+            rest = rest[..<query]
+        }
+        guard let speed = baudRates[baud] else {
+            throw problem("baud rate \(baud) is not one of \(baudRates.keys.sorted().map(String.init).joined(separator: ", "))")
+        }
+        let path = String(rest)
+        guard path.hasPrefix("/") else { throw problem("expected serial://PATH with an absolute device path, e.g. serial:///dev/ttyUSB0") }
+        let descriptor = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { throw problem("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw problem("\(path) is not a serial port (\(reason))")
+        }
+        cfmakeraw(&settings)
+        settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        cfsetispeed(&settings, speed)
+        cfsetospeed(&settings, speed)
+        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw problem("cannot set \(path) to raw mode at \(baud) baud: \(reason)")
+        }
+        return descriptor
+    }
+
     /// `udp://[HOST]:PORT` → a bound UDP socket with a 4 MiB receive buffer.
     static func bind(_ source: String) throws -> Int32 {
         do {
@@ -86,7 +136,7 @@ public final class LiveFeed: @unchecked Sendable {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             return descriptor
         } catch {
-            let hint = source.hasPrefix("udp://") ? "" : "; a source is '-' (standard input) or udp://[HOST]:PORT"
+            let hint = source.hasPrefix("udp://") ? "" : "; a source is '-' (standard input), serial:///dev/DEVICE?baud=N or udp://[HOST]:PORT"
             throw RecordingError(file: source, line: 0, column: 0, message: "\(error)\(hint)")
         }
     }
@@ -98,7 +148,7 @@ public final class LiveFeed: @unchecked Sendable {
         var converter = DatagramLines()
         defer {
             close(writeEnd)
-            if isDatagram { close(input) }
+            if input != STDIN_FILENO { close(input) }
         }
         while !isStopped && !shouldStop() {
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
@@ -106,7 +156,7 @@ public final class LiveFeed: @unchecked Sendable {
             if ready < 0 && errno != EINTR { return }
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }   // EIO: the device went away
             if count == 0 && !isDatagram { return }   // end of standard input
             lock.lock(); received += 1; lock.unlock()
             let bytes = isDatagram ? converter.lines(buffer[..<count]) : Array(buffer[..<count])

@@ -70,7 +70,41 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
-    @Test(arguments: ["udp://127.0.0.1", "tcp://127.0.0.1:9000", "udp://127.0.0.1:0", "/dev/ttyUSB0"])
+    /// A serial port (a pseudo-terminal standing in for an Arduino printing CSV): rows written
+    /// to it are processed as they come; SIGINT ends the run.
+    @Test func serialPortRowsAreProcessedAsTheyCome() throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        #expect(openpty(&master, &slave, nil, nil, nil) == 0)
+        defer { close(master); close(slave) }
+        let device = String(cString: try #require(ttyname(slave)))
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 50, rate: 100)
+        let out = scratch.path("serial.csv")
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["live", "serial://\(device)?baud=115200", "--rate", "100", "--out", out, "--json"]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)   // the command opens the port and sets raw mode
+        for line in try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n") {
+            let text = line + "\r\n"     // as an Arduino's println writes
+            _ = text.withCString { write(master, $0, strlen($0)) }
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 50, "\(errors)")
+        #expect(try csvRows(out).count == 51)
+    }
+
+    @Test(arguments: ["udp://127.0.0.1", "tcp://127.0.0.1:9000", "udp://127.0.0.1:0", "/dev/ttyUSB0",
+                      "serial:///dev/null", "serial:///no/such/device", "serial:///dev/ttyS0?baud=1234", "serial://ttyUSB0"])
     func badSourcesAreRefused(source: String) throws {
         let result = try PoiseProcess.run(["live", source])
         #expect(result.status != 0 && result.status != 130, "\(result.stderr)")
