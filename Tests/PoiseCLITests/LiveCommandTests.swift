@@ -40,27 +40,16 @@ import Glibc
         let input = try scratch.recording(count: 120, rate: 50)
         let out = scratch.path("live.csv")
         let port = try Self.freePort()
-        let process = Process()
-        process.executableURL = try #require(PoiseProcess.executable)
-        process.arguments = ["live", "udp://127.0.0.1:\(port)", "--pipeline", "lowpass:cutoff=5", "--rate", "50",
-                             "--out", out, "--json"]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.5)   // the command binds its socket
         let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
         let names = lines[0].split(separator: ",").map(String.init)
         let datagrams = format == "csv" ? lines : lines.dropFirst().map { line in
             "{" + zip(names, line.split(separator: ",")).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
         }
-        try Self.send(datagrams, to: port)
-        Thread.sleep(forTimeInterval: 0.5)
-        process.interrupt()
-        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(errors)")
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--pipeline", "lowpass:cutoff=5",
+                                                                 "--rate", "50", "--out", out]) {
+            try Self.send(datagrams, to: port)
+        }
+        #expect(status == 130, "\(errors)")
         #expect(report["samples"] as? Int == 120)
         #expect(report["stopped"] as? Bool == true)
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
@@ -81,24 +70,13 @@ import Glibc
         defer { scratch.remove() }
         let input = try scratch.recording(count: 50, rate: 100)
         let out = scratch.path("serial.csv")
-        let process = Process()
-        process.executableURL = try #require(PoiseProcess.executable)
-        process.arguments = ["live", "serial://\(device)?baud=115200", "--rate", "100", "--out", out, "--json"]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.5)   // the command opens the port and sets raw mode
-        for line in try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n") {
-            let text = line + "\r\n"     // as an Arduino's println writes
-            _ = text.withCString { write(master, $0, strlen($0)) }
+        let (status, report, errors) = try Self.interruptedLive(["serial://\(device)?baud=115200", "--rate", "100", "--out", out]) {
+            for line in try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n") {
+                let text = line + "\r\n"     // as an Arduino's println writes
+                _ = text.withCString { write(master, $0, strlen($0)) }
+            }
         }
-        Thread.sleep(forTimeInterval: 0.5)
-        process.interrupt()
-        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(errors)")
+        #expect(status == 130, "\(errors)")
         #expect(report["samples"] as? Int == 50, "\(errors)")
         #expect(try csvRows(out).count == 51)
     }
@@ -109,6 +87,26 @@ import Glibc
         let result = try PoiseProcess.run(["live", source])
         #expect(result.status != 0 && result.status != 130, "\(result.stderr)")
         #expect(result.stderr.contains(source), "\(result.stderr)")
+    }
+
+    /// Starts `poise live ARGUMENTS --json`, waits for it to open its source, runs `feed`, waits,
+    /// sends SIGINT and returns the exit status, the JSON report and standard error.
+    static func interruptedLive(_ arguments: [String], feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["live"] + arguments + ["--json"]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)   // the command opens its source
+        try feed()
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, report, errors)
     }
 
     /// A UDP port that was free a moment ago.
