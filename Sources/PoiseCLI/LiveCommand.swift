@@ -55,7 +55,9 @@ struct LiveCommand: ParsableCommand {
         let status = LiveStatusLine()
         let report: LiveReport
         do {
-            report = try LiveSession.run(request, shouldStop: { interrupt.isSet }, progress: { status.show($0) })
+            report = try LiveSession.run(request, shouldStop: { interrupt.isSet },
+                                         note: { StandardError.write("poise live: \($0)\n") },
+                                         progress: { status.show($0) })
         } catch let error as RecordingError where interrupt.isSet {
             status.clear()
             StandardError.write("poise live: \(interrupt.verb) before the stream started (\(error.description))\n")
@@ -90,6 +92,10 @@ struct LiveCommand: ParsableCommand {
                 filtering += "; jitter \(String(format: "%.5f", jitter.output)) g (input \(String(format: "%.5f", jitter.input)) g) on \(report.stillSegments) still segment\(report.stillSegments == 1 ? "" : "s")"
             }
             lines.append(filtering)
+        }
+        if report.rowsDropped + report.rowsRepaired + report.datagramsDropped > 0 {
+            lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped")
+            for problem in report.problems { lines.append("            \(problem)") }
         }
         if let send = report.send {
             lines.append("  sent      \(send.sent) \(send.format) datagrams to \(send.target)\(send.failed > 0 ? ", \(send.failed) not sent (\(send.firstError ?? "refused"))" : "")")

@@ -16,11 +16,17 @@ import Foundation
 /// - `serial:///dev/ttyUSB0?baud=115200`: a serial port (an Arduino printing CSV), opened in raw
 ///   mode (8 data bits, no parity, no flow control, no echo) at the given speed (9600–921600,
 ///   default 115200), a header line first, then rows as they come.
-/// - `udp://:PORT`, `udp://HOST:PORT` (the address to listen on): one or more lines per
+/// - `udp://:PORT` (the loopback address 127.0.0.1 only), `udp://HOST:PORT` (the address to listen
+///   on; `udp://0.0.0.0:PORT` for every interface — `listeningNote` then says so): one or more lines per
 ///   datagram, either CSV (the first line received is the header, as `poise replay --send` sends
 ///   it) or flat JSON objects `{"t_s":…,"acc_x_g":…,…}` keyed by Poise column names (the keys of
 ///   the first object become the header; later objects may omit keys, which leaves the field
 ///   empty; `null` is empty).
+///
+/// Datagrams longer than `maximumDatagram` bytes are dropped and counted (`droppedDatagrams`).
+/// Memory is bounded: the pipe holds at most the kernel's pipe buffer; when the reader falls
+/// behind, the pump waits and the socket's receive buffer (4 MiB) fills, after which the kernel
+/// drops datagrams. Nothing in a datagram is interpreted as anything but CSV or JSON values.
 ///
 /// A live source has no end of its own: `stop()` (or the `shouldStop` condition, polled every
 /// 100 ms) ends the feed, and the reader then sees the end of its file after the last complete
@@ -38,6 +44,11 @@ public final class LiveFeed: @unchecked Sendable {
     private var stopped = false
     private var thread: Thread?
     private var received = 0
+    private var dropped = 0
+    /// Longest datagram accepted, bytes.
+    public static let maximumDatagram = 8192
+    /// For a UDP source listening beyond the loopback address, the line to tell the user.
+    public let listeningNote: String?
 
     /// Opens the source and starts the pump.
     ///
@@ -49,12 +60,21 @@ public final class LiveFeed: @unchecked Sendable {
         if source == "-" {
             input = STDIN_FILENO
             isDatagram = false
+            listeningNote = nil
         } else if source.hasPrefix("serial://") {
             input = try Self.openSerial(source)
             isDatagram = false
+            listeningNote = nil
         } else {
-            input = try Self.bind(source)
+            let endpoint: UDPEndpoint
+            do { endpoint = try UDPEndpoint(source, allowEmptyHost: true) } catch {
+                throw RecordingError(file: source, line: 0, column: 0,
+                                     message: "\(error); a source is '-' (standard input), serial:///dev/DEVICE?baud=N or udp://[HOST]:PORT")
+            }
+            input = try Self.bind(endpoint, source: source)
             isDatagram = true
+            let loopback = ["", "127.0.0.1", "::1", "localhost"].contains(endpoint.host)
+            listeningNote = loopback ? nil : "listening on \(endpoint.host):\(endpoint.port): reachable from other machines on that network"
         }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
@@ -74,8 +94,9 @@ public final class LiveFeed: @unchecked Sendable {
         close(readEnd)
     }
 
-    /// Datagrams (or standard-input reads) received so far.
+    /// Datagrams (or standard-input reads) received so far, and datagrams dropped for their size.
     public var receivedCount: Int { lock.lock(); defer { lock.unlock() }; return received }
+    public var droppedDatagrams: Int { lock.lock(); defer { lock.unlock() }; return dropped }
 
     /// Ends the feed: the pump closes the pipe within about 100 ms.
     public func stop() {
@@ -128,16 +149,17 @@ public final class LiveFeed: @unchecked Sendable {
         return descriptor
     }
 
-    /// `udp://[HOST]:PORT` → a bound UDP socket with a 4 MiB receive buffer.
-    static func bind(_ source: String) throws -> Int32 {
+    /// A bound UDP socket with a 4 MiB receive buffer; an empty host is the loopback address.
+    static func bind(_ endpoint: UDPEndpoint, source: String) throws -> Int32 {
+        var endpoint = endpoint
+        if endpoint.host.isEmpty { endpoint.host = "127.0.0.1" }
         do {
-            let descriptor = try UDPEndpoint(source, allowEmptyHost: true).socket(listen: true)
+            let descriptor = try endpoint.socket(listen: true)
             var size: Int32 = 4 << 20
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             return descriptor
         } catch {
-            let hint = source.hasPrefix("udp://") ? "" : "; a source is '-' (standard input), serial:///dev/DEVICE?baud=N or udp://[HOST]:PORT"
-            throw RecordingError(file: source, line: 0, column: 0, message: "\(error)\(hint)")
+            throw RecordingError(file: source, line: 0, column: 0, message: "\(error)")
         }
     }
 
@@ -158,6 +180,10 @@ public final class LiveFeed: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }   // EIO: the device went away
             if count == 0 && !isDatagram { return }   // end of standard input
+            if isDatagram && count > Self.maximumDatagram {
+                lock.lock(); dropped += 1; lock.unlock()
+                continue
+            }
             lock.lock(); received += 1; lock.unlock()
             let bytes = isDatagram ? converter.lines(buffer[..<count]) : Array(buffer[..<count])
             guard write(all: bytes) else { return }   // the reader has gone

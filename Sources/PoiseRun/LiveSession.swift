@@ -58,12 +58,20 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var send: SendReport?
     /// True when Ctrl-C or SIGTERM ended the run (a live source has no end of its own).
     public var stopped: Bool
+    /// Rows left out as malformed, rows delivered with repaired values, the first few problems
+    /// (with their line and column in the stream), and datagrams dropped for their size.
+    public var rowsDropped = 0
+    public var rowsRepaired = 0
+    public var problems: [String] = []
+    public var datagramsDropped = 0
 
     enum CodingKeys: String, CodingKey {
         case source, pipeline, samples, stopped, send, whole = "pipeline_metrics"
         case sampleRate = "sample_rate_hz", rateEstimated = "rate_estimated"
         case streamSeconds = "stream_s", wallSeconds = "wall_s", latencyNanoseconds = "latency_ns"
         case stillSegments = "still_segments"
+        case rowsDropped = "rows_dropped", rowsRepaired = "rows_repaired", problems
+        case datagramsDropped = "datagrams_dropped"
     }
 }
 
@@ -73,16 +81,36 @@ public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
 
+    /// Problems quoted in the report (all are counted).
+    public static let quotedProblems = 5
+
     /// Runs until the source ends or `shouldStop` (polled by the feed about every 100 ms and
-    /// between samples) says so.
+    /// between samples) says so. The stream is read leniently: a malformed row is counted,
+    /// quoted (the first few) and left out, and the stream goes on.
     ///
+    /// - Parameter note: called once at the start with anything the user should know (a UDP
+    ///   source listening beyond the loopback address).
     /// - Throws: `RecordingError` for the source (bad address, a bad row with its line and
     ///   column), `SpecError` for the pipeline, `ReplayError` for `--send`.
     public static func run(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool,
+                           note: (String) -> Void = { _ in },
                            progress: (LiveProgress) -> Void = { _ in }) throws -> LiveReport {
+        do {
+            return try stream(request, shouldStop: shouldStop, note: note, progress: progress)
+        } catch var error as RecordingError where error.file.hasPrefix("/dev/fd/") {
+            error.file = request.source   // the stream's name, not the pipe it is read through
+            throw error
+        }
+    }
+
+    static func stream(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool, note: (String) -> Void,
+                       progress: (LiveProgress) -> Void) throws -> LiveReport {
         let feed = try LiveFeed(source: request.source, shouldStop: shouldStop)
         defer { feed.stop() }
-        let reader = try RecordingSources.open(path: feed.path, options: request.readOptions)
+        if let listening = feed.listeningNote { note(listening) }
+        var options = request.readOptions
+        options.strict = false
+        let reader = try RecordingSources.open(path: feed.path, options: options)
         let schema = reader.schema
         var first: [MotionSample] = []
         if request.sampleRate == nil {
@@ -142,10 +170,19 @@ public enum LiveSession {
         }
         if let finished = writer.take() { try finished.finish() }
         let summary = metrics.finish()
-        return LiveReport(source: request.source, pipeline: pipeline.description, sampleRate: rate, rateEstimated: estimated,
+        var report = LiveReport(source: request.source, pipeline: pipeline.description, sampleRate: rate, rateEstimated: estimated,
                           samples: count, streamSeconds: lastTime - (firstTime ?? lastTime),
                           wallSeconds: Double(lastWall - (firstWall ?? lastWall)) * 1e-9,
                           latencyNanoseconds: latency.summary(), whole: count > 0 ? summary.whole : nil,
                           stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: shouldStop())
+        report.rowsDropped = reader.summary.rowsDropped
+        report.rowsRepaired = reader.summary.rowsRepaired
+        report.problems = reader.issues.prefix(quotedProblems).map { issue in
+            var issue = issue
+            issue.location.file = request.source
+            return issue.description
+        }
+        report.datagramsDropped = feed.droppedDatagrams
+        return report
     }
 }

@@ -59,6 +59,31 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
+    /// Malformed rows in a stream are counted, quoted with their position and left out; the
+    /// stream goes on.
+    @Test func malformedRowsAreCountedAndTheStreamGoesOn() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = scratch.path("bad.csv")
+        try "t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n0.01,abc,0,1\n0.02,0,0,1,5\n0.03,0,0,1\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let result = try PoiseProcess.run(["live", "-", "--rate", "100", "--json"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        #expect(report["samples"] as? Int == 2)
+        #expect(report["rows_dropped"] as? Int == 2)
+        let problems = try #require(report["problems"] as? [String])
+        #expect(problems.count == 2 && problems[0].hasPrefix("-:3:2:") && problems[1].hasPrefix("-:4:"), "\(problems)")
+    }
+
+    /// `udp://:PORT` listens on the loopback address only; naming another address says so.
+    @Test func listeningBeyondLoopbackIsAnnounced() throws {
+        let port = try Self.freePort()
+        let (status, _, errors) = try Self.interruptedLive(["udp://0.0.0.0:\(port)", "--rate", "50"]) {}
+        #expect(status == 130, "\(errors)")
+        #expect(errors.contains("interrupted before the stream started"), "\(errors)")
+        #expect(errors.contains("listening on 0.0.0.0:\(port): reachable from other machines"), "\(errors)")
+    }
+
     /// A serial port (a pseudo-terminal standing in for an Arduino printing CSV): rows written
     /// to it are processed as they come; SIGINT ends the run.
     @Test func serialPortRowsAreProcessedAsTheyCome() throws {
@@ -90,7 +115,8 @@ import Glibc
     }
 
     /// Starts `poise live ARGUMENTS --json`, waits for it to open its source, runs `feed`, waits,
-    /// sends SIGINT and returns the exit status, the JSON report and standard error.
+    /// sends SIGINT and returns the exit status, the JSON report (empty when none was printed)
+    /// and standard error.
     static func interruptedLive(_ arguments: [String], feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
         let process = Process()
         process.executableURL = try #require(PoiseProcess.executable)
@@ -103,10 +129,10 @@ import Glibc
         try feed()
         Thread.sleep(forTimeInterval: 0.5)
         process.interrupt()
-        let report = try json(String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, report, errors)
+        return (process.terminationStatus, output.isEmpty ? [:] : try json(output), errors)
     }
 
     /// A UDP port that was free a moment ago.
