@@ -65,6 +65,7 @@ let package = Package(
         // Small example programs (docs/reports.md); built with the package so they compile in CI.
         .executableTarget(name: "ExampleGameTilt", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GameTilt"),
         .executableTarget(name: "ExampleRobotIMU", dependencies: ["Poise", "PoiseRecording"], path: "Examples/RobotIMU"),
+        .executableTarget(name: "ExampleUDPReceiver", path: "Examples/UDPReceiver"),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
