@@ -1,0 +1,102 @@
+"""End-to-end latency of `poise live` on loopback, from a separate sender process.
+
+A sender sends 9-axis samples as CSV datagrams to `poise live udp://127.0.0.1:PORT --pipeline
+fusion:9d --send udp://127.0.0.1:PORT2` at a fixed rate from absolute deadlines; a receiver
+thread in this process notes when each processed sample comes back. Reported per rate:
+- round trip: send → processed datagram received here (two loopback hops, Python's own
+  scheduling included: an upper bound of Poise's part);
+- Poise's own per-sample latency from its report (reader → end of the sinks);
+- samples lost (sent but not received back).
+
+    python3 Benchmarks/live/latency.py [--poise .build/release/poise] [--seconds 10] [--rates 100 1000]
+"""
+import argparse, json, math, os, signal, socket, subprocess, sys, threading, time
+
+def percentile(values, q):
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = (len(values) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+def free_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+def run(poise, rate, seconds):
+    listen, back = free_port(), free_port()
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    receiver.bind(("127.0.0.1", back))
+    receiver.settimeout(0.2)
+    arrived = {}
+    done = threading.Event()
+
+    def receive():
+        while not done.is_set():
+            try:
+                data = receiver.recv(65536)
+            except socket.timeout:
+                continue
+            now = time.monotonic_ns()
+            field = data.split(b",", 1)[0]
+            try:
+                arrived[float(field)] = now
+            except ValueError:
+                pass   # the header
+
+    thread = threading.Thread(target=receive)
+    thread.start()
+    process = subprocess.Popen([poise, "live", f"udp://127.0.0.1:{listen}", "--pipeline", "fusion:9d", "--rate", str(rate),
+                                "--send", f"udp://127.0.0.1:{back}", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    target = ("127.0.0.1", listen)
+    sender.sendto(b"t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n", target)
+    sent = {}
+    count = int(rate * seconds)
+    start = time.monotonic_ns() + 1_000_000
+    for i in range(count):
+        deadline = start + int(i * 1e9 / rate)
+        while time.monotonic_ns() < deadline:
+            pass
+        t = i / rate
+        a = 0.01 * math.sin(t)
+        line = f"{t!r},{a},0.0,1.0,0.01,-0.02,0.005,20.0,5.0,-40.0\n".encode()
+        sent[t] = time.monotonic_ns()
+        sender.sendto(line, target)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    done.set()
+    thread.join()
+    report = json.loads(out) if out.strip() else {}
+    trips = [(arrived[t] - sent[t]) / 1000 for t in sent if t in arrived]
+    poise_latency = report.get("latency_ns") or {}
+    return {
+        "rate_hz": rate, "sent": count, "received": len(trips), "lost": count - len(trips),
+        "round_trip_us": {"p50": percentile(trips, 0.5), "p99": percentile(trips, 0.99), "max": max(trips or [float("nan")])},
+        "poise_read_to_sent_us": {k: poise_latency.get(k, float("nan")) / 1000 for k in ("p50", "p99", "max")},
+        "poise_samples": report.get("samples"),
+    }
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--poise", default=os.path.join(here, "..", "..", ".build", "release", "poise"))
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rates", type=float, nargs="+", default=[100, 1000])
+    args = parser.parse_args()
+    for rate in args.rates:
+        result = run(args.poise, rate, args.seconds)
+        rt, own = result["round_trip_us"], result["poise_read_to_sent_us"]
+        print(f"{rate:6.0f} Hz, {result['sent']} samples: lost {result['lost']}; "
+              f"round trip median {rt['p50']:.1f} µs, p99 {rt['p99']:.1f} µs, max {rt['max']:.1f} µs; "
+              f"poise reader→sent median {own['p50']:.1f} µs, p99 {own['p99']:.1f} µs")
+
+if __name__ == "__main__":
+    main()
