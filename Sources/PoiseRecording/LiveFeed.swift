@@ -202,11 +202,16 @@ public final class LiveFeed: @unchecked Sendable {
 }
 
 /// Turns datagrams into CSV lines: CSV passes through (a newline is added when missing); flat
-/// JSON objects become rows under a header made from the first object's keys.
-struct DatagramLines {
+/// JSON objects become rows under a header made from the first object's keys. Anything else is
+/// passed on as a line for the CSV reader to judge (and count) — nothing in a datagram is
+/// interpreted as anything but values.
+public struct DatagramLines: Sendable {
     private var header: [String]?
 
-    mutating func lines(_ datagram: ArraySlice<UInt8>) -> [UInt8] {
+    public init() {}
+
+    /// The CSV lines (each ending in a newline) for one datagram's bytes.
+    public mutating func lines(_ datagram: ArraySlice<UInt8>) -> [UInt8] {
         let text = String(decoding: datagram, as: UTF8.self)
         var out = ""
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.allSatisfy({ $0 == " " }) {
@@ -235,7 +240,9 @@ struct DatagramLines {
             rest = rest.drop { $0 == " " || $0 == "," }
             if rest.first == "}" { return fields }
             guard rest.first == "\"", let end = rest.dropFirst().firstIndex(of: "\"") else { return nil }
-            let key = String(rest[rest.index(after: rest.startIndex) ..< end])
+            // A comma in a key would split the header: it becomes a space (the reader then
+            // reports the unknown column by that name).
+            let key = String(rest[rest.index(after: rest.startIndex) ..< end].map { $0 == "," ? " " : $0 })
             rest = rest[rest.index(after: end)...].drop { $0 == " " }
             guard rest.first == ":" else { return nil }
             rest = rest.dropFirst().drop { $0 == " " }
