@@ -43,6 +43,20 @@ public enum RecordingFormat: String, Sendable, Codable {
     case phyphox
     /// EuRoC MAV / ASL `imu0/data.csv`: `#timestamp [ns],w_RS_S_x [rad s^-1],…,a_RS_S_x [m s^-2],…`.
     case euroc
+    /// Xsens / Movella MT Manager text export: `//` preamble lines (`// Update Rate: 100.0Hz`),
+    /// tab-separated, `PacketCounter` (time = counter / update rate), `Acc_X` (m/s²), `Gyr_X` (rad/s).
+    case xsens
+
+    /// The format in words, for reports.
+    public var name: String {
+        switch self {
+        case .poise: "Poise / BROAD CSV"
+        case .xioFusion: "x-io Fusion CSV"
+        case .phyphox: "phyphox CSV"
+        case .euroc: "EuRoC MAV imu0/data.csv"
+        case .xsens: "Xsens MT Manager export"
+        }
+    }
 }
 
 /// The column layout of a recording, derived from its header.
