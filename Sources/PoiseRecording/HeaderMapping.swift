@@ -188,6 +188,9 @@ enum HeaderMapping {
             text += " Ignored: " + ignored.map { "\($0.names.map { "'\($0)'" }.joined(separator: ", ")) (\($0.reason))" }
                 .joined(separator: "; ") + "."
         }
+        if header.count == 1 {
+            text += " The header is a single column: if its fields are separated by another character, give --delimiter comma|semicolon|tab."
+        }
         let reasons = Set(ignored.map(\.reason))
         if reasons.contains(unknownReason) || reasons.contains(unnamedReason) {
             text += " To read this file, rename its columns to Poise names (t_s or t_ns, acc_x_mps2 or acc_x_g, gyr_x_radps or gyr_x_dps, mag_x_uT; see docs/recordings.md)."
