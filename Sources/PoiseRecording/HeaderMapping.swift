@@ -75,6 +75,15 @@ enum HeaderMapping {
             default: break
             }
         }
+        // CoreMotion CMDeviceMotion: gravity.x + userAcceleration.x (g, Apple's sign), rotationRate.x.
+        if let dot = name.lastIndex(of: "."), let axis = axes[String(name[name.index(after: dot)...])] {
+            switch name[..<dot] {
+            case "gravity": return (.acceleration(axis: axis, scale: -1), "g (Apple sign)")
+            case "userAcceleration": return (.accelerationComponent(axis: axis, scale: -1), "g (Apple sign)")
+            case "rotationRate": return (.rotationRate(axis: axis, scale: 1), "rad/s")
+            default: break
+            }
+        }
         // EuRoC: w_RS_S_x [rad s^-1], a_RS_S_x [m s^-2]
         if name.hasPrefix("w_RS_S_") || name.hasPrefix("a_RS_S_") {
             let rest = name.dropFirst(7)
@@ -138,12 +147,20 @@ enum HeaderMapping {
             }
             columns.append(ColumnMapping(name: trimmed, meaning: meaning, unit: unit))
         }
+        // A gravity-free component without the acceleration it is added to is no accelerometer.
+        for (i, column) in columns.enumerated() {
+            if case .accelerationComponent(let axis, _) = column.meaning, seen["acceleration[\(axis)]"] == nil {
+                columns[i].meaning = .ignored(reason: gravityFreeReason)
+                seen[column.meaning.slot ?? ""] = nil
+            }
+        }
         guard seen["time"] != nil || sampleRate != nil else {
-            throw RecordingError(file: file, line: line, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)', '#timestamp [ns]', or an Xsens PacketCounter with its '// Update Rate:' line); for a file without timestamps give its sample rate: --rate HZ (poise info, replay), --sample-rate HZ (fuse, evaluate), ReadOptions.sampleRate. \(describe(header: header, columns: columns))")
+            throw RecordingError(file: file, line: line, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)', '#timestamp [ns]', or an Xsens PacketCounter with its '// Update Rate:' line); for a file without timestamps give its sample rate: --rate HZ (poise info, replay, spectrum), --sample-rate HZ (fuse, evaluate), ReadOptions.sampleRate. \(describe(header: header, columns: columns))")
         }
         // Sensors come as complete triples; the truth quaternion as all four components.
         let groups: [(label: String, slots: [String], parts: [String], names: String)] = [
             ("acceleration", (0..<3).map { "acceleration[\($0)]" }, ["x", "y", "z"], "acc_x/y/z"),
+            ("accelerationComponent", (0..<3).map { "accelerationComponent[\($0)]" }, ["x", "y", "z"], "userAcceleration.x/y/z"),
             ("rotationRate", (0..<3).map { "rotationRate[\($0)]" }, ["x", "y", "z"], "gyr_x/y/z"),
             ("magneticField", (0..<3).map { "magneticField[\($0)]" }, ["x", "y", "z"], "mag_x/y/z"),
             ("truth", (0..<4).map { "truth[\($0)]" }, ["qw", "qx", "qy", "qz"], "gt_qw/qx/qy/qz"),
@@ -156,7 +173,7 @@ enum HeaderMapping {
                 throw RecordingError(file: file, line: line, column: 0,
                                      message: "incomplete \(group.label) columns (\(group.names)): missing \(missing.joined(separator: ", "))")
             }
-            if group.label != "truth" { sensors += 1 }
+            if group.label != "truth" && group.label != "accelerationComponent" { sensors += 1 }
         }
         guard sensors > 0 else {
             throw RecordingError(file: file, line: line, column: 0,
@@ -170,6 +187,7 @@ enum HeaderMapping {
         let names = header.map { $0.trimmingSpaces() }
         let first = names.first ?? ""
         if names.contains("PacketCounter") || names.contains("Acc_X") { return .xsens }
+        if names.contains("gravity.x") || names.contains("userAcceleration.x") { return .coreMotion }
         if names.contains(where: { $0.hasPrefix("Accelerometer") || $0.hasPrefix("Gyroscope X") }) && first == "Time (s)" {
             return .xioFusion
         }
@@ -192,7 +210,7 @@ enum HeaderMapping {
             text += " The header is a single column: if its fields are separated by another character, give --delimiter comma|semicolon|tab."
         }
         let reasons = Set(ignored.map(\.reason))
-        if reasons.contains(unknownReason) || reasons.contains(unnamedReason) {
+        if reasons.contains(unknownReason) {
             text += " To read this file, rename its columns to Poise names (t_s or t_ns, acc_x_mps2 or acc_x_g, gyr_x_radps or gyr_x_dps, mag_x_uT; see docs/recordings.md)."
         } else if reasons.contains(gravityFreeReason) {
             text += " Gravity-free acceleration cannot stand in for an accelerometer: export the accelerometer itself (phyphox 'Acceleration (with g)', Sensor Logger 'TotalAcceleration' or uncalibrated accelerometer)."

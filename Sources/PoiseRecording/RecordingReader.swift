@@ -109,6 +109,9 @@ public final class RecordingReader {
     private let rowRate: Double?
     private let accelerationColumns: SIMD3<Int>?
     private let accelerationScales: SIMD3<Double>
+    /// Columns added to the acceleration (`ColumnMeaning.accelerationComponent`), or nil.
+    private let accelerationComponentColumns: SIMD3<Int>?
+    private let accelerationComponentScales: SIMD3<Double>
     private let rotationRateColumns: SIMD3<Int>?
     private let rotationRateScales: SIMD3<Double>
     private let magneticFieldColumns: SIMD3<Int>?
@@ -190,6 +193,10 @@ public final class RecordingReader {
             (dialectResult.delimiter, dialectResult.decimalComma) = try CSVDialect.resolve(header: header, options: options, file: path, line: line)
             schemaResult = try RecordingReader.schema(headerLine: header, line: line, dialect: dialectResult, path: path,
                                                       options: options, issues: &headerIssues)
+            if schemaResult.format == .coreMotion && options.appleAccelerometerSign {
+                throw RecordingError(file: path, line: line, column: 0,
+                                     message: "the CoreMotion gravity and userAcceleration columns are converted from Apple's sign already: leave out --apple-accelerometer-sign (ReadOptions.appleAccelerometerSign)")
+            }
             if dialectResult.translatesRows {
                 guard mapping == nil else {
                     throw RecordingError(file: path, line: line, column: 0,
@@ -231,6 +238,7 @@ public final class RecordingReader {
         var acc = (columns: SIMD3<Int>(repeating: -1), scales: SIMD3<Double>(repeating: 1))
         var gyr = acc
         var mag = acc
+        var component = acc
         var truth = SIMD4<Int>(repeating: -1)
         var movement: Int?
         let sign = options.appleAccelerometerSign ? -1.0 : 1.0
@@ -239,6 +247,7 @@ public final class RecordingReader {
             switch column.meaning {
             case .time(let scale): time = (i, scale)
             case .acceleration(let axis, let scale): acc.columns[axis] = i; acc.scales[axis] = sign * scale
+            case .accelerationComponent(let axis, let scale): component.columns[axis] = i; component.scales[axis] = sign * scale
             case .rotationRate(let axis, let scale): gyr.columns[axis] = i; gyr.scales[axis] = scale
             case .magneticField(let axis, let scale): mag.columns[axis] = i; mag.scales[axis] = scale
             case .truth(let component): truth[component] = i
@@ -252,6 +261,8 @@ public final class RecordingReader {
         rowRate = time.column < 0 ? options.sampleRate : nil
         accelerationColumns = schemaResult.hasAccelerometer ? acc.columns : nil
         accelerationScales = acc.scales
+        accelerationComponentColumns = component.columns[0] >= 0 ? component.columns : nil
+        accelerationComponentScales = component.scales
         rotationRateColumns = schemaResult.hasGyroscope ? gyr.columns : nil
         rotationRateScales = gyr.scales
         magneticFieldColumns = schemaResult.hasMagnetometer ? mag.columns : nil
@@ -352,7 +363,8 @@ public final class RecordingReader {
     @inline(__always)
     private func readRun(into rows: UnsafeMutablePointer<MotionSample>, maximumCount: Int) -> Int {
         let st = state
-        guard st.pointee.hasPrevious, st.pointee.typicalInterval > 0, !hasSkippedColumns, timeColumn >= 0 else { return 0 }
+        guard st.pointee.hasPrevious, st.pointee.typicalInterval > 0, !hasSkippedColumns, timeColumn >= 0,
+              accelerationComponentColumns == nil else { return 0 }
         let buffer = UnsafePointer(st.pointee.bytes)
         let limit = buffer + st.pointee.filled
         var p = buffer + st.pointee.position
@@ -594,6 +606,7 @@ public final class RecordingReader {
         sample.time = time
         if let c = accelerationColumns {
             sample.acceleration = SIMD3(v[c.x], v[c.y], v[c.z]) * accelerationScales
+            if let d = accelerationComponentColumns { sample.acceleration += SIMD3(v[d.x], v[d.y], v[d.z]) * accelerationComponentScales }
             check += sample.acceleration.sum()
         }
         if let c = rotationRateColumns {
@@ -635,6 +648,9 @@ public final class RecordingReader {
         for (sensor, columns) in [accelerationColumns, rotationRateColumns, magneticFieldColumns].enumerated() {
             guard let c = columns else { continue }
             for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], sensor)) }
+        }
+        if let c = accelerationComponentColumns {
+            for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], 0)) }
         }
         guard let first = bad.first else { return true }  // finite values whose sum overflowed
         let name = schema.columns[first.column].name

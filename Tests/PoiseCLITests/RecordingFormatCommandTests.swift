@@ -80,5 +80,19 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: formatsPresent, "../shared/data/formats is absent"))
+    func motionSenseIsTimedByTheGivenRate() throws {
+        let file = formatsFile("coremotion_motionsense/dws_1/sub_1.csv")
+        for arguments in [["info", file, "--rate", "50"], ["spectrum", file, "--rate", "50"], ["replay", file, "--rate", "50", "--speed", "max"]] {
+            let result = try PoiseProcess.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.contains("1751"), "\(arguments): \(result.stdout)")
+        }
+        let info = try PoiseProcess.run(["info", file, "--rate", "50"])
+        #expect(info.stdout.contains("gravity.z → acceleration.z [g (Apple sign) → g]; specific force, device axes, Apple's sign negated"), "\(info.stdout)")
+        let untimed = try PoiseProcess.run(["spectrum", file])
+        #expect(untimed.status == 1 && untimed.stderr.contains("sub_1.csv:1: missing time column") && untimed.stderr.contains("--rate HZ"))
+    }
+
     func formatsFile(_ relative: String) -> String { Self.formats + "/" + relative }
 }

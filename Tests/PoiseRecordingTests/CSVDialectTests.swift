@@ -90,4 +90,22 @@ import Poise
         #expect(r.samples[0].acceleration == SIMD3(0, 0, 1) && r.samples[1].acceleration == SIMD3(0, 1, 0))
         #expect(r.issues.isEmpty)
     }
+
+    @Test func coreMotionGravityPlusUserAccelerationIsTheSpecificForceWithAppleSignConverted() throws {
+        let header = ",attitude.roll,gravity.x,gravity.y,gravity.z,rotationRate.x,rotationRate.y,rotationRate.z,userAcceleration.x,userAcceleration.y,userAcceleration.z\n"
+        let text = header + "0,0.1,0,0,-1,0.5,0,0,0.25,0,0.5\n1,0.1,0,-1,0,0,0,0,0,0,0\n"
+        let (r, _) = try read(text, options: ReadOptions(sampleRate: 50))
+        #expect(r.schema.format == .coreMotion)
+        #expect(r.samples.map(\.time) == [0, 0.02])
+        // Face up at rest: gravity.z = −1 in Apple's sign is +1 g of specific force.
+        #expect(r.samples[0].acceleration == SIMD3(-0.25, 0, 0.5))
+        #expect(r.samples[1].acceleration == SIMD3(0, 1, 0))
+        #expect(r.samples[0].rotationRate == SIMD3(0.5, 0, 0))
+        // Without a rate: the missing time column error; with Apple's sign asked: an error too.
+        #expect(error(text)?.message.contains("--rate HZ") == true)
+        #expect(error(text, options: ReadOptions(appleAccelerometerSign: true, sampleRate: 50))?.message.contains("already") == true)
+        // User acceleration alone is not an accelerometer.
+        let userOnly = "t_s,userAcceleration.x,userAcceleration.y,userAcceleration.z\n0,0,0,0\n"
+        #expect(error(userOnly)?.message.contains("gravity-free") == true)
+    }
 }

@@ -56,6 +56,22 @@ import Poise
         #expect(error?.message.contains("no sensor columns") == true)
         #expect(error?.message.contains("gravity-free") == true)
     }
+
+    @Test(.enabled(if: formatsPresent, "../shared/data/formats is absent"))
+    func motionSenseReadsAt50HzWithGravityUp() throws {
+        let r = try Recording.load(path: path("coremotion_motionsense/dws_1/sub_1.csv"), options: ReadOptions(sampleRate: 50))
+        #expect(r.schema.format == .coreMotion)
+        #expect(r.samples.count == 1751)
+        #expect(abs((r.samples.last?.time ?? 0) - 35.0) < 1e-9)
+        #expect(r.schema.hasAccelerometer && r.schema.hasGyroscope && !r.schema.hasMagnetometer)
+        // Row 0: gravity (0.741895, 0.669768, −0.031672) + user (0.294894, −0.184493, 0.377542), negated.
+        let a = r.samples[0].acceleration
+        #expect(abs(a.x + (0.741895 + 0.294894)) < 1e-12 && abs(a.y + (0.669768 - 0.184493)) < 1e-12)
+        // Walking downstairs: the median norm is about 1 g.
+        let norms = r.samples.map { simd_length($0.acceleration) }.sorted()
+        #expect(abs(norms[norms.count / 2] - 1) < 0.1)
+        #expect(r.issues.count == 1 && r.issues[0].kind == .unknownColumn)  // the unnamed row index
+    }
 }
 
 private func simd_length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }

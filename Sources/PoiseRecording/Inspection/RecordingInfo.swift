@@ -68,7 +68,7 @@ public struct RecordingInfo: Sendable, Codable {
     }
 
     public var path: String
-    /// `poise`, `xioFusion`, `phyphox`, `euroc`, `xsens`.
+    /// `poise`, `xioFusion`, `phyphox`, `euroc`, `xsens`, `coreMotion`.
     public var format: String
     /// The format in words (`Xsens MT Manager export`).
     public var formatName: String = ""
@@ -439,9 +439,13 @@ public struct RecordingInspector: Sendable {
         let axes = ["x", "y", "z"]
         switch c.meaning {
         case .time: return .init(name: c.name, meaning: "time", unit: c.unit, coreUnit: "s")
-        case .acceleration(let a, _):
+        case .acceleration(let a, let scale):
             return .init(name: c.name, meaning: "acceleration.\(axes[a])", unit: c.unit, coreUnit: "g",
-                         convention: "specific force, device axes, as in the file (+1 g up at rest)")
+                         convention: scale < 0 ? "specific force, device axes, Apple's sign negated (+1 g up at rest)"
+                                               : "specific force, device axes, as in the file (+1 g up at rest)")
+        case .accelerationComponent(let a, _):
+            return .init(name: c.name, meaning: "acceleration.\(axes[a]) (added)", unit: c.unit, coreUnit: "g",
+                         convention: "added to the column above: gravity + user acceleration = specific force, Apple's sign negated (+1 g up at rest)")
         case .rotationRate(let a, _):
             return .init(name: c.name, meaning: "rotation_rate.\(axes[a])", unit: c.unit, coreUnit: "rad/s",
                          convention: "device axes, right-handed, as in the file")
