@@ -5,6 +5,7 @@
 ///   `gyr_x_radps`, `gyr_x_dps`, `mag_x_uT`, `mag_x_nT`, `mag_x_G`), `gt_qw…gt_qz`, `movement`,
 ///   `gt_pos_*_m` (ignored).
 /// - x-io Fusion: `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)`.
+/// - x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` and the x-io Fusion sensor names.
 /// - phyphox: `Time (s)`, `Acceleration x (m/s^2)`, `Gyroscope x (rad/s)`, `Magnetic field x (µT)`.
 /// - EuRoC MAV: `#timestamp [ns]`, `w_RS_S_x [rad s^-1]`, `a_RS_S_x [m s^-2]`.
 /// - Xsens MT Manager export: `PacketCounter` (time = counter / update rate), `Acc_X` (m/s²),
@@ -22,7 +23,7 @@ enum HeaderMapping {
         switch name {
         case "t_s", "Time (s)": return (.time(scale: 1), "s")
         case "t_ms": return (.time(scale: 1e-3), "ms")
-        case "t_us": return (.time(scale: 1e-6), "µs")
+        case "t_us", "Timestamp (us)": return (.time(scale: 1e-6), "µs")
         case "t_ns", "#timestamp [ns]", "#timestamp": return (.time(scale: 1e-9), "ns")
         case "movement": return (.movement, "")
         case "gt_qw": return (.truth(component: 0), "")
@@ -192,6 +193,7 @@ enum HeaderMapping {
             return .xioFusion
         }
         if first == "Time (s)" { return .phyphox }
+        if first == "Timestamp (us)" { return .ximu3 }
         if first.hasPrefix("#timestamp") { return .euroc }
         return .poise
     }

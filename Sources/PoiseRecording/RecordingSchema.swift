@@ -55,6 +55,9 @@ public enum RecordingFormat: String, Sendable, Codable {
     /// force, negated to +1 g up; `rotationRate.x` (rad/s). No time column: rows are timed by the
     /// sample rate given.
     case coreMotion
+    /// x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` (device clock), `Gyroscope X (deg/s)`,
+    /// `Accelerometer X (g)`.
+    case ximu3
 
     /// The format in words, for reports.
     public var name: String {
@@ -65,6 +68,7 @@ public enum RecordingFormat: String, Sendable, Codable {
         case .euroc: "EuRoC MAV imu0/data.csv"
         case .xsens: "Xsens MT Manager export"
         case .coreMotion: "CoreMotion device motion (gravity + userAcceleration)"
+        case .ximu3: "x-io x-IMU3 logged CSV"
         }
     }
 }

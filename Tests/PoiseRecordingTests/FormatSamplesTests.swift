@@ -72,6 +72,25 @@ import Poise
         #expect(abs(norms[norms.count / 2] - 1) < 0.1)
         #expect(r.issues.count == 1 && r.issues[0].kind == .unknownColumn)  // the unnamed row index
     }
+
+    @Test(.enabled(if: formatsPresent, "../shared/data/formats is absent"))
+    func ximu3InertialReadsAt50Hz() throws {
+        let r = try Recording.load(path: path("xio_ximu3_logged/Left Foot 64F0EBCE (UDP)/Inertial.csv"))
+        #expect(r.schema.format == .ximu3)
+        #expect(r.samples.count == 921)
+        #expect(abs(medianInterval(r.samples) - 0.02) < 0.001)
+        #expect(r.schema.hasAccelerometer && r.schema.hasGyroscope)
+        #expect(r.issues.allSatisfy { $0.kind == .gap && $0.action == .kept })
+    }
+
+    @Test(.enabled(if: formatsPresent, "../shared/data/formats is absent"))
+    func sensorLoggerUserAccelerationIsNotRead() throws {
+        // iOS Sensor Logger's Accelerometer.csv is gravity-free and names its axes z, y, x only.
+        let error = #expect(throws: RecordingError.self) {
+            _ = try Recording.load(path: path("sensor_logger_ios_iphone12/Accelerometer.csv"))
+        }
+        #expect(error?.line == 1 && error?.message.contains("Header: 'time', 'seconds_elapsed', 'z', 'y', 'x'") == true)
+    }
 }
 
 private func simd_length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }

@@ -68,7 +68,7 @@ public struct RecordingInfo: Sendable, Codable {
     }
 
     public var path: String
-    /// `poise`, `xioFusion`, `phyphox`, `euroc`, `xsens`, `coreMotion`.
+    /// `poise`, `xioFusion`, `phyphox`, `euroc`, `xsens`, `coreMotion`, `ximu3`.
     public var format: String
     /// The format in words (`Xsens MT Manager export`).
     public var formatName: String = ""
