@@ -50,7 +50,7 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Write the report to this file (atomically) instead of standard output ('-': standard output).")
     public var output: String?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     public init() {}
 
@@ -96,7 +96,7 @@ public struct BenchCommand: ParsableCommand {
         for file in files {
             let recording: Recording
             do {
-                recording = try time.load(file)
+                recording = try reading.load(file)
                 try recording.schema.require([.accelerometer], file: file, for: "bench (the filters run on the acceleration)")
             } catch let error as RecordingError {
                 throw CommandError(error.description)  // a data error (exit 1), not a usage error

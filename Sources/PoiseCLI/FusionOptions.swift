@@ -17,7 +17,7 @@ struct FusionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
     var sampleRate: Double?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
         try OptionRange("--declination", -180, 180, unit: "degrees").check(declination)
@@ -26,7 +26,7 @@ struct FusionOptions: ParsableArguments {
 
     /// How fuse and evaluate read the recording.
     var readOptions: ReadOptions {
-        time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate))
+        reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, sampleRate: sampleRate))
     }
 
     /// The sensors the mode fuses: accelerometer and gyroscope, and in 9d the magnetometer.

@@ -22,7 +22,7 @@ public struct InfoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Sample rate of a file without a time column (row n is timed n / rate s); ignored when the file has times.", valueName: "HZ"))
     var rate: Double?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     public init() {}
 
@@ -32,7 +32,7 @@ public struct InfoCommand: ParsableCommand {
 
     /// The report as printed.
     public func output() throws -> String {
-        let info = try RecordingInfo.inspect(path: file, options: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict, sampleRate: rate)))
+        let info = try RecordingInfo.inspect(path: file, options: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign, strict: strict, sampleRate: rate)))
         return json ? try info.json() : info.text
     }
 

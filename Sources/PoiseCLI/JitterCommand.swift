@@ -23,7 +23,7 @@ public struct JitterCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object.")
     public var json = false
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     public init() {}
 
@@ -35,7 +35,7 @@ public struct JitterCommand: ParsableCommand {
     /// What `run()` prints.
     public func output() throws -> String {
         let spec = try FilterSpec(parsing: filter)
-        let recording = try time.load(file)
+        let recording = try reading.load(file)
         try recording.schema.require([.accelerometer], file: file, for: "jitter (the filter runs on the acceleration)")
         guard let sampleRate = rate ?? nominalSampleRate(of: recording.samples) else {
             throw CommandError("\(file): fewer than two distinct timestamps; give --rate")

@@ -39,7 +39,7 @@ struct LiveCommand: ParsableCommand {
     @Flag(name: .customLong("apple-accelerometer-sign"), help: "The stream uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     func validate() throws {
         try OptionRange.sampleRate("--rate").check(rate)
@@ -51,7 +51,7 @@ struct LiveCommand: ParsableCommand {
         defer { interrupt.restore() }
         let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,
                                   sendTarget: sending.send, sendFormat: sending.sendFormat,
-                                  readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
+                                  readOptions: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
         let status = LiveStatusLine()
         let report: LiveReport
         do {

@@ -26,7 +26,7 @@ struct RemapCommand: ParsableCommand {
     @Option(help: "Write the CSV here instead of standard output ('-': standard output).")
     var out: String?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     /// `FILE` may be `-` (standard input); without `--out` (or with `--out -`) the CSV goes to
     /// standard output and nothing else is printed there.
@@ -35,7 +35,7 @@ struct RemapCommand: ParsableCommand {
         guard let choice = try frame.choice() else {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }
-        let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let recording = try reading.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         let samples: [MotionSample]
         let label: String
         switch choice {

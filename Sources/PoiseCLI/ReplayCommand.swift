@@ -61,7 +61,7 @@ struct ReplayCommand: ParsableCommand {
           help: "The file uses Apple's raw accelerometer sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     @OptionGroup var gaps: GapOptions
 
@@ -102,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,
-                                    readOptions: time.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
+                                    readOptions: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
                                     realTimePriority: !normalPriority, gapLimit: gaps.requestLimit,
                                     sendTarget: sending.send, sendFormat: sending.sendFormat, loops: loop)
         let session = try ReplaySession(request)

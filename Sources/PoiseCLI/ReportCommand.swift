@@ -43,7 +43,7 @@ struct ReportCommand: ParsableCommand {
                                valueName: "replay.json"))
     var replay: String?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     @Option(help: ArgumentHelp("Where the recording comes from and its licence, shown on the page (e.g. \"BROAD trial 27, CC BY 4.0\").",
                                valueName: "text"))
@@ -69,7 +69,7 @@ struct ReportCommand: ParsableCommand {
         progress?.show("reading \(file)", 0)
         let recording: Recording
         do {
-            recording = try time.load(file)
+            recording = try reading.load(file)
             try recording.schema.require([.accelerometer], file: file, for: "the report (filters, jitter and spectra of the acceleration)")
         } catch let error as RecordingError {
             throw CommandError(error.description)

@@ -63,7 +63,7 @@ public struct SpectrumCommand: RenderingCommand {
 
     @OptionGroup public var output: OutputFormatOptions
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     public init() {}
 
@@ -106,7 +106,8 @@ public struct SpectrumCommand: RenderingCommand {
         guard file != "-" else {
             throw CommandError("spectrum reads its input several times (so that memory does not grow with the recording); '-' (standard input) cannot be used: save the stream to a file first")
         }
-        let options = time.applied(to: ReadOptions())
+        // --rate also times the rows of a file without a time column.
+        let options = reading.applied(to: ReadOptions(sampleRate: rate))
         let schema = try RecordingSources.open(path: file, options: options).schema
         let channels = try MotionChannel.available(requested, named: columns != nil, schema: schema, file: file)
         return try renderStreamed(channels: channels, schema: schema, options: options, window: windowValue, detrend: detrendValue)

@@ -23,7 +23,7 @@ public struct StepCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object.")
     public var json = false
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     public init() {}
 
@@ -38,7 +38,7 @@ public struct StepCommand: ParsableCommand {
         var noiseSamples: [SIMD3<Double>] = []
         var noiseNote: String? = nil
         if let noise {
-            let recording = try time.load(noise)
+            let recording = try reading.load(noise)
             try recording.schema.require([.accelerometer], file: noise, for: "--noise (the accelerometer's noise is added to the steps)")
             var detector = RestDetector()
             detector.useGyroscope = recording.schema.hasGyroscope

@@ -59,7 +59,7 @@ struct TiltCommand: ParsableCommand {
 
     @Option(help: "Write the CSV here instead of standard output ('-': standard output).") var out: String?
 
-    @OptionGroup var time: TimeUnitOption
+    @OptionGroup var reading: ReadingOptions
 
     @OptionGroup var gaps: GapOptions
 
@@ -90,7 +90,7 @@ struct TiltCommand: ParsableCommand {
             home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
                                           stillnessRate: stillRate, holdTime: holdTime),
             stick: StickResponse(deadZone: deadZone, saturation: saturation, curve: curve))
-        let recording = try time.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let recording = try reading.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
         // The pipeline: [truth |] [remap |] [fusion:6d |] tilt.
         var stages: [any PipelineStage] = []

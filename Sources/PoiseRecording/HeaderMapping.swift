@@ -5,8 +5,13 @@
 ///   `gyr_x_radps`, `gyr_x_dps`, `mag_x_uT`, `mag_x_nT`, `mag_x_G`), `gt_qw…gt_qz`, `movement`,
 ///   `gt_pos_*_m` (ignored).
 /// - x-io Fusion: `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)`.
+/// - x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` and the x-io Fusion sensor names.
 /// - phyphox: `Time (s)`, `Acceleration x (m/s^2)`, `Gyroscope x (rad/s)`, `Magnetic field x (µT)`.
 /// - EuRoC MAV: `#timestamp [ns]`, `w_RS_S_x [rad s^-1]`, `a_RS_S_x [m s^-2]`.
+/// - Xsens MT Manager export: `PacketCounter` (time = counter / update rate), `Acc_X` (m/s²),
+///   `Gyr_X` (rad/s, MT Manager's default unit).
+///
+/// Columns it does not read are ignored with a reason (`ignoredReason(for:)`), never an error.
 enum HeaderMapping {
     static let axes = ["x": 0, "y": 1, "z": 2]
     static let radiansPerDegree = Double.pi / 180
@@ -18,7 +23,7 @@ enum HeaderMapping {
         switch name {
         case "t_s", "Time (s)": return (.time(scale: 1), "s")
         case "t_ms": return (.time(scale: 1e-3), "ms")
-        case "t_us": return (.time(scale: 1e-6), "µs")
+        case "t_us", "Timestamp (us)": return (.time(scale: 1e-6), "µs")
         case "t_ns", "#timestamp [ns]", "#timestamp": return (.time(scale: 1e-9), "ns")
         case "movement": return (.movement, "")
         case "gt_qw": return (.truth(component: 0), "")
@@ -62,6 +67,24 @@ enum HeaderMapping {
                 }
             }
         }
+        // Xsens MT Manager: Acc_X (m/s², specific force), Gyr_X (rad/s).
+        let xsens = name.split(separator: "_").map(String.init)
+        if xsens.count == 2, let axis = axes[xsens[1].lowercased()], xsens[1].count == 1 {
+            switch xsens[0] {
+            case "Acc": return (.acceleration(axis: axis, scale: gPerMetrePerSecondSquared), "m/s²")
+            case "Gyr": return (.rotationRate(axis: axis, scale: 1), "rad/s")
+            default: break
+            }
+        }
+        // CoreMotion CMDeviceMotion: gravity.x + userAcceleration.x (g, Apple's sign), rotationRate.x.
+        if let dot = name.lastIndex(of: "."), let axis = axes[String(name[name.index(after: dot)...])] {
+            switch name[..<dot] {
+            case "gravity": return (.acceleration(axis: axis, scale: -1), "g (Apple sign)")
+            case "userAcceleration": return (.accelerationComponent(axis: axis, scale: -1), "g (Apple sign)")
+            case "rotationRate": return (.rotationRate(axis: axis, scale: 1), "rad/s")
+            default: break
+            }
+        }
         // EuRoC: w_RS_S_x [rad s^-1], a_RS_S_x [m s^-2]
         if name.hasPrefix("w_RS_S_") || name.hasPrefix("a_RS_S_") {
             let rest = name.dropFirst(7)
@@ -76,50 +99,69 @@ enum HeaderMapping {
         return nil
     }
 
-    static let expectedNames = "expected names like t_s, t_ns, acc_x_g, acc_x_mps2, gyr_x_radps, gyr_x_dps, mag_x_uT, gt_qw, movement, or the x-io Fusion, phyphox or EuRoC headers"
+    static let expectedNames = "expected names like t_s, t_ns, acc_x_g, acc_x_mps2, gyr_x_radps, gyr_x_dps, mag_x_uT, gt_qw, movement, or the x-io Fusion, phyphox, EuRoC or Xsens MT Manager headers"
 
-    /// Builds the schema for a header line, or throws naming the first column it cannot map.
+    /// Builds the schema for a header line. Columns it does not read are kept as `.ignored` with
+    /// the reason (and an `unknownColumn` note in `issues` for names it does not know); it throws
+    /// only when the time or sensor columns cannot be identified, or for duplicate or incomplete
+    /// sensor columns.
     ///
-    /// - Parameter strict: when false, unknown columns are ignored and reported in `issues`.
+    /// - Parameter line: the header's 1-based line number (after any preamble lines).
     /// - Parameter sampleRate: when given, a header without a time column is accepted (the reader
     ///   then times row n at n / rate); when nil, a missing time column is an error.
-    static func schema(header: [String], file: String, strict: Bool = true, sampleRate: Double? = nil) throws -> RecordingSchema {
+    /// - Parameter counterRate: the rate of a packet counter column (Xsens `PacketCounter`, from
+    ///   the `// Update Rate:` line): the counter becomes the time column, counter / rate s.
+    static func schema(header: [String], file: String, line: Int = 1, sampleRate: Double? = nil,
+                       counterRate: Double? = nil) throws -> RecordingSchema {
         var issues: [RecordingIssue] = []
-        return try schema(header: header, file: file, strict: strict, sampleRate: sampleRate, issues: &issues)
+        return try schema(header: header, file: file, line: line, sampleRate: sampleRate, counterRate: counterRate,
+                          issues: &issues)
     }
 
-    static func schema(header: [String], file: String, strict: Bool, sampleRate: Double? = nil,
-                       issues: inout [RecordingIssue]) throws -> RecordingSchema {
+    static func schema(header: [String], file: String, line: Int = 1, sampleRate: Double? = nil,
+                       counterRate: Double? = nil, issues: inout [RecordingIssue]) throws -> RecordingSchema {
         var columns: [ColumnMapping] = []
         var seen: [String: Int] = [:]
         for (i, name) in header.enumerated() {
             let trimmed = name.trimmingSpaces()
-            guard let (meaning, unit) = meaning(of: name) else {
-                let error = RecordingError(file: file, line: 1, column: i + 1,
-                                           message: trimmed.isEmpty ? "empty column name (\(expectedNames))"
-                                                                    : "unknown column '\(trimmed)' (\(expectedNames))")
-                if strict { throw error }
+            let mapped: (ColumnMeaning, String)?
+            if trimmed == "PacketCounter" {
+                mapped = counterRate.map { (.time(scale: 1 / $0), "packets at \(formatRate($0)) Hz") }
+                    ?? (.ignored(reason: "packet counter without an '// Update Rate:' line: rows are timed by the rate given with --rate"), "")
+            } else {
+                mapped = meaning(of: name) ?? ignoredReason(for: trimmed).map { (.ignored(reason: $0), "") }
+            }
+            guard let (meaning, unit) = mapped else {
+                let reason = trimmed.isEmpty ? unnamedReason : unknownReason
                 issues.append(RecordingIssue(kind: .unknownColumn, action: .kept,
-                                             location: RecordingError(file: file, line: 1, column: i + 1,
-                                                                      message: "unknown column '\(trimmed)' ignored")))
-                columns.append(ColumnMapping(name: trimmed, meaning: .ignored(reason: "unknown column"), unit: ""))
+                                             location: RecordingError(file: file, line: line, column: i + 1,
+                                                                      message: "column '\(trimmed)' ignored: \(reason)")))
+                columns.append(ColumnMapping(name: trimmed, meaning: .ignored(reason: reason), unit: ""))
                 continue
             }
             if let slot = meaning.slot {
                 if let first = seen[slot] {
-                    throw RecordingError(file: file, line: 1, column: i + 1,
+                    throw RecordingError(file: file, line: line, column: i + 1,
                                          message: "duplicate column '\(trimmed)' (same quantity as column \(first + 1) '\(header[first].trimmingSpaces())')")
                 }
                 seen[slot] = i
             }
             columns.append(ColumnMapping(name: trimmed, meaning: meaning, unit: unit))
         }
+        // A gravity-free component without the acceleration it is added to is no accelerometer.
+        for (i, column) in columns.enumerated() {
+            if case .accelerationComponent(let axis, _) = column.meaning, seen["acceleration[\(axis)]"] == nil {
+                columns[i].meaning = .ignored(reason: gravityFreeReason)
+                seen[column.meaning.slot ?? ""] = nil
+            }
+        }
         guard seen["time"] != nil || sampleRate != nil else {
-            throw RecordingError(file: file, line: 1, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)' or '#timestamp [ns]'); for a file without timestamps give its sample rate: --rate HZ (poise info, replay), --sample-rate HZ (fuse, evaluate), ReadOptions.sampleRate")
+            throw RecordingError(file: file, line: line, column: 0, message: "missing time column (t_s, t_ms, t_us, t_ns, 'Time (s)', '#timestamp [ns]', or an Xsens PacketCounter with its '// Update Rate:' line); for a file without timestamps give its sample rate: --rate HZ (poise info, replay, spectrum), --sample-rate HZ (fuse, evaluate), ReadOptions.sampleRate. \(describe(header: header, columns: columns))")
         }
         // Sensors come as complete triples; the truth quaternion as all four components.
         let groups: [(label: String, slots: [String], parts: [String], names: String)] = [
             ("acceleration", (0..<3).map { "acceleration[\($0)]" }, ["x", "y", "z"], "acc_x/y/z"),
+            ("accelerationComponent", (0..<3).map { "accelerationComponent[\($0)]" }, ["x", "y", "z"], "userAcceleration.x/y/z"),
             ("rotationRate", (0..<3).map { "rotationRate[\($0)]" }, ["x", "y", "z"], "gyr_x/y/z"),
             ("magneticField", (0..<3).map { "magneticField[\($0)]" }, ["x", "y", "z"], "mag_x/y/z"),
             ("truth", (0..<4).map { "truth[\($0)]" }, ["qw", "qx", "qy", "qz"], "gt_qw/qx/qy/qz"),
@@ -129,27 +171,71 @@ enum HeaderMapping {
             let missing = zip(group.slots, group.parts).filter { seen[$0.0] == nil }.map(\.1)
             if missing.count == group.slots.count { continue }
             if !missing.isEmpty {
-                throw RecordingError(file: file, line: 1, column: 0,
+                throw RecordingError(file: file, line: line, column: 0,
                                      message: "incomplete \(group.label) columns (\(group.names)): missing \(missing.joined(separator: ", "))")
             }
-            if group.label != "truth" { sensors += 1 }
+            if group.label != "truth" && group.label != "accelerationComponent" { sensors += 1 }
         }
         guard sensors > 0 else {
-            throw RecordingError(file: file, line: 1, column: 0,
-                                 message: "no sensor columns (need accelerometer, gyroscope or magnetometer; \(expectedNames))")
+            throw RecordingError(file: file, line: line, column: 0,
+                                 message: "no sensor columns Poise can read (need an accelerometer, gyroscope or magnetometer triple; \(expectedNames)). \(describe(header: header, columns: columns))")
         }
-        let first = header.first?.trimmingSpaces() ?? ""
-        let format: RecordingFormat
-        if header.contains(where: { $0.trimmingSpaces().hasPrefix("Accelerometer") || $0.trimmingSpaces().hasPrefix("Gyroscope X") }) && first == "Time (s)" {
-            format = .xioFusion
-        } else if first == "Time (s)" {
-            format = .phyphox
-        } else if first.hasPrefix("#timestamp") {
-            format = .euroc
-        } else {
-            format = .poise
+        return RecordingSchema(format: format(of: header), columns: columns)
+    }
+
+    /// The layout a header comes from, by its names.
+    static func format(of header: [String]) -> RecordingFormat {
+        let names = header.map { $0.trimmingSpaces() }
+        let first = names.first ?? ""
+        if names.contains("PacketCounter") || names.contains("Acc_X") { return .xsens }
+        if names.contains("gravity.x") || names.contains("userAcceleration.x") { return .coreMotion }
+        if names.contains(where: { $0.hasPrefix("Accelerometer") || $0.hasPrefix("Gyroscope X") }) && first == "Time (s)" {
+            return .xioFusion
         }
-        return RecordingSchema(format: format, columns: columns)
+        if first == "Time (s)" { return .phyphox }
+        if first == "Timestamp (us)" { return .ximu3 }
+        if first.hasPrefix("#timestamp") { return .euroc }
+        return .poise
+    }
+
+    /// The header and what became of each column, for errors about a header that cannot be read,
+    /// with how to make it readable.
+    static func describe(header: [String], columns: [ColumnMapping]) -> String {
+        let names = header.map { "'\($0.trimmingSpaces())'" }.joined(separator: ", ")
+        var text = "Header: \(names)."
+        let ignored = ignoredByReason(columns)
+        if !ignored.isEmpty {
+            text += " Ignored: " + ignored.map { "\($0.names.map { "'\($0)'" }.joined(separator: ", ")) (\($0.reason))" }
+                .joined(separator: "; ") + "."
+        }
+        if header.count == 1 {
+            text += " The header is a single column: if its fields are separated by another character, give --delimiter comma|semicolon|tab."
+        }
+        let reasons = Set(ignored.map(\.reason))
+        if reasons.contains(unknownReason) {
+            text += " To read this file, rename its columns to Poise names (t_s or t_ns, acc_x_mps2 or acc_x_g, gyr_x_radps or gyr_x_dps, mag_x_uT; see docs/recordings.md)."
+        } else if reasons.contains(gravityFreeReason) {
+            text += " Gravity-free acceleration cannot stand in for an accelerometer: export the accelerometer itself (phyphox 'Acceleration (with g)', Sensor Logger 'TotalAcceleration' or uncalibrated accelerometer)."
+        }
+        return text
+    }
+
+    /// The ignored columns grouped by reason, in file order of each reason's first column.
+    static func ignoredByReason(_ columns: [ColumnMapping]) -> [(reason: String, names: [String])] {
+        var groups: [(reason: String, names: [String])] = []
+        for column in columns {
+            guard case .ignored(let reason) = column.meaning else { continue }
+            if let i = groups.firstIndex(where: { $0.reason == reason }) {
+                groups[i].names.append(column.name)
+            } else {
+                groups.append((reason, [column.name]))
+            }
+        }
+        return groups
+    }
+
+    static func formatRate(_ rate: Double) -> String {
+        rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
     }
 }
 

@@ -206,7 +206,8 @@ public final class LiveFeed: @unchecked Sendable {
 /// passed on as a line for the CSV reader to judge (and count) — nothing in a datagram is
 /// interpreted as anything but values.
 public struct DatagramLines: Sendable {
-    private var header: [String]?
+    /// The header made from the first JSON object's keys, once one has arrived.
+    public private(set) var header: [String]?
 
     public init() {}
 

@@ -32,9 +32,20 @@ public struct ReadOptions: Sendable {
     /// shows the column with this unit. Ignored for a file without a time column.
     public var timeUnit: TimeUnit?
 
+    /// The field delimiter. Nil (default): detected from the header line (the most frequent of
+    /// comma, semicolon and tab outside quotes).
+    public var delimiter: CSVDelimiter?
+
+    /// Whether numbers use a decimal comma (`9,81`). Nil (default): true for a semicolon-separated
+    /// file, else false. A decimal comma with comma delimiters is an error.
+    public var decimalComma: Bool?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
-                sampleRate: Double? = nil, timeUnit: TimeUnit? = nil) {
+                sampleRate: Double? = nil, timeUnit: TimeUnit? = nil,
+                delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil) {
+        self.delimiter = delimiter
+        self.decimalComma = decimalComma
         self.memoryMap = memoryMap
         self.sampleRate = sampleRate
         self.timeUnit = timeUnit

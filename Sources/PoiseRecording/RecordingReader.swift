@@ -26,6 +26,9 @@ public final class RecordingReader {
     public let path: String
     /// The column layout read from the header.
     public let schema: RecordingSchema
+    /// How the file's text is written (delimiter, decimal separator, byte order mark, comment
+    /// lines before the header).
+    public let dialect: CSVDialect
     /// The options in effect.
     public let options: ReadOptions
     /// Counts of delivered, dropped and repaired rows and of issues by kind.
@@ -81,6 +84,11 @@ public final class RecordingReader {
         /// The file ends its lines with a carriage return alone (classic Mac OS): each one is
         /// turned into a line feed as the bytes are read.
         var carriageReturnLines = false
+        /// The rows are rewritten to commas and decimal points as they are read (`CSVDialect`):
+        /// the file's delimiter byte, and whether it uses decimal commas.
+        var translatesRows = false
+        var delimiter: UInt8 = 44
+        var decimalComma = false
     }
 
     // Parsing plan.
@@ -101,6 +109,9 @@ public final class RecordingReader {
     private let rowRate: Double?
     private let accelerationColumns: SIMD3<Int>?
     private let accelerationScales: SIMD3<Double>
+    /// Columns added to the acceleration (`ColumnMeaning.accelerationComponent`), or nil.
+    private let accelerationComponentColumns: SIMD3<Int>?
+    private let accelerationComponentScales: SIMD3<Double>
     private let rotationRateColumns: SIMD3<Int>?
     private let rotationRateScales: SIMD3<Double>
     private let magneticFieldColumns: SIMD3<Int>?
@@ -136,9 +147,10 @@ public final class RecordingReader {
         parser = DecimalParser()
         state = .allocate(capacity: 1)
         state.initialize(to: State(bytes: ownedBuffer))
-        // A file with carriage-return line ends is translated in the buffer, so it is not mapped.
-        let carriageReturnLines = options.memoryMap && RecordingReader.startsWithCarriageReturnLines(descriptor)
-        mapping = options.memoryMap && !carriageReturnLines ? RecordingReader.mapWholeFile(descriptor) : nil
+        // A file with carriage-return line ends or another dialect is translated in the buffer, so
+        // it is not mapped.
+        mapping = options.memoryMap && RecordingReader.mappable(descriptor, options: options, path: path)
+            ? RecordingReader.mapWholeFile(descriptor) : nil
         if let mapping {
             state.pointee.bytes = mapping.base.assumingMemoryBound(to: UInt8.self)
             state.pointee.filled = mapping.length
@@ -148,15 +160,54 @@ public final class RecordingReader {
         intervalRing.initialize(repeating: 0, count: 32)
         var headerIssues: [RecordingIssue] = []
         var schemaResult: RecordingSchema
+        var dialectResult = CSVDialect()
         do {
-            guard let header = try RecordingReader.firstLine(
+            // Comment lines, then the header.
+            var comments: [String] = []
+            var header: String?
+            while let line = try RecordingReader.lineBeforeData(
                 descriptor: descriptor, buffer: state.pointee.bytes, capacity: capacity, path: path,
                 position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile,
-                carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil) else {
-                throw RecordingError(file: path, line: 0, column: 0, message: "empty file (no header line)")
+                carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil,
+                lineNumber: state.pointee.lineNumber + 1) {
+                state.pointee.lineNumber += 1
+                var text = line
+                if state.pointee.lineNumber == 1, text.unicodeScalars.first == "\u{FEFF}" {
+                    dialectResult.byteOrderMark = true
+                    text = String(text.unicodeScalars.dropFirst())
+                }
+                if CSVDialect.isComment(text) {
+                    comments.append(text)
+                    continue
+                }
+                header = text
+                break
             }
-            state.pointee.lineNumber = 1
-            schemaResult = try RecordingReader.schema(headerLine: header, path: path, options: options, issues: &headerIssues)
+            guard let header else {
+                throw RecordingError(file: path, line: 0, column: 0,
+                                     message: comments.isEmpty ? "empty file (no header line)" : "no header line after \(comments.count) comment line(s)")
+            }
+            dialectResult.preambleLines = comments.count
+            dialectResult.updateRateHz = comments.lazy.compactMap(CSVDialect.updateRate(inComment:)).first
+            let line = state.pointee.lineNumber
+            (dialectResult.delimiter, dialectResult.decimalComma) = try CSVDialect.resolve(header: header, options: options, file: path, line: line)
+            schemaResult = try RecordingReader.schema(headerLine: header, line: line, dialect: dialectResult, path: path,
+                                                      options: options, issues: &headerIssues)
+            if schemaResult.format == .coreMotion && options.appleAccelerometerSign {
+                throw RecordingError(file: path, line: line, column: 0,
+                                     message: "the CoreMotion gravity and userAcceleration columns are converted from Apple's sign already: leave out --apple-accelerometer-sign (ReadOptions.appleAccelerometerSign)")
+            }
+            if dialectResult.translatesRows {
+                guard mapping == nil else {
+                    throw RecordingError(file: path, line: line, column: 0,
+                                         message: "this file's dialect (\(dialectResult.summary)) cannot be read through a memory mapping; read it without memoryMap")
+                }
+                state.pointee.translatesRows = true
+                state.pointee.delimiter = dialectResult.delimiter.byte
+                state.pointee.decimalComma = dialectResult.decimalComma
+                CSVDialect.translate(state.pointee.bytes + state.pointee.position, count: state.pointee.filled - state.pointee.position,
+                                     delimiter: dialectResult.delimiter.byte, decimalComma: dialectResult.decimalComma)
+            }
         } catch {
             close(descriptor)
             if let mapping { munmap(mapping.base, mapping.length) }
@@ -172,6 +223,7 @@ public final class RecordingReader {
             schemaResult.columns[index].unit = unit.label
         }
         schema = schemaResult
+        dialect = dialectResult
         columnCount = schemaResult.columns.count
         // Padded to whole SIMD4 groups for the short path's vector division.
         let padded = (columnCount + 3) & ~3
@@ -186,6 +238,7 @@ public final class RecordingReader {
         var acc = (columns: SIMD3<Int>(repeating: -1), scales: SIMD3<Double>(repeating: 1))
         var gyr = acc
         var mag = acc
+        var component = acc
         var truth = SIMD4<Int>(repeating: -1)
         var movement: Int?
         let sign = options.appleAccelerometerSign ? -1.0 : 1.0
@@ -194,6 +247,7 @@ public final class RecordingReader {
             switch column.meaning {
             case .time(let scale): time = (i, scale)
             case .acceleration(let axis, let scale): acc.columns[axis] = i; acc.scales[axis] = sign * scale
+            case .accelerationComponent(let axis, let scale): component.columns[axis] = i; component.scales[axis] = sign * scale
             case .rotationRate(let axis, let scale): gyr.columns[axis] = i; gyr.scales[axis] = scale
             case .magneticField(let axis, let scale): mag.columns[axis] = i; mag.scales[axis] = scale
             case .truth(let component): truth[component] = i
@@ -207,6 +261,8 @@ public final class RecordingReader {
         rowRate = time.column < 0 ? options.sampleRate : nil
         accelerationColumns = schemaResult.hasAccelerometer ? acc.columns : nil
         accelerationScales = acc.scales
+        accelerationComponentColumns = component.columns[0] >= 0 ? component.columns : nil
+        accelerationComponentScales = component.scales
         rotationRateColumns = schemaResult.hasGyroscope ? gyr.columns : nil
         rotationRateScales = gyr.scales
         magneticFieldColumns = schemaResult.hasMagnetometer ? mag.columns : nil
@@ -307,7 +363,8 @@ public final class RecordingReader {
     @inline(__always)
     private func readRun(into rows: UnsafeMutablePointer<MotionSample>, maximumCount: Int) -> Int {
         let st = state
-        guard st.pointee.hasPrevious, st.pointee.typicalInterval > 0, !hasSkippedColumns, timeColumn >= 0 else { return 0 }
+        guard st.pointee.hasPrevious, st.pointee.typicalInterval > 0, !hasSkippedColumns, timeColumn >= 0,
+              accelerationComponentColumns == nil else { return 0 }
         let buffer = UnsafePointer(st.pointee.bytes)
         let limit = buffer + st.pointee.filled
         var p = buffer + st.pointee.position
@@ -549,6 +606,7 @@ public final class RecordingReader {
         sample.time = time
         if let c = accelerationColumns {
             sample.acceleration = SIMD3(v[c.x], v[c.y], v[c.z]) * accelerationScales
+            if let d = accelerationComponentColumns { sample.acceleration += SIMD3(v[d.x], v[d.y], v[d.z]) * accelerationComponentScales }
             check += sample.acceleration.sum()
         }
         if let c = rotationRateColumns {
@@ -590,6 +648,9 @@ public final class RecordingReader {
         for (sensor, columns) in [accelerationColumns, rotationRateColumns, magneticFieldColumns].enumerated() {
             guard let c = columns else { continue }
             for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], sensor)) }
+        }
+        if let c = accelerationComponentColumns {
+            for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], 0)) }
         }
         guard let first = bad.first else { return true }  // finite values whose sum overflowed
         let name = schema.columns[first.column].name
@@ -812,11 +873,18 @@ public final class RecordingReader {
 
     @inline(never)
     private func refill() throws {
+        // The unread tail moves to the front; the bytes read after it are new.
+        let kept = state.pointee.filled - state.pointee.position
         state.pointee.discarded += state.pointee.position
         try RecordingReader.refill(descriptor: descriptor, buffer: ownedBuffer, capacity: capacity, path: path,
                                    position: &state.pointee.position, filled: &state.pointee.filled,
                                    atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber,
                                    carriageReturnLines: state.pointee.carriageReturnLines)
+        if state.pointee.translatesRows {
+            // The bytes just read (the unread tail before them was translated already).
+            CSVDialect.translate(ownedBuffer + kept, count: state.pointee.filled - kept,
+                                 delimiter: state.pointee.delimiter, decimalComma: state.pointee.decimalComma)
+        }
     }
 
     /// Moves the unread tail to the front and reads more bytes; rejects binary data and lines
@@ -879,20 +947,11 @@ public final class RecordingReader {
         carriageReturnLineEnd(bytes, count: count) == true
     }
 
-    /// Whether a regular file may have carriage-return line ends, from its first 64 KiB (pread, so
-    /// the position does not move): true unless its first line break is a line feed or CR LF.
-    /// False when the descriptor cannot be read at an offset (pipes, which are never mapped).
-    private static func startsWithCarriageReturnLines(_ descriptor: Int32) -> Bool {
-        let size = 1 << 16
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-        defer { bytes.deallocate() }
-        let count = pread(descriptor, bytes, size, 0)
-        return count > 0 && carriageReturnLineEnd(bytes, count: count) != false
-    }
-
-    private static func firstLine(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
-                                  position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
-                                  carriageReturnLines: inout Bool, writable: Bool) throws -> String? {
+    /// The next line before the first data row (a comment line or the header), as text; nil at
+    /// the end of the file. `lineNumber` is its 1-based number, for messages.
+    private static func lineBeforeData(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
+                                       position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
+                                       carriageReturnLines: inout Bool, writable: Bool, lineNumber: Int) throws -> String? {
         while true {
             if !carriageReturnLines, writable {
                 // Undecided (a carriage return is the last byte read) counts as a carriage-return
@@ -908,46 +967,68 @@ public final class RecordingReader {
                 let end = found.assumingMemoryBound(to: UInt8.self)
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: end - (buffer + position))
                 position = end - buffer + 1
-                return try headerText(bytes, path: path)
+                return try lineText(bytes, path: path, line: lineNumber)
             }
             if atEndOfFile {
                 if filled == position { return nil }
                 if filled - position > capacity {
-                    throw RecordingError(file: path, line: 1, column: 0,
+                    throw RecordingError(file: path, line: lineNumber, column: 0,
                                          message: "line is longer than \(capacity) bytes: not a CSV recording (binary data or missing line breaks?)")
                 }
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: filled - position)
                 position = filled
-                return try headerText(bytes, path: path)
+                return try lineText(bytes, path: path, line: lineNumber)
             }
             try refill(descriptor: descriptor, buffer: buffer, capacity: capacity, path: path,
-                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: 0,
+                       position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: lineNumber - 1,
                        carriageReturnLines: carriageReturnLines)
         }
     }
 
-    private static func headerText(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws -> String {
+    private static func lineText(_ bytes: UnsafeBufferPointer<UInt8>, path: String, line: Int) throws -> String {
         if bytes.contains(0) {
-            throw RecordingError(file: path, line: 1, column: 0, message: "binary data (a NUL byte): this is not a CSV text file")
+            throw RecordingError(file: path, line: line, column: 0, message: "binary data (a NUL byte): this is not a CSV text file")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RecordingError(file: path, line: 1, column: 0, message: "the header is not UTF-8 text: a binary file, not a CSV recording")
+            throw RecordingError(file: path, line: line, column: 0, message: "the header is not UTF-8 text: a binary file, not a CSV recording")
         }
         return text
     }
 
-    private static func schema(headerLine: String, path: String, options: ReadOptions,
+    private static func schema(headerLine: String, line: Int, dialect: CSVDialect, path: String, options: ReadOptions,
                                issues: inout [RecordingIssue]) throws -> RecordingSchema {
         let trimmed = headerLine.trimmingSpaces()
         if trimmed.isEmpty {
-            throw RecordingError(file: path, line: 1, column: 0, message: "empty header line (the first line must name the columns)")
+            throw RecordingError(file: path, line: line, column: 0, message: "empty header line (the first line must name the columns)")
         }
-        let cells = headerLine.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        if cells.count == 1, trimmed.contains(";") || trimmed.contains("\t") {
-            throw RecordingError(file: path, line: 1, column: 0,
-                                 message: "the header has no commas: fields must be separated by commas (found ';' or tab)")
+        let cells = CSVDialect.cells(of: headerLine, delimiter: dialect.delimiter)
+        return try HeaderMapping.schema(header: cells, file: path, line: line, sampleRate: options.sampleRate,
+                                        counterRate: dialect.updateRateHz ?? options.sampleRate, issues: &issues)
+    }
+
+    /// Whether a regular file can be read in place through a mapping: its first line break is a
+    /// line feed (or CR LF), and its header (after any comment lines, within the first 64 KiB) is
+    /// comma-separated with decimal points. Other files are translated in the buffer as they are
+    /// read. False when the descriptor cannot be read at an offset (pipes); pread, so the
+    /// position does not move.
+    private static func mappable(_ descriptor: Int32, options: ReadOptions, path: String) -> Bool {
+        let size = 1 << 16
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { bytes.deallocate() }
+        let count = pread(descriptor, bytes, size, 0)
+        guard count > 0, carriageReturnLineEnd(bytes, count: count) == false else { return false }
+        var start = 0
+        var line = 0
+        while start < count, let found = memchr(bytes + start, 10, count - start) {
+            let end = found.assumingMemoryBound(to: UInt8.self) - bytes
+            var text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+            line += 1
+            start = end + 1
+            if line == 1, text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
+            if CSVDialect.isComment(text) { continue }
+            guard let resolved = try? CSVDialect.resolve(header: text, options: options, file: path, line: line) else { return false }
+            return !CSVDialect(delimiter: resolved.0, decimalComma: resolved.1).translatesRows
         }
-        return try HeaderMapping.schema(header: cells, file: path, strict: options.strict,
-                                        sampleRate: options.sampleRate, issues: &issues)
+        return false
     }
 }

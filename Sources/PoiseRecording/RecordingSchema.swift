@@ -2,6 +2,9 @@
 public enum ColumnMeaning: Sendable, Equatable, Hashable {
     case time(scale: Double)                 // to seconds
     case acceleration(axis: Int, scale: Double)  // to g
+    /// A second column added to the acceleration of the same axis (to g): CoreMotion's
+    /// `userAcceleration.x` added to `gravity.x` gives the accelerometer's specific force.
+    case accelerationComponent(axis: Int, scale: Double)
     case rotationRate(axis: Int, scale: Double)  // to rad/s
     case magneticField(axis: Int, scale: Double) // to µT
     case truth(component: Int)               // 0 = w, 1 = x, 2 = y, 3 = z
@@ -14,6 +17,7 @@ public enum ColumnMeaning: Sendable, Equatable, Hashable {
         switch self {
         case .time: "time"
         case .acceleration(let axis, _): "acceleration[\(axis)]"
+        case .accelerationComponent(let axis, _): "accelerationComponent[\(axis)]"
         case .rotationRate(let axis, _): "rotationRate[\(axis)]"
         case .magneticField(let axis, _): "magneticField[\(axis)]"
         case .truth(let component): "truth[\(component)]"
@@ -43,6 +47,30 @@ public enum RecordingFormat: String, Sendable, Codable {
     case phyphox
     /// EuRoC MAV / ASL `imu0/data.csv`: `#timestamp [ns],w_RS_S_x [rad s^-1],…,a_RS_S_x [m s^-2],…`.
     case euroc
+    /// Xsens / Movella MT Manager text export: `//` preamble lines (`// Update Rate: 100.0Hz`),
+    /// tab-separated, `PacketCounter` (time = counter / update rate), `Acc_X` (m/s²), `Gyr_X` (rad/s).
+    case xsens
+    /// Apple CoreMotion `CMDeviceMotion` fields (MotionSense and similar loggers):
+    /// `gravity.x` + `userAcceleration.x` (g, Apple's sign: −1 g up at rest) give the specific
+    /// force, negated to +1 g up; `rotationRate.x` (rad/s). No time column: rows are timed by the
+    /// sample rate given.
+    case coreMotion
+    /// x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` (device clock), `Gyroscope X (deg/s)`,
+    /// `Accelerometer X (g)`.
+    case ximu3
+
+    /// The format in words, for reports.
+    public var name: String {
+        switch self {
+        case .poise: "Poise / BROAD CSV"
+        case .xioFusion: "x-io Fusion CSV"
+        case .phyphox: "phyphox CSV"
+        case .euroc: "EuRoC MAV imu0/data.csv"
+        case .xsens: "Xsens MT Manager export"
+        case .coreMotion: "CoreMotion device motion (gravity + userAcceleration)"
+        case .ximu3: "x-io x-IMU3 logged CSV"
+        }
+    }
 }
 
 /// The column layout of a recording, derived from its header.

@@ -71,6 +71,21 @@ import Testing
     }
 
     /// On the bundled default recording the rest detector agrees with the simulator's movement mask.
+    @Test func recognitionReportNamesFormatDialectMappedAndIgnoredColumns() throws {
+        let file = TemporaryFile("\u{FEFF}# bench log\nt_s;acc_x_g;acc_y_g;acc_z_g;Barometer (hPa);speed_kmh\n0;0;0;1;1013,2;0\n0,01;0;0;1;1013,2;0\n")
+        defer { file.remove() }
+        let info = try RecordingInfo.inspect(path: file.path)
+        #expect(info.dialect == CSVDialect(delimiter: .semicolon, decimalComma: true, byteOrderMark: true, preambleLines: 1))
+        let text = info.text
+        #expect(text.split(separator: "\n").first.map(String.init) == file.path)
+        #expect(text.contains("  recognised: Poise / BROAD CSV; semicolon-separated, decimal comma, UTF-8 byte order mark, 1 comment line before the header"))
+        #expect(text.contains("    acc_z_g → acceleration.z [g]; specific force, device axes, as in the file (+1 g up at rest)"))
+        #expect(text.contains("  ignored columns:\n    Barometer (hPa): barometer (not used)\n    speed_kmh: not a quantity Poise reads"))
+        #expect(info.issueCounts["unknownColumn"] == 1)
+        let json = try info.json()
+        #expect(json.contains("\"convention\" : \"barometer (not used)\"") && json.contains("\"delimiter\" : \"semicolon\""))
+    }
+
     @Test func defaultRecordingStillSegmentsMatchTheTruth() throws {
         let path = Self.packageRoot.appendingPathComponent("data/phone-tilt-steer-100hz.csv").path
         let info = try RecordingInfo.inspect(path: path)

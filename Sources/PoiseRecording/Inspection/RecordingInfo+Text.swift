@@ -10,10 +10,27 @@ extension RecordingInfo {
         if let rate = assignedSampleRateHz {
             lines.append("  no time column: row n is timed n / \(f(rate)) Hz (the rate given with --rate)")
         }
+        if let dialect {
+            lines.append("  recognised: \(formatName.isEmpty ? format : formatName); \(dialect.summary)")
+        }
         lines.append("  columns:")
-        for c in columns {
+        for c in columns where !c.meaning.hasPrefix("ignored") {
             let unit = c.unit.isEmpty ? "" : " [\(c.unit)\(c.coreUnit.isEmpty || c.coreUnit == c.unit ? "" : " → \(c.coreUnit)")]"
-            lines.append("    \(c.name) → \(c.meaning)\(unit)")
+            lines.append("    \(c.name) → \(c.meaning)\(unit)" + (c.convention.isEmpty ? "" : "; \(c.convention)"))
+        }
+        // Ignored columns, one line per reason.
+        var ignored: [(reason: String, names: [String])] = []
+        for c in columns where c.meaning.hasPrefix("ignored") {
+            let name = c.name.isEmpty ? "(unnamed)" : c.name
+            if let i = ignored.firstIndex(where: { $0.reason == c.convention }) {
+                ignored[i].names.append(name)
+            } else {
+                ignored.append((c.convention, [name]))
+            }
+        }
+        if !ignored.isEmpty {
+            lines.append("  ignored columns:")
+            for group in ignored { lines.append("    \(group.names.joined(separator: ", ")): \(group.reason)") }
         }
         if let i = intervals {
             lines.append("  intervals: median \(f(i.medianMs)) ms, min \(f(i.minimumMs)), max \(f(i.maximumMs)), mean \(f(i.meanMs))")

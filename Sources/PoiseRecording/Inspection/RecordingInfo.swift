@@ -16,6 +16,8 @@ public struct RecordingInfo: Sendable, Codable {
         public var unit: String
         /// Unit after conversion (core unit).
         public var coreUnit: String
+        /// The frame and sign convention of the value after conversion, or why the column is ignored.
+        public var convention: String = ""
     }
 
     /// A group of similar sample intervals (within 5 % of the group's smallest).
@@ -66,8 +68,12 @@ public struct RecordingInfo: Sendable, Codable {
     }
 
     public var path: String
-    /// `poise`, `xioFusion`, `phyphox`, `euroc`.
+    /// `poise`, `xioFusion`, `phyphox`, `euroc`, `xsens`, `coreMotion`, `ximu3`.
     public var format: String
+    /// The format in words (`Xsens MT Manager export`).
+    public var formatName: String = ""
+    /// How the text is written: delimiter, decimal separator, byte order mark, comment lines.
+    public var dialect: CSVDialect?
     public var columns: [Column]
     /// Data rows delivered by the reader.
     public var rows: Int
@@ -115,6 +121,12 @@ public struct RecordingInfo: Sendable, Codable {
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
         var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
+        info.dialect = reader.dialect
+        if options.appleAccelerometerSign {
+            for i in info.columns.indices where info.columns[i].meaning.hasPrefix("acceleration.") {
+                info.columns[i].convention = "specific force, device axes, negated from Apple's sign (+1 g up at rest)"
+            }
+        }
         if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
         info.carriageReturnLineEndings = reader.carriageReturnLineEndings
         return info
@@ -337,7 +349,7 @@ public struct RecordingInspector: Sendable {
         }
         let start = first ?? 0
         return RecordingInfo(
-            path: path, format: schema.format.rawValue,
+            path: path, format: schema.format.rawValue, formatName: schema.format.name,
             columns: schema.columns.map(Self.describe),
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
             sampleRateHz: median > 0 ? 1 / median : 0,
@@ -427,12 +439,25 @@ public struct RecordingInspector: Sendable {
         let axes = ["x", "y", "z"]
         switch c.meaning {
         case .time: return .init(name: c.name, meaning: "time", unit: c.unit, coreUnit: "s")
-        case .acceleration(let a, _): return .init(name: c.name, meaning: "acceleration.\(axes[a])", unit: c.unit, coreUnit: "g")
-        case .rotationRate(let a, _): return .init(name: c.name, meaning: "rotation_rate.\(axes[a])", unit: c.unit, coreUnit: "rad/s")
-        case .magneticField(let a, _): return .init(name: c.name, meaning: "magnetic_field.\(axes[a])", unit: c.unit, coreUnit: "µT")
-        case .truth(let k): return .init(name: c.name, meaning: "truth.\(["w", "x", "y", "z"][k])", unit: "", coreUnit: "")
+        case .acceleration(let a, let scale):
+            return .init(name: c.name, meaning: "acceleration.\(axes[a])", unit: c.unit, coreUnit: "g",
+                         convention: scale < 0 ? "specific force, device axes, Apple's sign negated (+1 g up at rest)"
+                                               : "specific force, device axes, as in the file (+1 g up at rest)")
+        case .accelerationComponent(let a, _):
+            return .init(name: c.name, meaning: "acceleration.\(axes[a]) (added)", unit: c.unit, coreUnit: "g",
+                         convention: "added to the column above: gravity + user acceleration = specific force, Apple's sign negated (+1 g up at rest)")
+        case .rotationRate(let a, _):
+            return .init(name: c.name, meaning: "rotation_rate.\(axes[a])", unit: c.unit, coreUnit: "rad/s",
+                         convention: "device axes, right-handed, as in the file")
+        case .magneticField(let a, _):
+            return .init(name: c.name, meaning: "magnetic_field.\(axes[a])", unit: c.unit, coreUnit: "µT",
+                         convention: "device axes, as in the file")
+        case .truth(let k):
+            return .init(name: c.name, meaning: "truth.\(["w", "x", "y", "z"][k])", unit: "", coreUnit: "",
+                         convention: "ground-truth orientation quaternion")
         case .movement: return .init(name: c.name, meaning: "movement", unit: "0/1", coreUnit: "")
-        case .ignored(let reason): return .init(name: c.name, meaning: "ignored (\(reason))", unit: c.unit, coreUnit: "")
+        case .ignored(let reason):
+            return .init(name: c.name, meaning: "ignored (\(reason))", unit: c.unit, coreUnit: "", convention: reason)
         }
     }
 }
