@@ -32,9 +32,14 @@ public struct ReadOptions: Sendable {
     /// shows the column with this unit. Ignored for a file without a time column.
     public var timeUnit: TimeUnit?
 
+    /// The topic to read from a multi-topic container (a ROS bag's `sensor_msgs/Imu` topic, e.g.
+    /// `/imu/data_raw`). Nil (default): the first IMU topic. Ignored by CSV files.
+    public var topic: String?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
-                sampleRate: Double? = nil, timeUnit: TimeUnit? = nil) {
+                sampleRate: Double? = nil, timeUnit: TimeUnit? = nil, topic: String? = nil) {
+        self.topic = topic
         self.memoryMap = memoryMap
         self.sampleRate = sampleRate
         self.timeUnit = timeUnit

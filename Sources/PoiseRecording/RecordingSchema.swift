@@ -43,6 +43,9 @@ public enum RecordingFormat: String, Sendable, Codable {
     case phyphox
     /// EuRoC MAV / ASL `imu0/data.csv`: `#timestamp [ns],w_RS_S_x [rad s^-1],…,a_RS_S_x [m s^-2],…`.
     case euroc
+    /// ROS 1 bag, format 2.0 (`#ROSBAG V2.0`): `sensor_msgs/Imu` and `sensor_msgs/MagneticField`
+    /// topics (`RosBagReader`).
+    case rosBag1 = "ROS 1 bag"
 }
 
 /// The column layout of a recording, derived from its header.
