@@ -66,6 +66,12 @@ final class RosBagInput {
         buffer.deallocate()
     }
 
+    /// Whether `path` names a regular file (checked without opening it, so a pipe is left alone).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether this reads a file (not bytes in memory).
     var descriptorIsFile: Bool { descriptor >= 0 }
 

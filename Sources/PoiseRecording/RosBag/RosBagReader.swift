@@ -68,9 +68,10 @@ public final class RosBagReader: SampleSource {
     /// At most this many magnetometer readings wait for an IMU sample; older ones are dropped.
     static let maximumPendingFields = 1024
 
-    /// Whether `path` starts with `#ROSBAG V2.0` (reads 13 bytes; false for `-` and unreadable files).
+    /// Whether `path` is a regular file that starts with `#ROSBAG V2.0` (reads 13 bytes; false
+    /// for `-`, pipes and unreadable files, which are never opened here).
     public static func recognizes(path: String) -> Bool {
-        guard path != "-", let input = try? RosBagInput(path: path, capacity: 4096),
+        guard path != "-", RosBagInput.isRegularFile(path), let input = try? RosBagInput(path: path, capacity: 4096),
               input.fileSize >= magic.count, let head = try? input.bytes(count: magic.count) else { return false }
         return head.elementsEqual(magic)
     }
