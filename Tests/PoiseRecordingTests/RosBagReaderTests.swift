@@ -31,6 +31,8 @@ import Testing
         let rate = Double(samples.count - 1) / (samples.last!.time - first.time)
         #expect(abs(rate - 50) < 0.1)
         #expect(reader.summary.rowsDelivered == 3061 && reader.summary.issueCount == 0)
+        // A read buffer smaller than the compressed chunks gives the same samples.
+        #expect(try Recording.load(path: path, options: ReadOptions(bufferSize: 4096)).samples == samples)
     }
 
     @Test(.enabled(if: sharedDataPresent, "../shared/data is absent"))

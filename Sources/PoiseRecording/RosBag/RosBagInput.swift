@@ -110,6 +110,20 @@ final class RosBagInput {
         return UnsafeBufferPointer(start: start, count: count)
     }
 
+    /// The next `count` bytes (≤ `remaining`, may exceed `capacity`) copied into an array,
+    /// read through the buffer a buffer-full at a time.
+    func copy(count: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        var left = count
+        while left > 0 {
+            let piece = min(left, capacity)
+            bytes.append(contentsOf: try self.bytes(count: piece))
+            left -= piece
+        }
+        return bytes
+    }
+
     private func refill(atLeast count: Int) throws {
         guard descriptor >= 0 else { throw failure(at: offset, "\(count) bytes asked for past the end") }
         let kept = filled - position

@@ -18,8 +18,9 @@ import Poise
 ///
 /// The bag's index (connection records after `index_pos`) is read first, then the chunks in file
 /// order. Uncompressed chunks are read record by record from a buffer of
-/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); compressed chunks
-/// (`bz2`, `lz4`) are refused with an error naming the compression.
+/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` chunks are
+/// decompressed whole, one at a time (at most 64 MiB), by `Bzip2Decoder`; other compressions
+/// (`lz4`) are refused with an error naming the compression.
 ///
 /// Errors are `RecordingError`s with line 0 and the place in the message: "record at byte N: …".
 /// Strict mode stops at the first bad sample (non-finite value, stamp going backwards); lenient
@@ -194,20 +195,24 @@ public final class RosBagReader: SampleSource {
         return count
     }
 
-    /// Decompresses the bz2 chunk whose data follows (`dataLength` bytes, at most the buffer size
-    /// compressed and 64 MiB decompressed, as its `size` field says).
+    /// Decompresses the bz2 chunk whose data follows (`dataLength` bytes; at most 64 MiB
+    /// compressed and decompressed, as its `size` field says).
     private func decompressedChunk(_ header: RosBagRecordHeader, dataLength: Int, at offset: Int) throws -> RosBagInput {
         guard let size = header.size.flatMap({ Int(exactly: $0) }) else { throw input.failure(at: offset, "chunk without a size field") }
-        guard size <= Self.maximumChunkSize else {
-            throw input.failure(at: offset, "chunk of \(size) bytes decompressed is larger than the \(Self.maximumChunkSize)-byte limit")
+        guard size <= Self.maximumChunkSize, dataLength <= Self.maximumChunkSize else {
+            throw input.failure(at: offset, "chunk of \(dataLength) bytes (\(size) decompressed) is larger than the \(Self.maximumChunkSize)-byte limit")
         }
-        let compressed = try Self.data(input, count: dataLength, recordOffset: offset)
-        let bytes: [UInt8]
-        do {
-            bytes = try Bzip2Decoder.decompress(compressed, expectedSize: size)
-        } catch let failure as Bzip2Decoder.Failure {
-            throw input.failure(at: offset, "bz2 chunk: \(failure)")
+        func decode(_ compressed: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+            do {
+                return try Bzip2Decoder.decompress(compressed, expectedSize: size)
+            } catch let failure as Bzip2Decoder.Failure {
+                throw input.failure(at: offset, "bz2 chunk: \(failure)")
+            }
         }
+        // A chunk larger than the read buffer is copied out of it first.
+        let bytes = dataLength <= input.capacity
+            ? try decode(try input.bytes(count: dataLength))
+            : try input.copy(count: dataLength).withUnsafeBufferPointer(decode)
         return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the bz2 chunk at byte \(offset)" }
     }
 
