@@ -159,11 +159,37 @@ import Testing
         #expect(error?.message.hasPrefix("record at byte \(chunk): data length 4294967280 runs past byte") == true, "\(String(describing: error))")
     }
 
-    @Test func compressionsOtherThanBz2AreNamed() throws {
-        let file = TemporaryFile(bytes: Self.sound(compression: "lz4").bytes(), name: "lz4.bag")
+    @Test func compressionsOtherThanBz2AndLz4AreNamed() throws {
+        let file = TemporaryFile(bytes: Self.sound(compression: "zstd").bytes(), name: "zstd.bag")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.hasPrefix("record at byte 4109: chunk compressed with lz4") == true, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("record at byte 4109: chunk compressed with zstd") == true, "\(String(describing: error))")
+    }
+
+    @Test func anLz4ChunkReadsLikeTheUncompressedOne() throws {
+        let plain = TemporaryFile(bytes: Self.sound().bytes(), name: "plain.bag")
+        let lz4 = TemporaryFile(bytes: Self.sound(compression: "lz4").bytes(), name: "lz4.bag")
+        defer { plain.remove(); lz4.remove() }
+        #expect(try Recording.load(path: lz4.path).samples == Recording.load(path: plain.path).samples)
+    }
+
+    @Test func lz4BlocksCopyOverlappingMatchesAndRefuseBadOffsets() throws {
+        // "abc", then a match of 2 + 4 = 6 bytes from 3 back (overlapping), then the literal "d".
+        let block: [UInt8] = [0x32] + Array("abc".utf8) + [3, 0] + [0x10] + Array("d".utf8)
+        var output: [UInt8] = []
+        try block.withUnsafeBufferPointer { try Lz4FrameDecoder.decodeBlock($0, into: &output, limit: 100) }
+        #expect(String(decoding: output, as: UTF8.self) == "abcabcabcd")
+        for bad: [UInt8] in [[0x32] + Array("abc".utf8) + [4, 0], [0x32] + Array("abc".utf8) + [0, 0], [0xF0, 255, 255], [0x30, 0x61]] {
+            var out: [UInt8] = []
+            #expect(throws: Lz4FrameDecoder.Failure.self) {
+                try bad.withUnsafeBufferPointer { try Lz4FrameDecoder.decodeBlock($0, into: &out, limit: 100) }
+            }
+        }
+        // Past the limit the chunk header gives.
+        var short: [UInt8] = []
+        #expect(throws: Lz4FrameDecoder.Failure.self) {
+            try block.withUnsafeBufferPointer { try Lz4FrameDecoder.decodeBlock($0, into: &short, limit: 8) }
+        }
     }
 
     @Test func anUnknownOpCodeIsAnErrorAtItsRecord() throws {

@@ -19,8 +19,8 @@ import Poise
 /// The bag's index (connection records after `index_pos`) is read first, then the chunks in file
 /// order. Uncompressed chunks are read record by record from a buffer of
 /// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` chunks are
-/// decompressed whole, one at a time (at most 64 MiB), by `Bzip2Decoder`; other compressions
-/// (`lz4`) are refused with an error naming the compression.
+/// and `lz4` chunks are decompressed whole, one at a time (at most 64 MiB), by `Bzip2Decoder` and
+/// `Lz4FrameDecoder`; other compressions are refused with an error naming the compression.
 ///
 /// Errors are `RecordingError`s with line 0 and the place in the message: "record at byte N: …".
 /// Strict mode stops at the first bad sample (non-finite value, stamp going backwards); lenient
@@ -154,10 +154,10 @@ public final class RosBagReader: SampleSource {
                 switch header.compression ?? "none" {
                 case "none":
                     chunkEnd = input.offset + dataLength
-                case "bz2":
+                case "bz2", "lz4":
                     chunkInput = try decompressedChunk(header, dataLength: dataLength, at: offset)
                 case let compression:
-                    throw failure("chunk compressed with \(compression): Poise reads uncompressed and bz2 chunks only (`rosbag decompress` writes an uncompressed bag)")
+                    throw failure("chunk compressed with \(compression): Poise reads uncompressed, bz2 and lz4 chunks only (`rosbag decompress` writes an uncompressed bag)")
                 }
             case .messageData:
                 guard let id = header.connection else { throw failure("message data record without a conn field") }
@@ -195,25 +195,29 @@ public final class RosBagReader: SampleSource {
         return count
     }
 
-    /// Decompresses the bz2 chunk whose data follows (`dataLength` bytes; at most 64 MiB
+    /// Decompresses the bz2 or lz4 chunk whose data follows (`dataLength` bytes; at most 64 MiB
     /// compressed and decompressed, as its `size` field says).
     private func decompressedChunk(_ header: RosBagRecordHeader, dataLength: Int, at offset: Int) throws -> RosBagInput {
         guard let size = header.size.flatMap({ Int(exactly: $0) }) else { throw input.failure(at: offset, "chunk without a size field") }
         guard size <= Self.maximumChunkSize, dataLength <= Self.maximumChunkSize else {
             throw input.failure(at: offset, "chunk of \(dataLength) bytes (\(size) decompressed) is larger than the \(Self.maximumChunkSize)-byte limit")
         }
+        let compression = header.compression ?? ""
         func decode(_ compressed: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
             do {
-                return try Bzip2Decoder.decompress(compressed, expectedSize: size)
+                return compression == "lz4" ? try Lz4FrameDecoder.decompress(compressed, expectedSize: size)
+                                            : try Bzip2Decoder.decompress(compressed, expectedSize: size)
             } catch let failure as Bzip2Decoder.Failure {
                 throw input.failure(at: offset, "bz2 chunk: \(failure)")
+            } catch let failure as Lz4FrameDecoder.Failure {
+                throw input.failure(at: offset, "lz4 chunk: \(failure)")
             }
         }
         // A chunk larger than the read buffer is copied out of it first.
         let bytes = dataLength <= input.capacity
             ? try decode(try input.bytes(count: dataLength))
             : try input.copy(count: dataLength).withUnsafeBufferPointer(decode)
-        return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the bz2 chunk at byte \(offset)" }
+        return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the \(compression) chunk at byte \(offset)" }
     }
 
     /// The largest decompressed chunk read (bytes): chunks are held whole in memory.
