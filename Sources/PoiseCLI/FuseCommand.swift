@@ -10,7 +10,7 @@ struct FuseCommand: ParsableCommand {
         commandName: "fuse",
         abstract: "Estimate device motion (attitude, gravity, user acceleration, bias) and write it as CSV.")
 
-    @Argument(help: "Recording CSV.")
+    @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic).")
     var file: String
 
     @OptionGroup var fusion: FusionOptions

@@ -7,7 +7,7 @@ public struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Describe a recording: duration, rows, columns and units, sample rate, intervals, gaps, held values, still segments, ranges, suspicious things.")
 
-    @Argument(help: "CSV recording.")
+    @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic).")
     var file: String
 
     @Flag(help: "Print JSON (keys include rows, duration_s, sample_rate_hz, gaps, still_segments).")

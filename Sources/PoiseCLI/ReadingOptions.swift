@@ -14,6 +14,7 @@ extension CSVDelimiter: ExpressibleByArgument {}
 /// - `--delimiter comma|semicolon|tab`: the field delimiter (detected from the header otherwise).
 /// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); assumed for
 ///   semicolon-separated files otherwise.
+/// - `--topic NAME` (`TopicOption`): the ROS bag topic to read.
 struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("time-unit"),
             help: ArgumentHelp("Unit of the time column, overriding the unit its header names.", valueName: "unit"))
@@ -26,9 +27,11 @@ struct ReadingOptions: ParsableArguments {
           help: "Numbers use a decimal comma (9,81) (default: yes for semicolon-separated files, else no).")
     var decimalComma: Bool?
 
-    /// `options` with this unit, delimiter and decimal separator.
+    @OptionGroup var source: TopicOption
+
+    /// `options` with this unit, delimiter, decimal separator and topic.
     func applied(to options: ReadOptions) -> ReadOptions {
-        var options = options
+        var options = source.applied(to: options)
         options.timeUnit = timeUnit
         options.delimiter = delimiter
         options.decimalComma = decimalComma

@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
     /// The pipeline used when none is given.
     static let defaultPipeline = "lowpass:cutoff=5"
 
-    @Argument(help: "Recording CSV.")
+    @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic).")
     var file: String = defaultRecording
 
     @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2'; 'none' for none.",

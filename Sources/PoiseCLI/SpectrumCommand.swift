@@ -19,7 +19,7 @@ public struct SpectrumCommand: RenderingCommand {
         --csv: frequency_hz and one PSD column per analysed column.
         """)
 
-    @Argument(help: "Recording CSV (Poise/BROAD column names or the x-io Fusion format).")
+    @Argument(help: "Recording (CSV with Poise/BROAD column names or the x-io Fusion format, or ROS 1 bag).")
     public var file: String
 
     @Option(help: "Comma-separated columns to analyse (see above).")

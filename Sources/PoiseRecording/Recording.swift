@@ -40,12 +40,17 @@ public struct ReadOptions: Sendable {
     /// file, else false. A decimal comma with comma delimiters is an error.
     public var decimalComma: Bool?
 
+    /// The topic to read from a multi-topic container (a ROS bag's `sensor_msgs/Imu` topic, e.g.
+    /// `/imu/data_raw`). Nil (default): the first IMU topic. Ignored by CSV files.
+    public var topic: String?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
                 sampleRate: Double? = nil, timeUnit: TimeUnit? = nil,
-                delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil) {
+                delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil, topic: String? = nil) {
         self.delimiter = delimiter
         self.decimalComma = decimalComma
+        self.topic = topic
         self.memoryMap = memoryMap
         self.sampleRate = sampleRate
         self.timeUnit = timeUnit

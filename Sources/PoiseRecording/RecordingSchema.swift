@@ -58,6 +58,9 @@ public enum RecordingFormat: String, Sendable, Codable {
     /// x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` (device clock), `Gyroscope X (deg/s)`,
     /// `Accelerometer X (g)`.
     case ximu3
+    /// ROS 1 bag, format 2.0 (`#ROSBAG V2.0`): `sensor_msgs/Imu` and `sensor_msgs/MagneticField`
+    /// topics (`RosBagReader`).
+    case rosBag1 = "ROS 1 bag"
 
     /// The format in words, for reports.
     public var name: String {
@@ -69,6 +72,7 @@ public enum RecordingFormat: String, Sendable, Codable {
         case .xsens: "Xsens MT Manager export"
         case .coreMotion: "CoreMotion device motion (gravity + userAcceleration)"
         case .ximu3: "x-io x-IMU3 logged CSV"
+        case .rosBag1: "ROS 1 bag"
         }
     }
 }

@@ -25,11 +25,14 @@ extension RecordingReader: SampleSource {}
 
 /// Opens recordings with the reader for their format.
 public enum RecordingSources {
-    /// The source for `path` (`-`: standard input), chosen by its content: today Poise's CSV
-    /// dialects (`RecordingReader`: Poise/BROAD names, x-io Fusion, phyphox, EuRoC).
+    /// The source for `path` (`-`: standard input), chosen by its content: a ROS 1 bag
+    /// (`RosBagReader`, first line `#ROSBAG V2.0`), else Poise's CSV dialects
+    /// (`RecordingReader`: Poise/BROAD names, x-io Fusion, phyphox, EuRoC). Standard input is
+    /// always read as CSV (a bag's index is read first, which needs a seekable file).
     ///
     /// - Throws: `RecordingError` naming the file and what is wrong with it.
     public static func open(path: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
-        try RecordingReader(path: path, options: options)
+        if RosBagReader.recognizes(path: path) { return try RosBagReader(path: path, options: options) }
+        return try RecordingReader(path: path, options: options)
     }
 }

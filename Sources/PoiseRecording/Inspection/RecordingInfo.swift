@@ -117,18 +117,18 @@ public struct RecordingInfo: Sendable, Codable {
     /// - Throws: `RecordingError` for unreadable files and headers (and, in strict mode, the first bad row).
     public static func inspect(path: String, options: ReadOptions = ReadOptions(strict: false),
                                restDetector: RestDetector = RestDetector()) throws -> RecordingInfo {
-        let reader = try RecordingReader(path: path, options: options)
+        let reader = try RecordingSources.open(path: path, options: options)
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
         var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
-        info.dialect = reader.dialect
+        info.dialect = (reader as? RecordingReader)?.dialect
         if options.appleAccelerometerSign {
             for i in info.columns.indices where info.columns[i].meaning.hasPrefix("acceleration.") {
                 info.columns[i].convention = "specific force, device axes, negated from Apple's sign (+1 g up at rest)"
             }
         }
         if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
-        info.carriageReturnLineEndings = reader.carriageReturnLineEndings
+        info.carriageReturnLineEndings = (reader as? RecordingReader)?.carriageReturnLineEndings ?? false
         return info
     }
 
