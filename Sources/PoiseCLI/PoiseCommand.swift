@@ -14,7 +14,7 @@ public struct PoiseCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            ReplayCommand.self, LiveCommand.self,
+            ReplayCommand.self, LiveCommand.self, ConvertCommand.self,
             InfoCommand.self, SimulateCommand.self,
             StepCommand.self, JitterCommand.self, BenchCommand.self,
             SpectrumCommand.self, ResponseCommand.self,
