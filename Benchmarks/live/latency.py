@@ -54,21 +54,14 @@ def run(poise, rate, seconds):
     process = subprocess.Popen([poise, "live", f"udp://127.0.0.1:{listen}", "--pipeline", "fusion:9d", "--rate", str(rate),
                                 "--send", f"udp://127.0.0.1:{back}", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(0.5)
-    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    target = ("127.0.0.1", listen)
-    sender.sendto(b"t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n", target)
-    sent = {}
-    count = int(rate * seconds)
-    start = time.monotonic_ns() + 1_000_000
-    for i in range(count):
-        deadline = start + int(i * 1e9 / rate)
-        while time.monotonic_ns() < deadline:
-            pass
-        t = i / rate
-        a = 0.01 * math.sin(t)
-        line = f"{t!r},{a},0.0,1.0,0.01,-0.02,0.005,20.0,5.0,-40.0\n".encode()
-        sent[t] = time.monotonic_ns()
-        sender.sendto(line, target)
+    # The sender is its own process (a busy-waiting sender thread would starve this process's
+    # receiver of the interpreter lock); both sides stamp with CLOCK_MONOTONIC, shared by processes.
+    stamps = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"poise-latency-{os.getpid()}.json")
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--sender", str(listen), str(rate), str(seconds), stamps], check=True)
+    with open(stamps) as f:
+        sent = {float(k): v for k, v in json.load(f).items()}
+    os.remove(stamps)
+    count = len(sent)
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
@@ -84,7 +77,31 @@ def run(poise, rate, seconds):
         "poise_samples": report.get("samples"),
     }
 
+def send(port, rate, seconds, stamps):
+    """The sender process: a header, then one CSV datagram per sample from absolute deadlines;
+    writes {t_s: send time in ns} to `stamps`."""
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    target = ("127.0.0.1", port)
+    sender.sendto(b"t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n", target)
+    sent = {}
+    count = int(rate * seconds)
+    start = time.monotonic_ns() + 1_000_000
+    for i in range(count):
+        deadline = start + int(i * 1e9 / rate)
+        while time.monotonic_ns() < deadline:
+            pass
+        t = i / rate
+        a = 0.01 * math.sin(t)
+        line = f"{t!r},{a},0.0,1.0,0.01,-0.02,0.005,20.0,5.0,-40.0\n".encode()
+        sent[repr(t)] = time.monotonic_ns()
+        sender.sendto(line, target)
+    with open(stamps, "w") as f:
+        json.dump(sent, f)
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--sender":
+        send(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5])
+        return
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--poise", default=os.path.join(here, "..", "..", ".build", "release", "poise"))
