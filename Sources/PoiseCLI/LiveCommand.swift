@@ -93,6 +93,9 @@ struct LiveCommand: ParsableCommand {
             }
             lines.append(filtering)
         }
+        if report.silences > 0 {
+            lines.append("  silences  \(report.silences) pause\(report.silences == 1 ? "" : "s") longer than \(number(LiveSession.silence, 0)) s between samples, the longest \(number(report.longestSilenceSeconds, 2)) s (the sender stopped or stalled)")
+        }
         if report.rowsDropped + report.rowsRepaired + report.datagramsDropped > 0 {
             lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped")
             for problem in report.problems { lines.append("            \(problem)") }

@@ -64,6 +64,10 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var rowsRepaired = 0
     public var problems: [String] = []
     public var datagramsDropped = 0
+    /// Pauses in the stream longer than `LiveSession.silence` (wall time between two samples):
+    /// how many, and the longest, s. A sender that stopped for a while shows here.
+    public var silences = 0
+    public var longestSilenceSeconds = 0.0
 
     enum CodingKeys: String, CodingKey {
         case source, pipeline, samples, stopped, send, whole = "pipeline_metrics"
@@ -72,6 +76,7 @@ public struct LiveReport: Sendable, Codable, Equatable {
         case stillSegments = "still_segments"
         case rowsDropped = "rows_dropped", rowsRepaired = "rows_repaired", problems
         case datagramsDropped = "datagrams_dropped"
+        case silences, longestSilenceSeconds = "longest_silence_s"
     }
 }
 
@@ -80,6 +85,9 @@ public struct LiveReport: Sendable, Codable, Equatable {
 public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
+
+    /// A pause between two samples longer than this (s, wall time) counts as a silence.
+    public static let silence = 1.0
 
     /// Problems quoted in the report (all are counted).
     public static let quotedProblems = 5
@@ -138,6 +146,7 @@ public enum LiveSession {
         var firstTime: Double?, lastTime = 0.0
         var firstWall: Int64?, lastWall: Int64 = 0
         var lastProgress: Int64 = 0, progressCount = 0
+        var silences = 0, longestSilence: Int64 = 0
 
         func handle(_ sample: MotionSample) {
             let start = clock.now()
@@ -147,6 +156,11 @@ public enum LiveSession {
             if flushEachSample { writer?.flush() }
             sender?.send(record)
             let end = clock.now()
+            if firstWall != nil {
+                let pause = start - lastWall
+                if Double(pause) * 1e-9 > silence { silences += 1 }
+                longestSilence = Swift.max(longestSilence, pause)
+            }
             latency.add(end - start)
             metrics.add(sample)
             count += 1
@@ -183,6 +197,8 @@ public enum LiveSession {
             return issue.description
         }
         report.datagramsDropped = feed.droppedDatagrams
+        report.silences = silences
+        report.longestSilenceSeconds = Double(longestSilence) * 1e-9
         return report
     }
 }

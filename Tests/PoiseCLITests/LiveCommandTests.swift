@@ -75,6 +75,27 @@ import Glibc
         #expect(problems.count == 2 && problems[0].hasPrefix("-:3:2:") && problems[1].hasPrefix("-:4:"), "\(problems)")
     }
 
+    /// A sender that pauses for longer than a second shows in the report as a silence.
+    @Test func aPausingSenderIsReported() throws {
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["live", "-", "--rate", "100", "--json"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n0.01,0,0,1\n".utf8))
+        Thread.sleep(forTimeInterval: 1.3)
+        input.fileHandleForWriting.write(Data("0.02,0,0,1\n".utf8))
+        try input.fileHandleForWriting.close()
+        let report = try json(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(report["samples"] as? Int == 3)
+        #expect(report["silences"] as? Int == 1)
+        #expect((report["longest_silence_s"] as? Double ?? 0) > 1.2)
+    }
+
     /// `udp://:PORT` listens on the loopback address only; naming another address says so.
     @Test func listeningBeyondLoopbackIsAnnounced() throws {
         let port = try Self.freePort()
