@@ -177,7 +177,7 @@ public final class LiveFeed: @unchecked Sendable {
             let ready = poll(&descriptor, 1, 100)
             if ready < 0 && errno != EINTR { return }
             guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { systemRead(input, $0.baseAddress!, $0.count) }
             if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }   // EIO: the device went away
             if count == 0 && !isDatagram { return }   // end of standard input
             if isDatagram && count > Self.maximumDatagram {
@@ -193,7 +193,7 @@ public final class LiveFeed: @unchecked Sendable {
     private func write(all bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { systemWrite(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 { if errno == EINTR { continue }; return false }
             offset += written
         }
