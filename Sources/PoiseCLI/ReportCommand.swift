@@ -69,14 +69,15 @@ struct ReportCommand: ParsableCommand {
         progress?.show("reading \(file)", 0)
         // The report reads its recording in several streaming passes; standard input is kept
         // in a temporary file for them (removed at the end).
-        let spool = file == "-" ? try StandardInputSpool() : nil
-        defer { spool?.remove() }
-        let path = spool?.path ?? file
+        try StandardInputSpool.withFile(file) { path in try write(page, reading: path, progress: progress) }
+    }
+
+    func write(_ page: OutputFile, reading path: String, progress: ReportProgressLine?) throws {
         var input = ReportInput(path: path, options: reading.applied(to: ReadOptions()))
         input.path = file
         input.check = { schema, rate in
-            try schema.require([.accelerometer], file: file, for: "the report (filters, jitter and spectra of the acceleration)")
-            try SampleRateCheck.check(rate: rate, schema: schema, file: file)
+            try schema.require([.accelerometer], file: path, for: "the report (filters, jitter and spectra of the acceleration)")
+            try SampleRateCheck.check(rate: rate, schema: schema, file: path)
         }
         var options = ReportOptions(pipeline: pipeline)
         if let replay { options.replay = try Self.loadReplay(replay) }
@@ -95,7 +96,9 @@ struct ReportCommand: ParsableCommand {
             }
         }
         let report: RecordingReport
-        do { report = try RecordingReport(input: input, options: options) } catch let error as CustomStringConvertible {
+        do { report = try RecordingReport(input: input, options: options) } catch let error as RecordingError {
+            throw error
+        } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }
         progress?.show("writing the page", 0.99)

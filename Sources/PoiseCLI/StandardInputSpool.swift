@@ -16,7 +16,7 @@ struct StandardInputSpool {
         var template = Array("\(folder)/poise-stdin-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw CommandError("cannot make a temporary file in \(folder) for standard input: \(String(cString: strerror(errno)))") }
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         slot = TemporaryFiles.register(path)
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
@@ -29,6 +29,24 @@ struct StandardInputSpool {
             if let slot { TemporaryFiles.unregister(slot) }
             throw CommandError("cannot keep standard input in \(path): \(error.localizedDescription)")
         }
+    }
+
+    /// Runs `body` with the spool's path; a `RecordingError` about the spool names standard
+    /// input ("-") instead, so positions read like the user's input.
+    func reading<T>(_ body: (String) throws -> T) throws -> T {
+        do { return try body(path) } catch var error as RecordingError where error.file == path {
+            error.file = "-"
+            throw error
+        }
+    }
+
+    /// Runs `body` with `file`, or with a spool of standard input when `file` is "-" (removed
+    /// afterwards): for commands that read their input more than once.
+    static func withFile<T>(_ file: String, _ body: (String) throws -> T) throws -> T {
+        guard file == "-" else { return try body(file) }
+        let spool = try StandardInputSpool()
+        defer { spool.remove() }
+        return try spool.reading(body)
     }
 
     func remove() {
