@@ -72,7 +72,8 @@ public struct RecordingReport {
     /// Measurements of the pipeline on the recording (latency, jitter, lag).
     public var metrics: StageMetricsSummary
     /// The sweep of `options.kinds`; `nil` when the recording cannot be swept (the reason is in
-    /// `sweepProblem`).
+    /// `sweepProblem`). Lag is measured only for the settings the page shows (each kind's
+    /// chosen setting); the other points have none.
     public var sweep: SweepComparison?
     public var sweepProblem: String?
     /// Fusion error against ground truth (BROAD metric); `nil` without `gt_q*` or gyroscope.
@@ -139,8 +140,10 @@ public struct RecordingReport {
             guard !stillRanges.isEmpty else { throw StreamingSweep.noStillSegment(name: name, detector: detector) }
             let kinds = options.kinds.filter { $0 != .butter || rate > 31 }
             let sweeps = try kinds.map { try FilterSweep(filter: $0.rawValue) }
+            // Lag is measured later, for the settings the page shows (the pass of the pipeline).
             var running = try StreamingSweep(settings: sweeps.flatMap(\.settings), name: name, sampleRate: rate, count: count,
-                                             stillSegments: stillRanges, detector: detector, threads: max(1, options.threads))
+                                             stillSegments: stillRanges, detector: detector, threads: max(1, options.threads),
+                                             measuresLag: false)
             done = 0
             try input.forEachChunk { chunk in
                 running.add(chunk)
@@ -167,7 +170,7 @@ public struct RecordingReport {
         // Passes: the noise-band check of the best-ranked settings.
         progress?("checking the recommendation in the noise band", 0.6)
         let meter = raw.welch.flatMap { try? $0.finish() }.map { HighFrequencyMeter(raw: $0, rate: rate) }
-        let recommendation = try sweep.map { sweep in
+        var recommendation = try sweep.map { sweep in
             try ReportRecommendation(sweep: sweep, meter: meter, maximumShare: options.maximumNoiseShare) { settings in
                 passes += 1
                 return try Self.spectra(of: settings, input: input, rate: rate, segment: raw.welchSegment, threads: options.threads)
@@ -183,7 +186,6 @@ public struct RecordingReport {
         } else {
             pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
         }
-        self.sweep = sweep
         sweepProblem = problem
         let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer,
                                                                                            hasGyroscope: schema.hasGyroscope))
@@ -193,14 +195,31 @@ public struct RecordingReport {
                                    detector: detector, welchSegment: raw.welch == nil ? nil : raw.welchSegment,
                                    windows: ReportFigures.windows(onsets: onsets.onsets, still: stillRanges, count: count, rate: rate,
                                                                   maximum: options.maximumZoomPanels))
+        // The lag of each kind's chosen setting (the sweep table's column), in the same pass.
+        let shownSettings = recommendation?.choices.compactMap { $0.point?.setting } ?? []
+        var lags = shownSettings.isEmpty ? nil
+            : try StreamingSweep(settings: shownSettings, name: name, sampleRate: rate, count: count, stillSegments: stillRanges,
+                                 detector: detector, threads: max(1, options.threads))
         done = 0
         try input.forEachChunk { chunk in
             shown.add(chunk)
+            lags?.add(chunk)
             done += chunk.count
             progress?("pipeline metrics and figures", 0.8 + 0.15 * Double(done) / Double(max(1, count)))
         }
         passes += 1
         metrics = shown.finish()
+        if let measured = try lags?.finish() {
+            let bySetting = Dictionary(measured.map { ($0.setting.spec.description, $0) }, uniquingKeysWith: { a, _ in a })
+            func withLag(_ point: SweepPoint) -> SweepPoint { bySetting[point.setting.spec.description] ?? point }
+            sweep = sweep.map { sweep in
+                var sweep = sweep
+                for e in sweep.entries.indices { sweep.entries[e].result.points = sweep.entries[e].result.points.map(withLag) }
+                return sweep
+            }
+            for k in recommendation!.choices.indices { recommendation!.choices[k].point = recommendation!.choices[k].point.map(withLag) }
+        }
+        self.sweep = sweep
         self.passes = passes
 
         progress?("writing the figures", 0.96)

@@ -172,6 +172,14 @@ struct SweepTests {
                                           detector: RestDetector(), threads: 1)
         streamed.add(recording.samples)
         #expect(try streamed.comparison(of: sweeps, target: .default) == compared)
+        // Without lag: the same jitter and latency, no lag.
+        var withoutLag = try StreamingSweep(settings: settings, name: "simulated", sampleRate: recording.sampleRate,
+                                            count: recording.samples.count, stillSegments: recording.stillSegments,
+                                            detector: RestDetector(), threads: 2, measuresLag: false)
+        withoutLag.add(recording.samples)
+        let points = try withoutLag.finish()
+        #expect(points.map(\.jitter) == inMemory.points.map(\.jitter) && points.map(\.latency) == inMemory.points.map(\.latency))
+        #expect(points.allSatisfy { $0.lagMilliseconds == nil } && inMemory.points.contains { $0.lagMilliseconds != nil })
     }
 
     @Test("A streamed sweep without a still segment long enough fails as the in-memory one does")

@@ -27,6 +27,9 @@ public struct StreamingSweep {
     let runs: [SettingRun]
     var raw = JitterAccumulator<SIMD3<Double>>()
     let detector: RestDetector
+    /// Whether lag is measured (the costliest metric: a cross-correlation over up to a second of
+    /// shifts per sample); without it the points have no lag.
+    public let measuresLag: Bool
 
     /// Prepares every setting for a recording of `count` samples at `sampleRate` Hz whose still
     /// segments are `stillSegments` (sorted, not overlapping, as from `StillSegmentTracker`).
@@ -35,11 +38,14 @@ public struct StreamingSweep {
     ///   - name: the recording's name, for errors and the per-recording measurements.
     ///   - detector: the detector that found the segments (named in the error when there is none).
     ///   - threads: worker threads per chunk (≥ 1).
+    ///   - measuresLag: measure lag on the moving segments (default); without it the points'
+    ///     `lagMilliseconds` and their measurements' `lag` are `nil`.
     /// - Throws: ``SweepError/recording(_:)`` when a setting does not suit the rate, as
     ///   ``Sweeper/run(_:on:target:threads:progress:)``.
     public init(settings: [SweepSetting], name: String, sampleRate: Double, count: Int, stillSegments: [Range<Int>],
-                detector: RestDetector, threads: Int) throws(SweepError) {
+                detector: RestDetector, threads: Int, measuresLag: Bool = true) throws(SweepError) {
         self.settings = settings
+        self.measuresLag = measuresLag
         self.name = name
         self.sampleRate = sampleRate
         self.threads = max(1, threads)
@@ -58,8 +64,8 @@ public struct StreamingSweep {
         still = stillSegments.filter { !$0.isEmpty }
         // Lag uses the moving segments longer than the largest shift (as `lag(output:input:…)`).
         let shift = runs.first?.lag.maximumShift ?? maximumShift
-        moving = movingSegments(complementing: stillSegments, count: count, minimumLength: 2 * maximumShift)
-            .filter { $0.count > shift }
+        moving = measuresLag ? movingSegments(complementing: stillSegments, count: count, minimumLength: 2 * maximumShift)
+            .filter { $0.count > shift } : []
     }
 
     /// Measures the next samples of the recording (in order) for every setting, in parallel.
@@ -101,7 +107,7 @@ public struct StreamingSweep {
         return zip(settings, runs).map { setting, run in
             let steps = Sweeper.stepLatencies(of: run.fresh, sampleRate: sampleRate)
             let measurement = RecordingMeasurement(recording: name, sampleRate: sampleRate, tilt: steps.tilt, shake: steps.shake,
-                                                   jitter: run.jitter.result, lag: run.lag.result(sampleRate: sampleRate))
+                                                   jitter: run.jitter.result, lag: measuresLag ? run.lag.result(sampleRate: sampleRate) : nil)
             return Sweeper.point(setting, pooling: [measurement])
         }
     }
