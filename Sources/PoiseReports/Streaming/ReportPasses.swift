@@ -150,26 +150,34 @@ struct FigurePass {
 }
 
 /// One setting's filter and Welch accumulator in the report's noise-band check; each chunk is
-/// processed by one worker thread.
+/// processed by one worker thread (one access to the state per chunk).
 final class SpectrumRun: @unchecked Sendable {
-    var filter: AnyFilter<SIMD3<Double>>
-    var welch: WelchAccumulator
-    var previousTime = 0.0
-    var values = [0.0, 0.0, 0.0]
+    var state: State
 
-    init(filter: AnyFilter<SIMD3<Double>>, welch: WelchAccumulator) {
-        self.filter = filter; self.welch = welch
-    }
+    struct State {
+        var filter: AnyFilter<SIMD3<Double>>
+        var welch: WelchAccumulator
+        var previousTime = 0.0
+        var values = [0.0, 0.0, 0.0]
 
-    /// Filters `chunk` with the real periods (the recording's first sample as one nominal period,
-    /// as `filterAcceleration`) and adds the outputs to the PSDs.
-    func process(_ chunk: [MotionSample], first: Bool) {
-        for (offset, sample) in chunk.enumerated() {
-            let a = sample.acceleration
-            let y = first && offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
-            previousTime = sample.time
-            values[0] = y.x; values[1] = y.y; values[2] = y.z
-            welch.add(values)
+        /// Filters `chunk` with the real periods (the recording's first sample as one nominal
+        /// period, as `filterAcceleration`) and adds the outputs to the PSDs.
+        mutating func process(_ chunk: [MotionSample], first: Bool) {
+            for (offset, sample) in chunk.enumerated() {
+                let a = sample.acceleration
+                let y = first && offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
+                previousTime = sample.time
+                values[0] = y.x; values[1] = y.y; values[2] = y.z
+                welch.add(values)
+            }
         }
     }
+
+    init(filter: AnyFilter<SIMD3<Double>>, welch: WelchAccumulator) {
+        state = State(filter: filter, welch: welch)
+    }
+
+    var welch: WelchAccumulator { state.welch }
+
+    func process(_ chunk: [MotionSample], first: Bool) { state.process(chunk, first: first) }
 }

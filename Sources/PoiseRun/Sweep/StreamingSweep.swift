@@ -124,38 +124,49 @@ public struct StreamingSweep {
     }
 }
 
-/// One setting's state in a ``StreamingSweep``; each chunk is processed by one worker thread.
+/// One setting's state in a ``StreamingSweep``; each chunk is processed by one worker thread
+/// (the state is a struct, so a chunk is one access to it, not one per sample).
 final class SettingRun: @unchecked Sendable {
     let fresh: AnyFilter<SIMD3<Double>>
-    var filter: AnyFilter<SIMD3<Double>>
-    var jitter = JitterAccumulator<SIMD3<Double>>()
-    var lag: LagAccumulator<SIMD3<Double>>
-    var previousTime = 0.0
+    var state: State
+
+    struct State {
+        var filter: AnyFilter<SIMD3<Double>>
+        var jitter = JitterAccumulator<SIMD3<Double>>()
+        var lag: LagAccumulator<SIMD3<Double>>
+        var previousTime = 0.0
+
+        /// Filters `chunk` (sample `first` of the recording onwards) with the real periods (the
+        /// first sample of the recording as one nominal period, as `filterAcceleration`) and feeds
+        /// the accumulators as `flags` say.
+        mutating func process(_ chunk: [MotionSample], flags: [UInt8], first: Int) {
+            for offset in chunk.indices {
+                let sample = chunk[offset]
+                let a = sample.acceleration
+                let y = first + offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
+                previousTime = sample.time
+                let flag = flags[offset]
+                if flag & 1 != 0 {
+                    jitter.add(time: sample.time, output: y, input: a)
+                    if flag & 2 != 0 { jitter.endSegment(keep: true) }
+                }
+                if flag & 4 != 0 {
+                    lag.add(output: y, input: a)
+                    if flag & 8 != 0 { lag.endSegment() }
+                }
+            }
+        }
+    }
 
     init(filter: AnyFilter<SIMD3<Double>>, maximumShift: Int) {
         fresh = filter
-        self.filter = filter
-        lag = LagAccumulator(maximumShift: maximumShift)
+        state = State(filter: filter, lag: LagAccumulator(maximumShift: maximumShift))
     }
 
-    /// Filters `chunk` (sample `first` of the recording onwards) with the real periods (the first
-    /// sample of the recording as one nominal period, as `filterAcceleration`) and feeds the
-    /// accumulators as `flags` say.
+    var jitter: JitterAccumulator<SIMD3<Double>> { state.jitter }
+    var lag: LagAccumulator<SIMD3<Double>> { state.lag }
+
     func process(_ chunk: [MotionSample], flags: [UInt8], first: Int) {
-        for offset in chunk.indices {
-            let sample = chunk[offset]
-            let a = sample.acceleration
-            let y = first + offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
-            previousTime = sample.time
-            let flag = flags[offset]
-            if flag & 1 != 0 {
-                jitter.add(time: sample.time, output: y, input: a)
-                if flag & 2 != 0 { jitter.endSegment(keep: true) }
-            }
-            if flag & 4 != 0 {
-                lag.add(output: y, input: a)
-                if flag & 8 != 0 { lag.endSegment() }
-            }
-        }
+        state.process(chunk, flags: flags, first: first)
     }
 }
