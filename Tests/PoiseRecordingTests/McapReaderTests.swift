@@ -127,7 +127,7 @@ import Testing
         let file = TemporaryFile(bytes: bytes, name: "damaged.mcap")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk: ") == true, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk record: ") == true, "\(String(describing: error))")
     }
 
     @Test func aWrongChunkCrcIsAnError() throws {
@@ -138,7 +138,7 @@ import Testing
         let file = TemporaryFile(bytes: bytes, name: "crc.mcap")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk: uncompressed_crc") == true, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk record: uncompressed_crc") == true, "\(String(describing: error))")
         #expect(error?.message.contains("(damaged chunk)") == true)
         // A changed message byte inside the uncompressed chunk is caught by the same CRC.
         var inside = try Self.bytes("test2-none.mcap")
@@ -155,7 +155,7 @@ import Testing
         let file = TemporaryFile(bytes: bytes, name: "summary.mcap")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.hasPrefix("record at byte \(footer): footer: summary CRC") == true, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("record at byte \(footer): footer record: summary CRC") == true, "\(String(describing: error))")
     }
 
     @Test func aFileCutInsideARecordIsAnErrorOrAPrefixWithAnIssue() throws {
@@ -211,7 +211,7 @@ import Testing
         let file = TemporaryFile(bytes: bytes, name: "xz4.mcap")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk: compressed with xz4: Poise reads uncompressed, lz4 and zstd chunks") == true,
+        #expect(error?.message.hasPrefix("record at byte \(chunk): chunk record: compressed with xz4: Poise reads uncompressed, lz4 and zstd chunks") == true,
                 "\(String(describing: error))")
     }
 

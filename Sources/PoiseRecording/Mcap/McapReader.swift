@@ -98,7 +98,7 @@ public final class McapReader: SampleSource {
             throw input.failure(at: headerOffset, "the file does not start with a header record")
         }
         let headerContent = try Self.content(input, header)
-        var headerFields = McapRecord.Fields(headerContent) { input.failure(at: headerOffset, "header: \($0)") }
+        var headerFields = McapRecord.Fields(headerContent) { input.failure(at: headerOffset, "header record: \($0)") }
         profile = try headerFields.string("profile")
         dataStart = input.offset
 
@@ -115,13 +115,13 @@ public final class McapReader: SampleSource {
                 let start = footer.littleEndianUInt64(at: 9)
                 let crc = footer.littleEndianUInt32(at: 25)
                 guard start == 0 || (start >= UInt64(dataStart) && start <= UInt64(footerOffset)) else {
-                    throw input.failure(at: footerOffset, "footer: summary_start \(start) is outside the data (\(dataStart)…\(footerOffset))")
+                    throw input.failure(at: footerOffset, "footer record: summary_start \(start) is outside the data (\(dataStart)…\(footerOffset))")
                 }
                 summaryStart = Int(start)
                 if summaryStart > 0 && crc != 0 {
                     let computed = try Self.crc(input, from: summaryStart, to: footerOffset + 1 + 8 + 16)
                     guard computed == crc else {
-                        throw input.failure(at: footerOffset, "footer: summary CRC 0x\(String(crc, radix: 16)) differs from the summary's 0x\(String(computed, radix: 16)) (damaged file)")
+                        throw input.failure(at: footerOffset, "footer record: summary CRC 0x\(String(crc, radix: 16)) differs from the summary's 0x\(String(computed, radix: 16)) (damaged file)")
                     }
                 }
             }
@@ -165,7 +165,7 @@ public final class McapReader: SampleSource {
             while let record = try Self.recordHead(input, limit: footerOffset, cut: nil) {
                 let offset = input.offset - 9
                 if [McapRecord.Opcode.schema, .channel, .chunkIndex].contains(where: { $0.rawValue == record.opcode }) {
-                    var fields = McapRecord.Fields(try Self.content(input, record)) { input.failure(at: offset, $0) }
+                    var fields = McapRecord.Fields(try Self.content(input, record)) { input.failure(at: offset, "\(McapRecord.name(record.opcode)): \($0)") }
                     try take(record.opcode, &fields)
                 } else {
                     input.skip(record.length)
@@ -181,14 +181,14 @@ public final class McapReader: SampleSource {
                 let offset = input.offset - 9
                 switch record.opcode {
                 case McapRecord.Opcode.schema.rawValue, McapRecord.Opcode.channel.rawValue:
-                    var fields = McapRecord.Fields(try Self.content(input, record)) { input.failure(at: offset, $0) }
+                    var fields = McapRecord.Fields(try Self.content(input, record)) { input.failure(at: offset, "\(McapRecord.name(record.opcode)): \($0)") }
                     try take(record.opcode, &fields)
                 case McapRecord.Opcode.chunk.rawValue:
                     let chunk = try Self.chunk(input, record, at: offset, path: path)
                     while let inner = try Self.recordHead(chunk, limit: chunk.fileSize, cut: nil) {
                         let innerOffset = chunk.offset - 9
                         if inner.opcode == McapRecord.Opcode.schema.rawValue || inner.opcode == McapRecord.Opcode.channel.rawValue {
-                            var fields = McapRecord.Fields(try Self.content(chunk, inner)) { chunk.failure(at: innerOffset, $0) }
+                            var fields = McapRecord.Fields(try Self.content(chunk, inner)) { chunk.failure(at: innerOffset, "\(McapRecord.name(inner.opcode)): \($0)") }
                             try take(inner.opcode, &fields)
                         } else {
                             chunk.skip(inner.length)
@@ -274,10 +274,10 @@ public final class McapReader: SampleSource {
     /// read is decoded, anything else skipped.
     private func take(_ record: (opcode: UInt8, length: Int), from input: RosBagInput) throws -> MotionSample? {
         let offset = input.offset - 9
-        let failure = { (message: String) in input.failure(at: offset, message) }
+        let failure = { (message: String) in input.failure(at: offset, "\(McapRecord.name(record.opcode)): \(message)") }
         switch record.opcode {
         case McapRecord.Opcode.message.rawValue:
-            guard record.length >= 22 else { throw failure("message record of \(record.length) bytes, shorter than its 22-byte fields") }
+            guard record.length >= 22 else { throw failure("\(record.length) bytes, shorter than its 22-byte fields") }
             let head = try input.bytes(count: 2)
             let channel = UInt16(head[0]) | UInt16(head[1]) << 8
             let isImu = imuChannels.contains(channel)
@@ -298,13 +298,13 @@ public final class McapReader: SampleSource {
             let message = try CdrMessageLayout.magneticField(data) { failure("\(magneticFieldTopic ?? ""): \($0)") }
             try merger.addField(time: message.time, field: message.field * 1e6, failure: failure)
         case McapRecord.Opcode.chunk.rawValue:
-            throw failure("a chunk inside a chunk")
+            throw failure("inside a chunk")
         case McapRecord.Opcode.header.rawValue:
-            throw failure("a second header record")
+            throw failure("a second one")
         case McapRecord.Opcode.dataEnd.rawValue, McapRecord.Opcode.footer.rawValue:
-            throw failure("a \(record.opcode == 2 ? "footer" : "data end") record inside a chunk")
+            throw failure("inside a chunk")
         case 0:
-            throw failure("opcode 0x00 (not a record: damaged file?)")
+            throw failure("opcode 0x00 is no record kind (damaged file?)")
         default:
             input.skip(record.length)
         }
@@ -337,7 +337,7 @@ public final class McapReader: SampleSource {
         let head = try input.bytes(count: 9)
         let length = head.littleEndianUInt64(at: 1)
         guard length <= UInt64(available - 9) else {
-            return try fail("record length \(length) runs past \(place) (\(available - 9) bytes left\(atFileEnd ? ": the file was not closed or is truncated" : ""))")
+            return try fail("\(McapRecord.name(head[0])): length \(length) runs past \(place) (\(available - 9) bytes left\(atFileEnd ? ": the file was not closed or is truncated" : ""))")
         }
         return (head[0], Int(length))
     }
@@ -352,7 +352,7 @@ public final class McapReader: SampleSource {
 
     /// Reads a chunk record's content and returns its records decompressed, CRC checked.
     static func chunk(_ input: RosBagInput, _ record: (opcode: UInt8, length: Int), at offset: Int, path: String) throws -> RosBagInput {
-        func fail(_ message: String) -> RecordingError { input.failure(at: offset, "chunk: \(message)") }
+        func fail(_ message: String) -> RecordingError { input.failure(at: offset, "chunk record: \(message)") }
         guard record.length <= maximumChunkSize + 1024 else {
             throw fail("\(record.length) bytes, larger than the \(maximumChunkSize)-byte limit")
         }

@@ -15,6 +15,15 @@ enum McapRecord {
         case dataEnd = 0x0F
     }
 
+    /// The record kind in words, for messages: `chunk record`, `record 0x42`.
+    static func name(_ opcode: UInt8) -> String {
+        let names: [UInt8: String] = [0x01: "header", 0x02: "footer", 0x03: "schema", 0x04: "channel", 0x05: "message",
+                                      0x06: "chunk", 0x07: "message index", 0x08: "chunk index", 0x09: "attachment",
+                                      0x0A: "attachment index", 0x0B: "statistics", 0x0C: "metadata", 0x0D: "metadata index",
+                                      0x0E: "summary offset", 0x0F: "data end"]
+        return names[opcode].map { "\($0) record" } ?? "record 0x\(String(opcode, radix: 16))"
+    }
+
     /// `\x89MCAP0\r\n`: the first and last 8 bytes of a file.
     static let magic: [UInt8] = [0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A]
     /// A footer record: opcode, length 20, `summary_start`, `summary_offset_start`, `summary_crc`.
