@@ -22,6 +22,8 @@ temporary folder). Files written:
     test2-bigendian.mcap   unchunked, CDR big endian
     test2-unclosed.mcap    zstd chunks of 4 KiB, cut after its last complete chunk (a recording
                            that was not closed: no summary, no footer)
+    test2-odometry-last.mcap  zstd chunks of 4 KiB, the odometry messages after all the IMU
+                           messages, so the last chunks hold no IMU message
     synthetic-mag.mcap     generated values, not a recording: /imu/data at 100 Hz and
                            /imu/mag (sensor_msgs/msg/MagneticField, tesla) at 25 Hz, zstd
     no-imu.mcap            the 10 odometry messages only (no sensor_msgs/msg/Imu channel)
@@ -138,7 +140,9 @@ def synthetic_messages():
 
 
 def write(path: Path, messages, compression=CompressionType.ZSTD, chunked=True, little_endian=True,
-          chunk_size=1 << 20, close=True):
+          chunk_size=1 << 20, close=True, reorder=False):
+    if reorder:
+        messages = [m for m in messages if m[1] != ODOM] + [m for m in messages if m[1] == ODOM]
     with open(path, 'wb') as f:
         writer = Writer(f, chunk_size=chunk_size, compression=compression, use_chunking=chunked)
         writer.start(profile='ros2', library='scripts/make_mcap_fixtures.py (mcap 1.6.0, rosbags 0.11.9)')
@@ -216,6 +220,7 @@ def main() -> None:
         files += [
             (f'{stem}-bigendian.mcap', dict(compression=CompressionType.NONE, chunked=False, little_endian=False)),
             (f'{stem}-unclosed.mcap', dict(compression=CompressionType.ZSTD, chunk_size=4096, close=False)),
+            (f'{stem}-odometry-last.mcap', dict(compression=CompressionType.ZSTD, chunk_size=4096, reorder=True)),
         ]
     first = None
     counts = []
