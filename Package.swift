@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(name: "ExampleUDPReceiver", path: "Examples/UDPReceiver"),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),
         .testTarget(name: "PoiseSpectralTests", dependencies: ["PoiseSpectral", "Poise"], exclude: ["Fixtures"]),
-        .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"]),
+        .testTarget(name: "PoiseRecordingTests", dependencies: ["PoiseRecording"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRunTests", dependencies: ["PoiseRun", "PoiseRecording"]),
         .testTarget(name: "PoiseReportsTests", dependencies: ["PoiseReports", "PoiseRun", "PoiseRecording"]),

@@ -61,6 +61,9 @@ public enum RecordingFormat: String, Sendable, Codable {
     /// ROS 1 bag, format 2.0 (`#ROSBAG V2.0`): `sensor_msgs/Imu` and `sensor_msgs/MagneticField`
     /// topics (`RosBagReader`).
     case rosBag1 = "ROS 1 bag"
+    /// MCAP file with ROS 2 messages: CDR-encoded `sensor_msgs/msg/Imu` and
+    /// `sensor_msgs/msg/MagneticField` channels (`McapReader`).
+    case mcap = "MCAP"
 
     /// The format in words, for reports.
     public var name: String {
@@ -73,6 +76,7 @@ public enum RecordingFormat: String, Sendable, Codable {
         case .coreMotion: "CoreMotion device motion (gravity + userAcceleration)"
         case .ximu3: "x-io x-IMU3 logged CSV"
         case .rosBag1: "ROS 1 bag"
+        case .mcap: "MCAP (ROS 2)"
         }
     }
 }

@@ -23,16 +23,31 @@ public protocol SampleSource: AnyObject {
 
 extension RecordingReader: SampleSource {}
 
+extension SampleSource {
+    /// `read(into:maximumCount:)` made of calls to `next()`, for sources that decode one sample
+    /// at a time (the ROS bag and MCAP readers).
+    func readByNext(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
+        var count = 0
+        while count < maximumCount, let sample = try next() {
+            samples.append(sample)
+            count += 1
+        }
+        return count
+    }
+}
+
 /// Opens recordings with the reader for their format.
 public enum RecordingSources {
     /// The source for `path` (`-`: standard input), chosen by its content: a ROS 1 bag
-    /// (`RosBagReader`, first line `#ROSBAG V2.0`), else Poise's CSV dialects
+    /// (`RosBagReader`, first line `#ROSBAG V2.0`), an MCAP file (`McapReader`, ROS 2 messages;
+    /// the MCAP magic), else Poise's CSV dialects
     /// (`RecordingReader`: Poise/BROAD names, x-io Fusion, phyphox, EuRoC). Standard input is
-    /// always read as CSV (a bag's index is read first, which needs a seekable file).
+    /// always read as CSV (a bag's index or an MCAP summary is read first, which needs a seekable file).
     ///
     /// - Throws: `RecordingError` naming the file and what is wrong with it.
     public static func open(path: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
         if RosBagReader.recognizes(path: path) { return try RosBagReader(path: path, options: options) }
+        if McapReader.recognizes(path: path) { return try McapReader(path: path, options: options) }
         return try RecordingReader(path: path, options: options)
     }
 }

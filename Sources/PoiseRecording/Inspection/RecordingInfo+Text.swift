@@ -13,6 +13,7 @@ extension RecordingInfo {
         if let dialect {
             lines.append("  recognised: \(formatName.isEmpty ? format : formatName); \(dialect.summary)")
         }
+        for note in notes { lines.append("  note: \(note)") }
         lines.append("  columns:")
         for c in columns where !c.meaning.hasPrefix("ignored") {
             let unit = c.unit.isEmpty ? "" : " [\(c.unit)\(c.coreUnit.isEmpty || c.coreUnit == c.unit ? "" : " → \(c.coreUnit)")]"

@@ -74,6 +74,8 @@ public struct RecordingInfo: Sendable, Codable {
     public var formatName: String = ""
     /// How the text is written: delimiter, decimal separator, byte order mark, comment lines.
     public var dialect: CSVDialect?
+    /// How a container was read (an MCAP file's summary, or a scan of a file that was not closed).
+    public var notes: [String] = []
     public var columns: [Column]
     /// Data rows delivered by the reader.
     public var rows: Int
@@ -122,6 +124,7 @@ public struct RecordingInfo: Sendable, Codable {
         while let sample = try reader.next() { inspector.add(sample) }
         var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
         info.dialect = (reader as? RecordingReader)?.dialect
+        info.notes = (reader as? McapReader)?.notes ?? []
         if options.appleAccelerometerSign {
             for i in info.columns.indices where info.columns[i].meaning.hasPrefix("acceleration.") {
                 info.columns[i].convention = "specific force, device axes, negated from Apple's sign (+1 g up at rest)"

@@ -36,7 +36,7 @@ final class RosBagInput {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             systemClose(descriptor)
-            throw RecordingError(file: path, line: 0, column: 0, message: "a ROS bag must be a regular file (its index is read first)")
+            throw RecordingError(file: path, line: 0, column: 0, message: "a ROS bag or MCAP file must be a regular file (its index is read first)")
         }
         fileSize = Int(info.st_size)
         self.capacity = max(4096, capacity)
@@ -70,6 +70,14 @@ final class RosBagInput {
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` is a regular file whose first bytes are `magic` (false for `-`, pipes and
+    /// unreadable files, which are left unopened).
+    static func regularFile(_ path: String, startsWith magic: [UInt8]) -> Bool {
+        guard path != "-", isRegularFile(path), let input = try? RosBagInput(path: path, capacity: 4096),
+              input.fileSize >= magic.count, let head = try? input.bytes(count: magic.count) else { return false }
+        return head.elementsEqual(magic)
     }
 
     /// Whether this reads a file (not bytes in memory).

@@ -41,13 +41,16 @@ public final class RosBagReader: SampleSource {
     /// The `sensor_msgs/MagneticField` topic merged onto the IMU samples, if any.
     public let magneticFieldTopic: String?
     /// The first `options.maximumStoredIssues` issues, in file order.
-    public private(set) var issues: [RecordingIssue] = []
+    public var issues: [RecordingIssue] { merger.issues }
     /// Delivered and dropped samples, issues by kind.
-    public private(set) var summary = ReadSummary()
+    public var summary: ReadSummary { merger.summary }
     /// `MagneticField` messages whose field was NaN or infinite (no reading; not delivered, not an issue).
-    public private(set) var magneticFieldMessagesWithoutReading = 0
+    public var magneticFieldMessagesWithoutReading: Int { merger.magneticFieldMessagesWithoutReading }
     /// Called for every issue as it is found.
-    public var onIssue: ((RecordingIssue) -> Void)?
+    public var onIssue: ((RecordingIssue) -> Void)? {
+        get { merger.onIssue }
+        set { merger.onIssue = newValue }
+    }
 
     private let input: RosBagInput
     private let imuConnections: Set<UInt32>
@@ -58,23 +61,14 @@ public final class RosBagReader: SampleSource {
     private var chunkEnd: Int?
     /// The decompressed chunk being read, or nil.
     private var chunkInput: RosBagInput?
-    private let accelerationScale: Double
-    /// Magnetometer readings not delivered yet (stamp s, field µT), in record order.
-    private var pendingFields: [(time: Double, field: SIMD3<Double>)] = []
-    private var previousTime: Double?
-    /// The accepted IMU message not delivered yet.
-    private var held: RosMessageLayout.Imu?
+    /// Units, the magnetometer merge, sample checks and issues.
+    private var merger: RosImuMerger
     private var finished = false
-
-    /// At most this many magnetometer readings wait for an IMU sample; older ones are dropped.
-    static let maximumPendingFields = 1024
 
     /// Whether `path` is a regular file that starts with `#ROSBAG V2.0` (reads 13 bytes; false
     /// for `-`, pipes and unreadable files, which are never opened here).
     public static func recognizes(path: String) -> Bool {
-        guard path != "-", RosBagInput.isRegularFile(path), let input = try? RosBagInput(path: path, capacity: 4096),
-              input.fileSize >= magic.count, let head = try? input.bytes(count: magic.count) else { return false }
-        return head.elementsEqual(magic)
+        RosBagInput.regularFile(path, startsWith: magic)
     }
 
     /// Opens a bag and reads its index.
@@ -122,13 +116,21 @@ public final class RosBagReader: SampleSource {
             }
         }
         connections = found.values.sorted { $0.id < $1.id }
-        let choice = try Self.chooseTopics(connections, wanted: options.topic, path: path)
+        let connections = self.connections
+        let topics = connections.map { (topic: $0.topic, type: $0.type) }
+        let choice = try RosImuMerger.chooseTopics(topics, imuType: "sensor_msgs/Imu", magneticFieldType: "sensor_msgs/MagneticField",
+                                                   wanted: options.topic, path: path, container: "bag") { index in
+            let (type, md5) = (connections[index].type, connections[index].md5sum)
+            let standard = type == "sensor_msgs/Imu" ? RosMessageLayout.imuMD5 : RosMessageLayout.magneticFieldMD5
+            return md5 == standard ? nil : "has a \(type) definition with MD5 \(md5), not the standard \(standard)"
+        }
         imuTopic = choice.imu
         magneticFieldTopic = choice.magneticField
         imuConnections = Set(connections.filter { $0.topic == choice.imu }.map(\.id))
         magneticFieldConnections = Set(connections.filter { $0.topic == choice.magneticField }.map(\.id))
-        accelerationScale = (options.appleAccelerometerSign ? -1 : 1) / Units.standardGravity
-        schema = Self.schema(connections, imu: choice.imu, magneticField: choice.magneticField, accelerationScale: accelerationScale)
+        merger = RosImuMerger(options: options, imuTopic: choice.imu, magneticFieldTopic: choice.magneticField)
+        schema = RosImuMerger.schema(topics, format: .rosBag1, imu: choice.imu, magneticField: choice.magneticField,
+                                     accelerationScale: merger.accelerationScale)
         input.seek(to: dataStart)
     }
 
@@ -141,10 +143,7 @@ public final class RosBagReader: SampleSource {
                 if chunkInput != nil { chunkInput = nil; continue }
                 if chunkEnd != nil { chunkEnd = nil; continue }
                 finished = true
-                if let last = held {
-                    held = nil
-                    return sample(from: last)
-                }
+                if let last = merger.finish() { return last }
                 break
             }
             let failure = { (message: String) in input.failure(at: offset, message) }
@@ -164,17 +163,11 @@ public final class RosBagReader: SampleSource {
                 if imuConnections.contains(id) {
                     let data = try Self.data(input, count: dataLength, recordOffset: offset)
                     let message = try RosMessageLayout.imu(data) { failure("\(imuTopic): \($0)") }
-                    if try accept(message, at: (input, offset)) {
-                        // Held back one message, so magnetometer readings recorded just after an
-                        // IMU message with the same stamp still join it.
-                        let ready = held
-                        held = message
-                        if let ready { return sample(from: ready) }
-                    }
+                    if let sample = try merger.add(message, failure: failure) { return sample }
                 } else if magneticFieldConnections.contains(id) {
                     let data = try Self.data(input, count: dataLength, recordOffset: offset)
                     let message = try RosMessageLayout.magneticField(data) { failure("\(magneticFieldTopic ?? ""): \($0)") }
-                    try addField(time: message.time, field: message.field * 1e6, at: (input, offset))
+                    try merger.addField(time: message.time, field: message.field * 1e6, failure: failure)
                 } else {
                     input.skip(dataLength)
                 }
@@ -187,12 +180,7 @@ public final class RosBagReader: SampleSource {
 
     @discardableResult
     public func read(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
-        var count = 0
-        while count < maximumCount, let sample = try next() {
-            samples.append(sample)
-            count += 1
-        }
-        return count
+        try readByNext(into: &samples, maximumCount: maximumCount)
     }
 
     /// Decompresses the bz2 or lz4 chunk whose data follows (`dataLength` bytes; at most 64 MiB
@@ -222,78 +210,6 @@ public final class RosBagReader: SampleSource {
 
     /// The largest decompressed chunk read (bytes): chunks are held whole in memory.
     static let maximumChunkSize = 64 << 20
-
-    // MARK: - Samples
-
-    /// Checks an IMU message: false when it is dropped (lenient mode) for a non-finite value or a
-    /// stamp going backwards.
-    private func accept(_ message: RosMessageLayout.Imu, at offset: (RosBagInput, Int)) throws -> Bool {
-        let sum = message.linearAcceleration + message.angularVelocity
-        if !(message.time.isFinite && (sum * 0).sum() == 0) {
-            try problem(.nonFinite, at: offset, "\(imuTopic): non-finite value in stamp, linear_acceleration or angular_velocity", isError: true)
-            return false
-        }
-        if let previousTime {
-            if message.time < previousTime {
-                try problem(.timeBackwards, at: offset, "\(imuTopic): stamp \(message.time) s is earlier than the previous message's \(previousTime) s", isError: true)
-                return false
-            }
-            if message.time == previousTime {
-                try problem(.duplicateTime, at: offset, "\(imuTopic): stamp \(message.time) s repeats the previous message's", isError: false)
-            }
-        }
-        previousTime = message.time
-        return true
-    }
-
-    /// The sample for an accepted message, with the latest magnetometer reading stamped at or
-    /// before it that no earlier sample took.
-    private func sample(from message: RosMessageLayout.Imu) -> MotionSample {
-        var field: SIMD3<Double>?
-        var delivered = 0
-        for pending in pendingFields where pending.time <= message.time {
-            field = pending.field
-            delivered += 1
-        }
-        if delivered > 0 { pendingFields.removeAll { $0.time <= message.time } }
-        summary.rowsDelivered += 1
-        return MotionSample(time: message.time, acceleration: message.linearAcceleration * accelerationScale,
-                            rotationRate: message.angularVelocity, magneticField: field)
-    }
-
-    /// Queues a magnetometer reading (µT) for the next IMU sample at or after its stamp. A
-    /// message with a NaN or infinite field is no reading (drivers such as the Phidgets one send
-    /// NaN when the magnetometer has no new value): it is counted, not an error.
-    private func addField(time: Double, field: SIMD3<Double>, at place: (RosBagInput, Int)) throws {
-        guard field.x.isFinite, field.y.isFinite, field.z.isFinite else {
-            magneticFieldMessagesWithoutReading += 1
-            return
-        }
-        guard time.isFinite else {
-            try problem(.nonFinite, at: place, "\(magneticFieldTopic ?? ""): non-finite stamp", isError: true, dropsSample: false)
-            return
-        }
-        if pendingFields.count >= Self.maximumPendingFields { pendingFields.removeFirst() }
-        pendingFields.append((time, field))
-    }
-
-    /// Throws an error in strict mode; otherwise records the issue (errors drop the sample).
-    private func problem(_ kind: RecordingIssue.Kind, at place: (input: RosBagInput, offset: Int), _ message: String,
-                         isError: Bool, dropsSample: Bool = true) throws {
-        let location = place.input.failure(at: place.offset, message)
-        if isError && options.strict {
-            record(RecordingIssue(kind: kind, action: .stopped, location: location))
-            throw location
-        }
-        if isError && dropsSample { summary.rowsDropped += 1 }
-        record(RecordingIssue(kind: kind, action: isError ? .dropped : .kept, location: location))
-    }
-
-    private func record(_ issue: RecordingIssue) {
-        summary.issueCounts[issue.kind, default: 0] += 1
-        if issues.count < options.maximumStoredIssues { issues.append(issue) }
-        onIssue?(issue)
-    }
 
     // MARK: - Records
 
@@ -331,58 +247,5 @@ public final class RosBagReader: SampleSource {
             throw input.failure(at: recordOffset, "\(count) data bytes, larger than the \(input.capacity)-byte read buffer (ReadOptions.bufferSize)")
         }
         return try input.bytes(count: count)
-    }
-
-    // MARK: - Topics and schema
-
-    /// The IMU topic (`wanted`, or the first) and the magnetometer topic to merge onto it.
-    static func chooseTopics(_ connections: [RosBagConnection], wanted: String?, path: String) throws -> (imu: String, magneticField: String?) {
-        func fail(_ message: String) -> RecordingError {
-            let list = connections.map { "\($0.topic) (\($0.type))" }
-            return RecordingError(file: path, line: 0, column: 0,
-                                  message: "\(message); the bag has \(list.isEmpty ? "no topics" : list.joined(separator: ", "))")
-        }
-        let imus = connections.filter { $0.type == "sensor_msgs/Imu" }
-        let imu: RosBagConnection
-        if let wanted {
-            guard let named = connections.first(where: { $0.topic == wanted }) else { throw fail("no topic \(wanted)") }
-            guard named.type == "sensor_msgs/Imu" else { throw fail("topic \(wanted) is \(named.type), not sensor_msgs/Imu") }
-            imu = named
-        } else {
-            guard let first = imus.first else { throw fail("no sensor_msgs/Imu topic") }
-            imu = first
-        }
-        guard imu.md5sum == RosMessageLayout.imuMD5 else {
-            throw fail("topic \(imu.topic) has a sensor_msgs/Imu definition with MD5 \(imu.md5sum), not the standard \(RosMessageLayout.imuMD5)")
-        }
-        let magnetometers = connections.filter { $0.type == "sensor_msgs/MagneticField" && $0.md5sum == RosMessageLayout.magneticFieldMD5 }
-        let namespace = imu.topic.split(separator: "/").dropLast().joined(separator: "/")
-        let sameNamespace = magnetometers.first { $0.topic.split(separator: "/").dropLast().joined(separator: "/") == namespace }
-        return (imu.topic, (sameNamespace ?? magnetometers.first)?.topic)
-    }
-
-    /// The topics as columns, in the order time, acceleration, rotation rate, orientation,
-    /// magnetic field, then the other topics (ignored).
-    static func schema(_ connections: [RosBagConnection], imu: String, magneticField: String?, accelerationScale: Double) -> RecordingSchema {
-        var columns = [ColumnMapping(name: "\(imu) header.stamp", meaning: .time(scale: 1), unit: "s")]
-        for (axis, name) in ["x", "y", "z"].enumerated() {
-            columns.append(ColumnMapping(name: "\(imu) linear_acceleration.\(name)", meaning: .acceleration(axis: axis, scale: accelerationScale), unit: "m/s²"))
-        }
-        for (axis, name) in ["x", "y", "z"].enumerated() {
-            columns.append(ColumnMapping(name: "\(imu) angular_velocity.\(name)", meaning: .rotationRate(axis: axis, scale: 1), unit: "rad/s"))
-        }
-        columns.append(ColumnMapping(name: "\(imu) orientation", meaning: .ignored(reason: "the device's own estimate (x, y, z, w), not ground truth"), unit: ""))
-        if let magneticField {
-            for (axis, name) in ["x", "y", "z"].enumerated() {
-                columns.append(ColumnMapping(name: "\(magneticField) magnetic_field.\(name)", meaning: .magneticField(axis: axis, scale: 1e6), unit: "T"))
-            }
-        }
-        var listed: Set<String> = [imu]
-        if let magneticField { listed.insert(magneticField) }
-        for connection in connections where !listed.contains(connection.topic) {
-            listed.insert(connection.topic)
-            columns.append(ColumnMapping(name: connection.topic, meaning: .ignored(reason: "\(connection.type), not read"), unit: ""))
-        }
-        return RecordingSchema(format: .rosBag1, columns: columns)
     }
 }

@@ -9,15 +9,7 @@ enum RosMessageLayout {
     /// `sensor_msgs/MagneticField`'s definition MD5 (the layout below).
     static let magneticFieldMD5 = "2f3b0b43eed0c9501de0fa3ff89a45aa"
 
-    /// What a `sensor_msgs/Imu` message holds, in ROS units.
-    struct Imu {
-        /// Header stamp in seconds (`sec + nsec·1e-9`), in the bag's clock (epoch or sim time).
-        var time: Double
-        /// `linear_acceleration` in m/s², specific force (+9.8 on the up axis at rest).
-        var linearAcceleration: SIMD3<Double>
-        /// `angular_velocity` in rad/s.
-        var angularVelocity: SIMD3<Double>
-    }
+    typealias Imu = RosImuMerger.Imu
 
     /// Reads the header of a message; returns its stamp (s) and the index of the first byte
     /// after `frame_id`.
