@@ -50,20 +50,6 @@ QUESTIONS = {
         "0.01 °/s, 1.0 s": {"correctionRate": 0, "biasSigmaRest": 0.01, "restMinimumTime": 1.0},
         "0.005 °/s, 1.0 s": {"correctionRate": 0, "biasSigmaRest": 0.005, "restMinimumTime": 1.0},
     },
-    "heading threshold": {
-        "VQF (vqfDefaults)": VQF,
-        "every sample, off": {"correctionRate": 0},
-        "every sample, 20°": {"correctionRate": 0, "magneticHeadingThreshold": 20},
-        "every sample, 10°": {"correctionRate": 0, "magneticHeadingThreshold": 10},
-        "every sample, 5°": {"correctionRate": 0, "magneticHeadingThreshold": 5},
-        "every sample, 2°": {"correctionRate": 0, "magneticHeadingThreshold": 2},
-        "every sample, 5°, 0.05 °/s": {"correctionRate": 0, "magneticHeadingThreshold": 5, "magneticHeadingDriftRate": 0.05},
-        "every sample, 2°, 0.05 °/s": {"correctionRate": 0, "magneticHeadingThreshold": 2, "magneticHeadingDriftRate": 0.05},
-        "every sample, 5°, 0.2 °/s": {"correctionRate": 0, "magneticHeadingThreshold": 5, "magneticHeadingDriftRate": 0.2},
-        "every sample, 2°, 0.2 °/s": {"correctionRate": 0, "magneticHeadingThreshold": 2, "magneticHeadingDriftRate": 0.2},
-        "5 Hz, 5°": {"correctionRate": 5, "magneticHeadingThreshold": 5},
-        "5 Hz, 2°": {"correctionRate": 5, "magneticHeadingThreshold": 2},
-    },
 }
 
 

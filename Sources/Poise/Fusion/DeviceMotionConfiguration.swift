@@ -78,14 +78,6 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     public var magneticMaximumRejectionTime: Double = 60
     /// Gain reduction once the rejection time is used up (and its recovery speed). Default 2.
     public var magneticRejectionFactor: Double = 2
-    /// Heading disagreement (degrees) beyond which a heading correction step is scaled down so
-    /// that it moves the heading as if the disagreement were this large (a bounded, robust
-    /// step against field directions the norm and dip tests do not flag); 0 disables. Default 0.
-    public var magneticHeadingThreshold: Double = 0
-    /// How fast the heading may drift while the magnetometer is not applied, °/s: the heading
-    /// threshold grows by this rate while corrections are paused and shrinks with them, so a
-    /// heading that drifted during a disturbance is corrected at full speed. Default 0.1.
-    public var magneticHeadingDriftRate: Double = 0.1
 
     /// A magnetometer sample exactly equal to the previous one is a held value (the
     /// magnetometer is slower than the other sensors) and is not applied again. Default false:
@@ -174,8 +166,6 @@ extension DeviceMotionConfiguration {
         try read(.magneticMinimumUndisturbedTime, \.magneticMinimumUndisturbedTime)
         try read(.magneticMaximumRejectionTime, \.magneticMaximumRejectionTime)
         try read(.magneticRejectionFactor, \.magneticRejectionFactor)
-        try read(.magneticHeadingThreshold, \.magneticHeadingThreshold)
-        try read(.magneticHeadingDriftRate, \.magneticHeadingDriftRate)
         try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)

@@ -60,10 +60,6 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticMinimumUndisturbedTime: Double
         @usableFromInline var magneticMaximumRejectionTime: Double
         @usableFromInline var magneticRejectionFactor: Double
-        /// Heading disagreement beyond which the heading step is bounded, rad (∞: off).
-        @usableFromInline var magneticHeadingThreshold: Double
-        /// Growth of the heading uncertainty while the magnetometer is not applied, rad/s.
-        @usableFromInline var magneticHeadingDriftRate: Double
         @usableFromInline var declination: Double
 
         init(_ p: DeviceMotionConfiguration) {
@@ -124,8 +120,6 @@ extension DeviceMotionEstimator {
             magneticMinimumUndisturbedTime = p.magneticMinimumUndisturbedTime
             magneticMaximumRejectionTime = p.magneticMaximumRejectionTime
             magneticRejectionFactor = p.magneticRejectionFactor
-            magneticHeadingThreshold = p.magneticHeadingThreshold > 0 ? p.magneticHeadingThreshold * degree : .infinity
-            magneticHeadingDriftRate = Swift.max(0, p.magneticHeadingDriftRate) * degree
             declination = p.declination * degree
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }

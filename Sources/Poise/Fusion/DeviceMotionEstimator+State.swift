@@ -76,9 +76,6 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateNorm: Double = -1
         @usableFromInline var magneticCandidateDip: Double = 0
         @usableFromInline var magneticCandidateTime: Double = 0
-        /// Heading drift accumulated while the magnetometer was not applied (rad); it widens the
-        /// heading threshold and shrinks with each heading correction.
-        @usableFromInline var headingUncertainty: Double = 0
         /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
         /// by the update, which rotates them by each heading step; recomputed when
         /// `headingCorrection` is changed from outside). State, not a cache of outputs: being
@@ -108,8 +105,7 @@ extension DeviceMotionEstimator {
         ///    countdown to the correction step (`samplesToCorrection`) replaces its count.
         /// 4: no outputs: `flags`, `lastAcceleration` and `lastRotationRate` are the
         ///    estimator's `lastSample`; `magneticNormDip` (written, never read) is gone.
-        /// 5: `headingUncertainty` (the bounded heading step).
-        @usableFromInline static let current = 5
+        @usableFromInline static let current = 4
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

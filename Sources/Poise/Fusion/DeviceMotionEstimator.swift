@@ -597,7 +597,6 @@ public struct DeviceMotionEstimator: Sendable {
             if state.magneticDisturbanceDetected {
                 if state.magneticRejectionTime <= coefficients.magneticMaximumRejectionTime {
                     state.magneticRejectionTime += dt
-                    state.headingUncertainty += coefficients.magneticHeadingDriftRate * dt
                     k = 0
                 } else {
                     k /= coefficients.magneticRejectionFactor
@@ -606,16 +605,12 @@ public struct DeviceMotionEstimator: Sendable {
                 state.magneticRejectionTime = Swift.max(state.magneticRejectionTime - coefficients.magneticRejectionFactor * dt, 0)
             }
         }
-        // A disagreement beyond the heading threshold moves the heading as far as the threshold would.
-        let bound = coefficients.magneticHeadingThreshold + state.headingUncertainty
-        if disagreement.magnitude > bound { k *= bound / disagreement.magnitude }
         // Fast initial convergence: gain at least 1/N for the N-th sample until t > τ.
         if state.magneticInitialGain != 0 {
             if k < state.magneticInitialGain { k = state.magneticInitialGain }
             state.magneticInitialGain = state.magneticInitialGain / (state.magneticInitialGain + 1)
             if state.magneticInitialGain * coefficients.magnetometerTau < coefficients.correctionPeriod { state.magneticInitialGain = 0 }
         }
-        state.headingUncertainty -= k * state.headingUncertainty
         let step = k * disagreement
         guard step != 0 else {
             state.headingCosine = hc; state.headingSine = hs; state.headingCacheAngle = h
