@@ -50,6 +50,30 @@ QUESTIONS = {
         "0.01 °/s, 1.0 s": {"correctionRate": 0, "biasSigmaRest": 0.01, "restMinimumTime": 1.0},
         "0.005 °/s, 1.0 s": {"correctionRate": 0, "biasSigmaRest": 0.005, "restMinimumTime": 1.0},
     },
+    "magnetic disturbance thresholds": {
+        "VQF (vqfDefaults)": VQF,
+        "10 %, 10° (VQF)": {"correctionRate": 0},
+        "5 %, 10°": {"correctionRate": 0, "magneticNormThreshold": 0.05},
+        "10 %, 5°": {"correctionRate": 0, "magneticDipThreshold": 5},
+        "5 %, 5°": {"correctionRate": 0, "magneticNormThreshold": 0.05, "magneticDipThreshold": 5},
+        "7 %, 7°": {"correctionRate": 0, "magneticNormThreshold": 0.07, "magneticDipThreshold": 7},
+        "3 %, 3°": {"correctionRate": 0, "magneticNormThreshold": 0.03, "magneticDipThreshold": 3},
+    },
+    "magnetometer time constant": {
+        "VQF (vqfDefaults)": VQF,
+        "9 s (VQF)": {"correctionRate": 0},
+        "6 s": {"correctionRate": 0, "magnetometerTimeConstant": 6},
+        "14 s": {"correctionRate": 0, "magnetometerTimeConstant": 14},
+        "20 s": {"correctionRate": 0, "magnetometerTimeConstant": 20},
+        "30 s": {"correctionRate": 0, "magnetometerTimeConstant": 30},
+    },
+    "accelerometer time constant": {
+        "VQF (vqfDefaults)": VQF,
+        "3 s (VQF)": {"correctionRate": 0},
+        "2 s": {"correctionRate": 0, "accelerometerTimeConstant": 2},
+        "4.5 s": {"correctionRate": 0, "accelerometerTimeConstant": 4.5},
+        "6 s": {"correctionRate": 0, "accelerometerTimeConstant": 6},
+    },
 }
 
 
