@@ -74,11 +74,30 @@ QUESTIONS = {
         "4.5 s": {"correctionRate": 0, "accelerometerTimeConstant": 4.5},
         "6 s": {"correctionRate": 0, "accelerometerTimeConstant": 6},
     },
+    "bias in motion": {
+        "VQF (vqfDefaults)": VQF,
+        "0.1 °/s, 100 s (VQF)": {"correctionRate": 0},
+        "0.05 °/s": {"correctionRate": 0, "biasSigmaMotion": 0.05},
+        "0.2 °/s": {"correctionRate": 0, "biasSigmaMotion": 0.2},
+        "forgetting 50 s": {"correctionRate": 0, "biasForgettingTime": 50},
+        "forgetting 200 s": {"correctionRate": 0, "biasForgettingTime": 200},
+        "no bias estimation in motion": {"correctionRate": 0, "motionBiasEstimation": "false"},
+    },
+    "disturbance timing": {
+        "VQF (vqfDefaults)": VQF,
+        "0.5 s, 0.05 s, 20 s (VQF)": {"correctionRate": 0},
+        "undisturbed 1 s": {"correctionRate": 0, "magneticMinimumUndisturbedTime": 1},
+        "undisturbed 2 s": {"correctionRate": 0, "magneticMinimumUndisturbedTime": 2},
+        "norm/dip low-pass 0.2 s": {"correctionRate": 0, "magneticCurrentTimeConstant": 0.2},
+        "norm/dip low-pass 0.5 s": {"correctionRate": 0, "magneticCurrentTimeConstant": 0.5},
+        "new field after 10 s": {"correctionRate": 0, "magneticNewFieldTime": 10},
+        "longest pause 30 s": {"correctionRate": 0, "magneticMaximumRejectionTime": 30},
+    },
 }
 
 
 def settings_key(mode, settings):
-    return mode + " " + " ".join("%s=%g" % kv for kv in sorted(settings.items()))
+    return mode + " " + " ".join("%s=%s" % (k, "%g" % v if isinstance(v, (int, float)) else v) for k, v in sorted(settings.items()))
 
 
 def evaluate(poise, path, mode, settings):
