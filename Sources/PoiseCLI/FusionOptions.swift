@@ -35,6 +35,9 @@ struct FusionOptions: ParsableArguments {
     @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
+    @Option(help: "Starting settings: default, fast (corrections at 5 Hz; DeviceMotionConfiguration.fast) or vqf (VQF's published defaults, every sample; equals the vqf package). --set changes them further.")
+    var preset: FusionPreset = .default
+
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Override one fusion setting, NAME=VALUE (a DeviceMotionConfiguration property, e.g. magnetometerTimeConstant=9). Repeatable.",
         valueName: "name=value"))
@@ -49,7 +52,12 @@ struct FusionOptions: ParsableArguments {
     func configuration(medianRate: Double?, earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
         let rate = sampleRate ?? medianRate ?? 100
         guard rate.isFinite, rate > 0 else { throw ValidationError("--sample-rate must be a positive number of Hz") }
-        var c = DeviceMotionConfiguration(sampleRate: rate)
+        var c: DeviceMotionConfiguration
+        switch preset {
+        case .default: c = DeviceMotionConfiguration(sampleRate: rate)
+        case .fast: c = .fast(sampleRate: rate)
+        case .vqf: c = .vqfDefaults(sampleRate: rate)
+        }
         c.earthFrame = earthFrame
         c.declination = declination
         c = try Self.applying(settings, to: c)
@@ -94,6 +102,11 @@ extension FusionOptions {
             throw ValidationError("--set: \(error)")
         }
     }
+}
+
+/// The named starting configurations of `--preset`.
+enum FusionPreset: String, ExpressibleByArgument, CaseIterable {
+    case `default`, fast, vqf
 }
 
 enum FusionMode: String, ExpressibleByArgument, CaseIterable {

@@ -11,8 +11,10 @@ import PoiseRecording
     /// Checks `text` (the output CSV of `poise fuse`) row by row against the library's estimator
     /// run on `samples` at `rate` in `mode` (ENU): every fused quantity, exactly (the CSV holds
     /// each number's shortest round-trip form).
-    static func expectMatchesEstimator(_ text: String, _ samples: [MotionSample], rate: Double, nine: Bool) throws {
-        var configuration = DeviceMotionConfiguration(sampleRate: rate)
+    /// `preset` gives the configuration at a rate (default: the defaults).
+    static func expectMatchesEstimator(_ text: String, _ samples: [MotionSample], rate: Double, nine: Bool,
+                                       preset: (Double) -> DeviceMotionConfiguration = { DeviceMotionConfiguration(sampleRate: $0) }) throws {
+        var configuration = preset(rate)
         configuration.reference = nine ? .magneticNorthZVertical : .arbitraryZVertical
         var estimator = DeviceMotionEstimator(configuration: configuration)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -59,6 +61,28 @@ import PoiseRecording
         #expect(summary["samples"] as? Int == samples.count)
         #expect(abs((summary["sample_rate_hz"] as? Double ?? 0) - rate) < 1e-9)
         #expect(scratch.leftovers.isEmpty)
+    }
+
+    /// `--preset fast|vqf` starts from `DeviceMotionConfiguration.fast` / `.vqfDefaults`, and
+    /// `--set` changes the preset's values.
+    @Test func presetsAreTheLibrarysConfigurations() throws {
+        let input = Self.root.appendingPathComponent("data/rotations-with-breaks.csv").path
+        let samples = try Recording.load(path: input).samples
+        let rate = try #require(DeviceMotionConfiguration.estimatedSampleRate(of: Array(samples.prefix(2048))))
+        let vqf = try PoiseProcess.run(["fuse", input, "--mode", "9d", "--preset", "vqf"])
+        #expect(vqf.status == 0, "\(vqf.stderr)")
+        try Self.expectMatchesEstimator(vqf.stdout, samples, rate: rate, nine: true, preset: { .vqfDefaults(sampleRate: $0) })
+        let fast = try PoiseProcess.run(["fuse", input, "--mode", "6d", "--preset", "fast"])
+        try Self.expectMatchesEstimator(fast.stdout, samples, rate: rate, nine: false, preset: { .fast(sampleRate: $0) })
+        #expect(fast.stdout != vqf.stdout)
+        let changed = try PoiseProcess.run(["fuse", input, "--mode", "9d", "--preset", "vqf", "--set", "correctionRate=5"])
+        try Self.expectMatchesEstimator(changed.stdout, samples, rate: rate, nine: true, preset: {
+            var c = DeviceMotionConfiguration.vqfDefaults(sampleRate: $0)
+            c.correctionRate = 5
+            return c
+        })
+        let refused = try PoiseProcess.run(["fuse", input, "--preset", "slow"])
+        #expect(refused.status == 64 && refused.stderr.contains("slow"), "\(refused.stderr)")
     }
 
     /// A file without a time column is fused at --sample-rate (row n at n / rate); without it the

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Poise
 
-/// The default configuration (`DeviceMotionConfiguration()`, corrections accumulated at 5 Hz)
-/// against an independent computation of the same algorithm: VQF's maths from the `vqf`
+/// The speed preset (`DeviceMotionConfiguration.fast`, corrections accumulated at 5 Hz), which
+/// is also the default configuration (`DeviceMotionConfiguration()`), against an independent computation of the same algorithm: VQF's maths from the `vqf`
 /// package's Python implementation, on the schedule docs/fusion.md describes, written by
 /// scripts/fusion_default_schedule_golden.py (not by running Poise). Golden:
 /// Fixtures/fusion_default_schedule_broad.csv, the 6D and 9D attitudes and the bias after every
@@ -42,16 +42,24 @@ import Testing
         return trials
     }
 
-    @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
-    func defaultScheduleEqualsTheIndependentComputation() throws {
+    /// The configurations the golden describes: the fast preset and the defaults (6D, 9D).
+    static let configurations: [(name: String, six: DeviceMotionConfiguration, nine: DeviceMotionConfiguration)] = [
+        ("fast", .fast(sampleRate: rate, reference: .arbitraryZVertical), .fast(sampleRate: rate)),
+        ("default", .init(sampleRate: rate, reference: .arbitraryZVertical), .init(sampleRate: rate)),
+    ]
+
+    @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"),
+          arguments: configurations.indices)
+    func scheduleEqualsTheIndependentComputation(configuration: Int) throws {
         let golden = try Self.golden()
         #expect(golden.count == 4)
+        let (name, sixConfiguration, nineConfiguration) = Self.configurations[configuration]
         for (trial, rows) in golden.sorted(by: { $0.key < $1.key }) {
             let samples = try DeviceMotionBROADTests.load(trial: trial)
             let last = try #require(rows.last?.index)
             #expect(samples.count > last)
-            var six = DeviceMotionEstimator(configuration: .init(sampleRate: Self.rate, reference: .arbitraryZVertical))
-            var nine = DeviceMotionEstimator(configuration: .init(sampleRate: Self.rate))
+            var six = DeviceMotionEstimator(configuration: sixConfiguration)
+            var nine = DeviceMotionEstimator(configuration: nineConfiguration)
             #expect(nine.configuration.correctionRate == 5 && nine.coefficients.correctionInterval == 57)
             var next = 0, worst6 = 0.0, worst9 = 0.0, worstBias = 0.0
             for (i, sample) in samples[...last].enumerated() {
@@ -66,10 +74,10 @@ import Testing
                 worstBias = max(worstBias, biasError)
                 next += 1
             }
-            #expect(next == rows.count, "\(trial)")
-            #expect(worst6 < 1e-10, "\(trial): 6D differs from the independent computation by \(worst6) rad")
-            #expect(worst9 < 1e-10, "\(trial): 9D differs from the independent computation by \(worst9) rad")
-            #expect(worstBias < 1e-12, "\(trial): the bias differs by \(worstBias) rad/s")
+            #expect(next == rows.count, "\(name) \(trial)")
+            #expect(worst6 < 1e-10, "\(name) \(trial): 6D differs from the independent computation by \(worst6) rad")
+            #expect(worst9 < 1e-10, "\(name) \(trial): 9D differs from the independent computation by \(worst9) rad")
+            #expect(worstBias < 1e-12, "\(name) \(trial): the bias differs by \(worstBias) rad/s")
         }
     }
 }

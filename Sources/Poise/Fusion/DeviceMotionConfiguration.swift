@@ -100,9 +100,11 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// accelerometer and magnetometer in the gyroscope earth frame run on every sample.
     /// 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
     /// Default 5 Hz: those corrections have time constants of seconds (the fastest, the rest
-    /// low-pass, 0.5 s), and running them less often makes an update several times cheaper at
-    /// no measured cost in accuracy. What it costs: a magnetic disturbance is flagged up to one
-    /// correction period (0.2 s) late, and corrections land in 0.2-s steps (docs/fusion.md).
+    /// low-pass, 0.5 s), and running them less often makes an update about 7× cheaper. On the
+    /// 15 BROAD trials (docs/fusion.md) 5 Hz and every-sample correction are equally accurate
+    /// within 2 %: 5 Hz is 0.5 % better in 9D and 1.2 % better in 6D total error, and 1.9 %
+    /// worse in inclination. What else it costs: a magnetic disturbance is flagged up to one
+    /// correction period (0.2 s) late, and corrections land in 0.2-s steps.
     public var correctionRate: Double = 5
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
@@ -117,6 +119,20 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.biasSigmaRest = 0.03
         c.restMinimumTime = 1.5
         c.correctionRate = 0
+        return c
+    }
+
+    /// The speed preset: corrections at 5 Hz (`correctionRate`), `biasSigmaRest` 0.01 °/s and
+    /// `restMinimumTime` 1.0 s, whatever the defaults become; today it equals the defaults. The
+    /// cheapest update (≈ 30 ns for 9D, docs/fusion.md "Cost"); on the 15 BROAD trials its mean
+    /// total error is 9D 1.976° / 6D 1.699° / inclination 0.660° against VQF's (every sample)
+    /// 1.983° / 1.744° / 0.648°.
+    public static func fast(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,
+                            earthFrame: EarthFrame = .eastNorthUp) -> DeviceMotionConfiguration {
+        var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference, earthFrame: earthFrame)
+        c.biasSigmaRest = 0.01
+        c.restMinimumTime = 1.0
+        c.correctionRate = 5
         return c
     }
 
