@@ -23,6 +23,19 @@ public protocol SampleSource: AnyObject {
 
 extension RecordingReader: SampleSource {}
 
+extension SampleSource {
+    /// `read(into:maximumCount:)` for sources that make one sample at a time: appends `next()`
+    /// until `maximumCount` samples or the end; returns how many.
+    public func readByNext(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
+        var count = 0
+        while count < maximumCount, let sample = try next() {
+            samples.append(sample)
+            count += 1
+        }
+        return count
+    }
+}
+
 /// Opens recordings with the reader for their format.
 public enum RecordingSources {
     /// The source for `path` (`-`: standard input), chosen by its content: a ROS 1 bag
@@ -31,8 +44,22 @@ public enum RecordingSources {
     /// always read as CSV (a bag's index is read first, which needs a seekable file).
     ///
     /// - Throws: `RecordingError` naming the file and what is wrong with it.
+    ///
+    /// A folder is a session (`SessionReader`: Sensor Logger, x-IMU3). With `options.mount` the
+    /// source is wrapped in a `MountedSource`.
     public static func open(path: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
+        if let mount = options.mount { return MountedSource(try open(path: path, options: options.withoutMount), mount: mount) }
+        if SessionReader.recognizes(path: path) { return try SessionReader(path: path, options: options) }
         if RosBagReader.recognizes(path: path) { return try RosBagReader(path: path, options: options) }
         return try RecordingReader(path: path, options: options)
+    }
+}
+
+extension ReadOptions {
+    /// These options without `mount` (for the source a `MountedSource` wraps).
+    var withoutMount: ReadOptions {
+        var options = self
+        options.mount = nil
+        return options
     }
 }

@@ -187,12 +187,7 @@ public final class RosBagReader: SampleSource {
 
     @discardableResult
     public func read(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
-        var count = 0
-        while count < maximumCount, let sample = try next() {
-            samples.append(sample)
-            count += 1
-        }
-        return count
+        try readByNext(into: &samples, maximumCount: maximumCount)
     }
 
     /// Decompresses the bz2 or lz4 chunk whose data follows (`dataLength` bytes; at most 64 MiB
