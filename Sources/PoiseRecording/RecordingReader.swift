@@ -89,6 +89,9 @@ public final class RecordingReader {
         var translatesRows = false
         var delimiter: UInt8 = 44
         var decimalComma = false
+        /// Added to the time column before scaling: whole wraps of a packet counter so far
+        /// (`counterModulus`), 0 for other files.
+        var counterOffset = 0.0
     }
 
     // Parsing plan.
@@ -105,6 +108,8 @@ public final class RecordingReader {
     /// The time column, or −1 when the file has none and rows are timed by `sampleRate`.
     private let timeColumn: Int
     private let timeScale: Double
+    /// The modulus of a packet-counter time column (Xsens `PacketCounter`: 65,536), or nil.
+    private let counterModulus: Double?
     /// `options.sampleRate` for a file without a time column (row n at n / rate s), else nil.
     private let rowRate: Double?
     private let accelerationColumns: SIMD3<Int>?
@@ -280,6 +285,7 @@ public final class RecordingReader {
         hasSkippedColumns = schemaResult.columns.contains { if case .ignored = $0.meaning { true } else { false } }
         timeColumn = time.column
         timeScale = time.scale
+        counterModulus = time.column >= 0 && schemaResult.columns[time.column].name == "PacketCounter" ? 65536 : nil
         rowRate = time.column < 0 ? options.sampleRate : nil
         accelerationColumns = schemaResult.hasAccelerometer ? acc.columns : nil
         accelerationScales = acc.scales
@@ -393,6 +399,7 @@ public final class RecordingReader {
         var previousTime = st.pointee.previousTime
         var threshold = 1.5 * st.pointee.typicalInterval
         var intervals = st.pointee.intervalCount
+        let counterOffset = st.pointee.counterOffset
         let ring = intervalRing
         let v = values
         var count = 0
@@ -401,7 +408,7 @@ public final class RecordingReader {
             var q = fieldsEnd
             if q < limit, q.pointee == 13 { q += 1 }
             guard q < limit, q.pointee == 10 else { break }
-            let time = v[timeColumn] * timeScale
+            let time = (v[timeColumn] + counterOffset) * timeScale
             let interval = time - previousTime
             guard interval > 0, interval <= threshold else { break }
             let row = rows + count
@@ -623,7 +630,12 @@ public final class RecordingReader {
     @inline(__always)
     private func assemble(_ sample: inout MotionSample) throws -> Bool {
         let v = values
-        let time = timeColumn >= 0 ? v[timeColumn] * timeScale : Double(state.pointee.dataRows) / (rowRate ?? 1)
+        var time = timeColumn >= 0 ? (v[timeColumn] + state.pointee.counterOffset) * timeScale : Double(state.pointee.dataRows) / (rowRate ?? 1)
+        if let modulus = counterModulus, state.pointee.hasPrevious, time < state.pointee.previousTime - 0.5 * modulus * timeScale {
+            // The counter wrapped (65535 → 0): count the wrap, so time keeps increasing.
+            state.pointee.counterOffset += modulus
+            time = (v[timeColumn] + state.pointee.counterOffset) * timeScale
+        }
         var check = time
         sample.time = time
         if let c = accelerationColumns {
