@@ -13,7 +13,7 @@ extension RecordingInfo {
         if let dialect {
             lines.append("  recognised: \(formatName.isEmpty ? format : formatName); \(dialect.summary)")
         } else if sessionFiles != nil {
-            lines.append("  recognised: \(formatName.isEmpty ? format : formatName) (a folder, one file per sensor, merged onto the fastest file's timeline)")
+            lines.append("  recognised: \(formatName.isEmpty ? format : formatName) (\(sessionArchive == true ? "a ZIP archive" : "a folder"), one file per sensor, merged onto the fastest file's timeline)")
         }
         if let columnMapping { lines.append("  column mapping (--columns): \(columnMapping)") }
         if let mount { lines.append("  mount (--mount): \(mount): sensor axes turned into device axes as read (acceleration, rotation rate, magnetic field)") }

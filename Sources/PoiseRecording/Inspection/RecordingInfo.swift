@@ -116,6 +116,8 @@ public struct RecordingInfo: Sendable, Codable {
     public var sessionFiles: [SessionReader.File]?
     /// Session: timeline samples left out before every file had a reading.
     public var leadingSamplesLeftOut: Int?
+    /// Session: it came as a ZIP archive.
+    public var sessionArchive: Bool?
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
 
@@ -136,6 +138,7 @@ public struct RecordingInfo: Sendable, Codable {
         if let session = base as? SessionReader {
             info.sessionFiles = session.files
             info.leadingSamplesLeftOut = session.leadingSamplesLeftOut
+            info.sessionArchive = session.isArchive
         }
         if reader.schema.magneticFieldIsArbitrary, var range = info.ranges["magnetometer"] {
             range.unit = ColumnSpec.arbitraryUnitLabel

@@ -2,7 +2,9 @@ import Foundation
 import Poise
 
 /// Reads a recording session: a folder with one CSV per sensor, each at its own rate, merged
-/// onto one timeline.
+/// onto one timeline; or the same files in a ZIP archive (Sensor Logger's export), read by
+/// `ZipArchive` (stored or deflate entries, CRC-32 checked) and extracted to a temporary folder
+/// that is removed when the reader is released.
 ///
 /// Recognised layouts (`SessionLayout`):
 /// - **Sensor Logger** (iOS and Android; `time` ns since the epoch, columns `z,y,x` in any order):
@@ -144,12 +146,18 @@ public final class SessionReader: SampleSource {
         }
     }
 
-    /// Whether `path` is a folder (every folder is read as a session; one Poise does not know
-    /// is an error that lists its files).
+    /// Whether `path` is a folder or a ZIP archive (every one is read as a session; one Poise
+    /// does not know is an error that lists its files).
     public static func recognizes(path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        guard path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        return isDirectory.boolValue || ZipArchive.recognizes(path: path)
     }
+
+    /// Whether the session came as a ZIP archive (the app's export) rather than a folder.
+    public let isArchive: Bool
+    /// Where an archive's files were extracted (removed when the reader is released), or nil.
+    let extractedFolder: String?
 
     /// Opens the session's files and chooses the timeline.
     ///
@@ -159,13 +167,52 @@ public final class SessionReader: SampleSource {
         self.path = path
         self.options = options
         accelerationSign = options.appleAccelerometerSign ? -1 : 1
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-        } catch {
-            throw RecordingError(file: path, line: 0, column: 0, message: "cannot list the folder (\(error.localizedDescription))")
+        let layout: SessionLayout
+        let folder: String
+        if ZipArchive.recognizes(path: path) {
+            // The app's export: the files the layout reads are extracted to a temporary folder
+            // (entries in a subfolder count by their file name).
+            let archive = try ZipArchive(path: path)
+            var entries: [String: ZipArchive.Entry] = [:]
+            for entry in archive.entries {
+                let name = (entry.name as NSString).lastPathComponent
+                guard entries[name] == nil else { throw archive.failure("two entries named \(name)") }
+                entries[name] = entry
+            }
+            layout = try SessionLayout(files: entries.keys.sorted(), folder: path)
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("poise-session-\(UUID().uuidString)").path
+            do {
+                try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+            } catch {
+                throw RecordingError(file: path, line: 0, column: 0, message: "cannot create a temporary folder to extract the archive (\(error.localizedDescription))")
+            }
+            extractedFolder = temporary
+            folder = temporary
+            do {
+                for plan in layout.plans {
+                    guard let entry = entries[plan.name] else { continue }
+                    let bytes = try archive.contents(of: entry)
+                    guard FileManager.default.createFile(atPath: (temporary as NSString).appendingPathComponent(plan.name), contents: Data(bytes)) else {
+                        throw RecordingError(file: path, line: 0, column: 0, message: "entry \(plan.name): cannot write it to the temporary folder \(temporary)")
+                    }
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw error
+            }
+            isArchive = true
+        } else {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            } catch {
+                throw RecordingError(file: path, line: 0, column: 0, message: "cannot list the folder (\(error.localizedDescription))")
+            }
+            layout = try SessionLayout(files: names, folder: path)
+            folder = path
+            extractedFolder = nil
+            isArchive = false
         }
-        let layout = try SessionLayout(files: names, folder: path)
         var streams: [Stream] = []
         var fileOptions = options
         fileOptions.columns = nil
@@ -176,28 +223,52 @@ public final class SessionReader: SampleSource {
         fileOptions.skipLines = 0
         fileOptions.delimiter = nil
         fileOptions.decimalComma = nil
-        for plan in layout.plans {
-            var planOptions = fileOptions
-            planOptions.columns = plan.columns
-            let filePath = (path as NSString).appendingPathComponent(plan.name)
-            let reader = try RecordingReader(path: filePath, options: planOptions)
-            streams.append(try Stream(file: File(name: plan.name, use: plan.use, isRead: true), reader: reader, slots: plan.slots))
+        do {
+            for plan in layout.plans {
+                var planOptions = fileOptions
+                planOptions.columns = plan.columns
+                let filePath = (folder as NSString).appendingPathComponent(plan.name)
+                let reader = try RecordingReader(path: filePath, options: planOptions)
+                streams.append(try Stream(file: File(name: plan.name, use: plan.use, isRead: true), reader: reader, slots: plan.slots))
+            }
+        } catch {
+            if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
+            throw Self.relabel(error, extractedFolder: extractedFolder, archive: path)
         }
         // The timeline: the fastest file that is not a gravity half (the first of equals).
         let candidates = streams.indices.filter { !streams[$0].slots.contains(.gravity) }
         guard let timeline = candidates.min(by: { streams[$0].medianInterval < streams[$1].medianInterval }) else {
+            if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
             throw RecordingError(file: path, line: 0, column: 0, message: "\(layout.format.name): no sensor file to read")
         }
         streams[timeline].file.isTimeline = true
-        let first = streams.remove(at: timeline)
+        let first = streams.remove(at: timeline)  // (the temporary folder is removed in deinit from here on)
         streams.insert(first, at: 0)
         self.streams = streams
         ignoredFiles = layout.ignored.map { File(name: $0.name, use: $0.reason, isRead: false) }
         schema = Self.schema(format: layout.format, streams: streams, ignored: layout.ignored, accelerationSign: accelerationSign)
     }
 
+    deinit {
+        if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
+    }
+
+    /// An error or issue about an extracted file, named as the entry of the archive
+    /// (`export.zip/Gyroscope.csv:3:4: …`).
+    static func relabel(_ error: Error, extractedFolder: String?, archive: String) -> Error {
+        guard let extractedFolder, var located = error as? RecordingError, located.file.hasPrefix(extractedFolder) else { return error }
+        located.file = archive + located.file.dropFirst(extractedFolder.count)
+        return located
+    }
+
     public var issues: [RecordingIssue] {
-        Array(streams.flatMap { $0.reader.issues }.prefix(options.maximumStoredIssues))
+        Array(streams.flatMap { $0.reader.issues }.prefix(options.maximumStoredIssues)).map { issue in
+            var issue = issue
+            if let located = Self.relabel(issue.location, extractedFolder: extractedFolder, archive: path) as? RecordingError {
+                issue.location = located
+            }
+            return issue
+        }
     }
 
     public var summary: ReadSummary {
@@ -213,6 +284,14 @@ public final class SessionReader: SampleSource {
     }
 
     public func next() throws -> MotionSample? {
+        do {
+            return try nextMerged()
+        } catch {
+            throw Self.relabel(error, extractedFolder: extractedFolder, archive: path)
+        }
+    }
+
+    private func nextMerged() throws -> MotionSample? {
         guard !finished else { return nil }
         let timeline = streams[0]
         while let sample = try timeline.next() {
