@@ -31,13 +31,12 @@ struct ZipArchive {
     static let maximumEntrySize = 1 << 30
 
     /// Whether `path` is a regular file that starts with a ZIP local header (`PK\u{3}\u{4}`) or is an
-    /// empty archive (`PK\u{5}\u{6}`).
+    /// empty archive (`PK\u{5}\u{6}`). Reads 4 bytes of regular files only: pipes, devices and
+    /// standard input are never read here.
     static func recognizes(path: String) -> Bool {
-        guard path != "-", let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard path != "-", RosBagInput.isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let head = try? handle.read(upToCount: 4), head.count == 4 else { return false }
+        guard let head = try? handle.read(upToCount: 4), head.count == 4 else { return false }
         return head[0] == 0x50 && head[1] == 0x4B && ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6))
     }
 
