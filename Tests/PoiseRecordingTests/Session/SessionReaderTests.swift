@@ -174,6 +174,11 @@ import Poise
         #expect { try RecordingSources.open(path: folder.path) } throws: {
             "\($0)".contains("not a session Poise reads") && "\($0)".contains("notes.txt")
         }
+        // A mapping for one file is not silently dropped on a folder.
+        try "time,seconds_elapsed,z,y,x\n1,0,1,2,3\n".write(to: folder.appendingPathComponent("Gyroscope.csv"), atomically: true, encoding: .utf8)
+        #expect { try RecordingSources.open(path: folder.path, options: ReadOptions(columns: try ColumnSpec("t=time:ns,gyr=x,y,z:radps"))) } throws: {
+            "\($0)".contains("--columns and --skip-lines describe one CSV file")
+        }
         // A damaged file names itself, its line and column inside the folder.
         try "time,seconds_elapsed,z,y,x\n1,0,1,2,3\n2,0,1,x,3\n".write(to: folder.appendingPathComponent("Gyroscope.csv"), atomically: true, encoding: .utf8)
         #expect { try Recording.load(path: folder.path) } throws: { "\($0)".contains("Gyroscope.csv:3:4:") }
