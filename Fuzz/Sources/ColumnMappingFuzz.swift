@@ -17,12 +17,12 @@ nonisolated(unsafe) var mappedPath: String = {
 
 func readMapped(_ options: ReadOptions, batch: Bool) -> (count: Int, times: [UInt64], error: String?) {
     var times: [UInt64] = []
+    var chunk: [MotionSample] = []  // batches: the samples appended before an error count too
     do {
         let source = try RecordingSources.open(path: mappedPath, options: options)
         if batch {
-            var chunk: [MotionSample] = []
             while try source.read(into: &chunk, maximumCount: 5) > 0 {}
-            for sample in chunk { times.append(sample.time.bitPattern) }
+            return (chunk.count, chunk.map(\.time.bitPattern), nil)
         } else {
             while let sample = try source.next() {
                 guard sample.time.isFinite, sample.acceleration.isFinite, sample.rotationRate.isFinite,
@@ -32,6 +32,7 @@ func readMapped(_ options: ReadOptions, batch: Bool) -> (count: Int, times: [UIn
         }
         return (times.count, times, nil)
     } catch let error as RecordingError {
+        if batch { return (chunk.count, chunk.map(\.time.bitPattern), error.description) }
         return (times.count, times, error.description)
     } catch {
         fatalError("not a RecordingError: \(error)")

@@ -24,7 +24,7 @@ public func zipSessionFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fclose(file)
     for strict in [true, false] {
         do {
-            let source = try RecordingSources.open(path: zipPath, options: ReadOptions(strict: strict, appleAccelerometerSign: !strict))
+            let source = try RecordingSources.open(path: zipPath, options: ReadOptions(appleAccelerometerSign: !strict, strict: strict))
             while let sample = try source.next() {
                 guard sample.time.isFinite, sample.acceleration.isFinite, sample.rotationRate.isFinite,
                       sample.magneticField.map({ $0.isFinite }) ?? true else { fatalError("non-finite sample \(sample)") }

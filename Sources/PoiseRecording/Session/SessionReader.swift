@@ -326,6 +326,11 @@ public final class SessionReader: SampleSource {
             while try stream.next() != nil {}
         }
         finished = true
+        if delivered == 0 && leadingSamplesLeftOut > 0 {
+            let silent = streams.filter { $0.latest == nil }.map(\.file.name)
+            throw RecordingError(file: path, line: 0, column: 0,
+                                 message: "no sample has a reading of every sensor: \(silent.joined(separator: ", ")) \(silent.count == 1 ? "has" : "have") no reading at or before the timeline's last sample (\(streams[0].file.name))")
+        }
         return nil
     }
 

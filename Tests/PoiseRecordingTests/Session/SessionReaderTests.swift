@@ -174,6 +174,11 @@ import Poise
         #expect { try RecordingSources.open(path: folder.path) } throws: {
             "\($0)".contains("not a session Poise reads") && "\($0)".contains("notes.txt")
         }
+        // A file without rows leaves no sample with every sensor: an error that names it.
+        try "time,seconds_elapsed,z,y,x\n".write(to: folder.appendingPathComponent("Magnetometer.csv"), atomically: true, encoding: .utf8)
+        try "time,seconds_elapsed,z,y,x\n1,0,1,2,3\n2,0,1,2,3\n".write(to: folder.appendingPathComponent("Gyroscope.csv"), atomically: true, encoding: .utf8)
+        #expect { try Recording.load(path: folder.path) } throws: { "\($0)".contains("Magnetometer.csv has no reading") }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Magnetometer.csv"))
         // A mapping for one file is not silently dropped on a folder.
         try "time,seconds_elapsed,z,y,x\n1,0,1,2,3\n".write(to: folder.appendingPathComponent("Gyroscope.csv"), atomically: true, encoding: .utf8)
         #expect { try RecordingSources.open(path: folder.path, options: ReadOptions(columns: try ColumnSpec("t=time:ns,gyr=x,y,z:radps"))) } throws: {
