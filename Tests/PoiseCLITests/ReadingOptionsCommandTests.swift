@@ -119,6 +119,11 @@ import PoiseRecording
         #expect(info.stdout.contains("Inertial.csv: accelerometer (g) and gyroscope (°/s); 921 rows, 49.5 Hz (the timeline)"), "\(info.stdout)")
         #expect(info.stdout.contains("Magnetometer.csv: magnetometer in arbitrary units (a.u., kept as they are, not µT); 371 rows, 19.9 Hz"), "\(info.stdout)")
         #expect(info.stdout.contains("magnetometer [a.u.]"))
+        // A CSV mapping is refused, not dropped, by a folder and by a bag.
+        let mapped = try PoiseProcess.run(["info", Self.ximu3, "--columns", "t=1:s,acc=2,3,4:g"])
+        #expect(mapped.status == 1 && mapped.stderr.contains("--columns and --skip-lines describe one CSV file"), "\(mapped.stderr)")
+        let bag = try PoiseProcess.run(["info", Self.formats + "/ros1_bag_imu/test2.bag", "--skip-lines", "1"])
+        #expect(bag.status == 1 && bag.stderr.contains("a ROS bag's topics are chosen with --topic"), "\(bag.stderr)")
         // 9D fusion runs on the a.u. field; its output never calls it µT.
         let fuse = try PoiseProcess.run(["fuse", Self.ximu3, "--mode", "9d", "--out", folder + "/fused.csv"])
         #expect(fuse.status == 0, "\(fuse.stderr)")
