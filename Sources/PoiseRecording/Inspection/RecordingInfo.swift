@@ -139,6 +139,10 @@ public struct RecordingInfo: Sendable, Codable {
             info.sessionFiles = session.files
             info.leadingSamplesLeftOut = session.leadingSamplesLeftOut
             info.sessionArchive = session.isArchive
+            let halves = session.schema.columns.contains { if case .accelerationComponent(_, let scale) = $0.meaning { scale > 0 } else { false } }
+            if session.schema.format == .sensorLogger && halves {
+                info.suspicious.append("Accelerometer.csv + Gravity.csv were read in the specific-force sign (Android, or iOS with the app's 'Standardise Units & Frames'); an iOS export without that setting uses Apple's sign (−1 g up at rest): read it with --apple-accelerometer-sign")
+            }
         }
         if reader.schema.magneticFieldIsArbitrary, var range = info.ranges["magnetometer"] {
             range.unit = ColumnSpec.arbitraryUnitLabel

@@ -133,6 +133,9 @@ import Poise
         #expect(android.samples[0].acceleration == user + gravity)
         let info = try RecordingInfo.inspect(path: folder)
         #expect(info.text.contains("Magnetometer.csv: magnetometer (µT); 25 rows, 25.0 Hz; delivered with 25 samples, held on 75"))
+        #expect(info.suspicious.contains { $0.contains("--apple-accelerometer-sign") })
+        let negated = try RecordingInfo.inspect(path: folder, options: ReadOptions(appleAccelerometerSign: true, strict: false))
+        #expect(!negated.suspicious.contains { $0.contains("--apple-accelerometer-sign") })
     }
 
     @Test func totalAccelerationIsTheAccelerometerAndReadingsInAGapAreReplacedNotAveraged() throws {
