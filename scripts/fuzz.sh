@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target for a set time.
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags…]
-#   TARGET: recording | filterspec | pipelinespec | timing | datagram | rosbag | mcap | all   (all: each target for SECONDS)
+#   TARGET: recording | filterspec | pipelinespec | timing | datagram | rosbag | mcap | columns | zip | all   (all: each target for SECONDS)
 #
 # The library modules are compiled straight from Sources/ with swiftc, with coverage
 # instrumentation and AddressSanitizer (-sanitize=fuzzer,address), into .build/fuzz/. Targets
@@ -11,7 +11,7 @@
 # Each run is limited to 2 GB RSS and 10 s per input, so a hang or unbounded growth is a failure.
 set -eu
 cd "$(dirname "$0")/.."
-TARGET=${1:?usage: scripts/fuzz.sh recording|filterspec|pipelinespec|timing|datagram|rosbag|mcap|all SECONDS}
+TARGET=${1:?usage: scripts/fuzz.sh recording|filterspec|pipelinespec|timing|datagram|rosbag|mcap|columns|zip|all SECONDS}
 SECONDS_TO_RUN=${2:-60}
 shift; if [ $# -gt 0 ]; then shift; fi
 B=.build/fuzz
@@ -42,7 +42,9 @@ build() {  # build TARGET → $B/TARGET
         datagram) src=Fuzz/Sources/DatagramFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
         rosbag) src=Fuzz/Sources/RosBagFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
         mcap) src=Fuzz/Sources/McapFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
-        *) echo "unknown target $1 (recording, filterspec, pipelinespec, timing, datagram, rosbag, mcap)" >&2; exit 2 ;;
+        columns) src=Fuzz/Sources/ColumnMappingFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
+        zip) src=Fuzz/Sources/ZipSessionFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
+        *) echo "unknown target $1 (recording, filterspec, pipelinespec, timing, datagram, rosbag, mcap, columns, zip)" >&2; exit 2 ;;
     esac
     echo "fuzz: linking $1…"
     # shellcheck disable=SC2086
@@ -63,7 +65,7 @@ run() {  # run TARGET SECONDS [libFuzzer flags…]
 }
 
 if [ "$TARGET" = all ]; then
-    for t in recording filterspec pipelinespec timing datagram rosbag mcap; do run $t "$SECONDS_TO_RUN" "$@"; done
+    for t in recording filterspec pipelinespec timing datagram rosbag mcap columns zip; do run $t "$SECONDS_TO_RUN" "$@"; done
 else
     run "$TARGET" "$SECONDS_TO_RUN" "$@"
 fi

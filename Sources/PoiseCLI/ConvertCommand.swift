@@ -41,9 +41,11 @@ struct ConvertCommand: ParsableCommand {
         let schema = source.schema
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
-        let writer = try RecordingWriter(path: out, options: WriteOptions(
+        var writeOptions = WriteOptions(
             includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth, includeMovement: schema.hasMovement,
-            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope))
+            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope)
+        writeOptions.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
+        let writer = try RecordingWriter(path: out, options: writeOptions)
         var pipeline = Pipeline()
         let run = try BatchDriver.run(source, through: &pipeline, shouldStop: { interrupt.isSet }) { try writer.write($0.input) }
         if run.stopped {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Poise
 
 /// Options choosing the frame that samples are remapped into (shared by `remap` and `tilt`).
+/// A mounting rotation is `--mount` of `ReadingOptions`, applied as the samples are read (on
+/// every command), before these.
 struct FrameOptions: ParsableArguments {
     @Option(help: "Interface orientation (UIKit semantics): portrait, portraitUpsideDown, landscapeLeft (home button left), landscapeRight.")
     var orientation: InterfaceOrientation?
@@ -9,10 +11,6 @@ struct FrameOptions: ParsableArguments {
     @Option(parsing: .unconditional,
             help: "Axis alignment: the device axis that becomes each new axis, e.g. +Y-X+Z (new x = +device y, new y = −device x).")
     var axes: String?
-
-    @Option(parsing: .unconditional,
-            help: "Mounting rotation as roll,pitch,yaw in degrees (intrinsic Z-Y'-X'': R = Rz(yaw)·Ry(pitch)·Rx(roll), sensor → body).")
-    var mount: String?
 
     @Flag(help: "Accept a reflection (left-handed) axis alignment; vectors only, not with ground-truth attitudes.")
     var allowReflection = false
@@ -24,8 +22,8 @@ struct FrameOptions: ParsableArguments {
 
     /// The chosen frame, or nil when none was given.
     func choice() throws -> Choice? {
-        let given = [orientation != nil, axes != nil, mount != nil].filter { $0 }.count
-        guard given <= 1 else { throw ValidationError("give only one of --orientation, --axes and --mount") }
+        let given = [orientation != nil, axes != nil].filter { $0 }.count
+        guard given <= 1 else { throw ValidationError("give only one of --orientation and --axes") }
         if let orientation {
             return .rotation(FrameRemap(orientation: orientation), "\(orientation.rawValue) (\(orientation.alignment))")
         }
@@ -35,15 +33,6 @@ struct FrameOptions: ParsableArguments {
                 throw ValidationError("--axes: \(e)")
             }
             return alignment.isProper ? .rotation(try FrameRemap(alignment: alignment), alignment.description) : .reflection(alignment)
-        }
-        if let mount {
-            let parts = mount.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters()) }
-            guard parts.count == 3, let roll = parts[0], let pitch = parts[1], let yaw = parts[2],
-                  roll.isFinite, pitch.isFinite, yaw.isFinite else {
-                throw ValidationError("--mount: expected three finite numbers roll,pitch,yaw in degrees, got '\(mount)'")
-            }
-            let r = Units.radiansPerDegree
-            return .rotation(FrameRemap(roll: roll * r, pitch: pitch * r, yaw: yaw * r), "mount roll \(roll)° pitch \(pitch)° yaw \(yaw)°")
         }
         return nil
     }

@@ -47,8 +47,9 @@ struct FuseCommand: ParsableCommand {
         var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
-        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: reader.schema.hasMagnetometer,
+        var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: reader.schema.hasMagnetometer,
                                     earthUserAcceleration: earthUserAcceleration)
+        columns.magneticFieldIsArbitrary = reader.schema.magneticFieldIsArbitrary
         let destination = out ?? (json ? nil : "-")
         var writer = try destination.map { try RecordCSVWriter(path: $0, columns: columns) }
         let mode = writer?.mode

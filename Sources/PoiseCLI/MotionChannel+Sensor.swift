@@ -21,14 +21,14 @@ extension MotionChannel {
                           file: String) throws -> [MotionChannel] {
         if named {
             for channel in requested {
-                try schema.require([channel.sensor], file: file, for: "column \(channel.rawValue)")
+                try schema.require([channel.sensor], file: file, for: "channel \(channel.rawValue)")
             }
             return requested
         }
         let present = requested.filter { schema.has($0.sensor) }
         guard !present.isEmpty else {
             let sensors = Array(Set(requested.map(\.sensor))).sorted { $0.rawValue < $1.rawValue }
-            try schema.require(sensors, file: file, for: "the default columns (\(requested.map(\.rawValue).joined(separator: " ")))")
+            try schema.require(sensors, file: file, for: "the default channels (\(requested.map(\.rawValue).joined(separator: " ")))")
             return requested
         }
         return present

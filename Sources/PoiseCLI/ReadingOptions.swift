@@ -15,6 +15,11 @@ extension CSVDelimiter: ExpressibleByArgument {}
 /// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); assumed for
 ///   semicolon-separated files otherwise.
 /// - `--topic NAME` (`TopicOption`): the ROS bag topic to read.
+/// - `--columns MAPPING` (`ColumnSpec`): which columns are time and sensors, with their units,
+///   for a header Poise does not recognise or a file without one; `--skip-lines N` skips a
+///   preamble (`ReadOptions.skipLines`).
+/// - `--mount MOUNT` (`SensorMount`): the sensor's axes are turned into the device axes as they
+///   are read (`x=-y,y=x,z=z`, `-Y+X+Z` or `roll,pitch,yaw` degrees), for every format.
 struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("time-unit"),
             help: ArgumentHelp("Unit of the time column, overriding the unit its header names.", valueName: "unit"))
@@ -29,13 +34,39 @@ struct ReadingOptions: ParsableArguments {
 
     @OptionGroup var source: TopicOption
 
-    /// `options` with this unit, delimiter, decimal separator and topic.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Explicit column mapping, also for files without a header: t=COL:s|ms|us|ns, acc=COL,COL,COL:g|mps2, gyr=…:dps|radps, mag=…:uT|nT|T|gauss|au; COL is a header cell or a 1-based column number (e.g. t=time:ns,acc=ax,ay,az:mps2,gyr=gx,gy,gz:dps).", valueName: "mapping"))
+    var columns: String?
+
+    @Option(name: .customLong("skip-lines"), parsing: .unconditional,
+            help: ArgumentHelp("Lines to skip at the start of a CSV file before its header (or first row).", valueName: "N"))
+    var skipLines: Int = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How the sensor is mounted: the device axes as signed sensor axes (x=-y,y=x,z=z, or -Y+X+Z), or roll,pitch,yaw in degrees (sensor → device, Z-Y'-X''). Applied to acceleration, rotation rate and magnetic field as they are read.", valueName: "mount"))
+    var mount: String?
+
+    /// `options` with this unit, delimiter, decimal separator, topic, column mapping, skipped
+    /// lines and mount.
     func applied(to options: ReadOptions) -> ReadOptions {
         var options = source.applied(to: options)
         options.timeUnit = timeUnit
         options.delimiter = delimiter
         options.decimalComma = decimalComma
+        options.columns = columns.flatMap { try? ColumnSpec($0) }
+        options.skipLines = skipLines
+        options.mount = mount.flatMap { try? SensorMount($0) }
         return options
+    }
+
+    /// Checks `--skip-lines`, and parses `--columns` and `--mount`: a mistake is a usage error
+    /// that quotes the text with a caret under the part at fault.
+    func validate() throws {
+        try OptionRange("--skip-lines", 0, 1e6, unit: "lines").check(skipLines)
+        do {
+            if let columns { _ = try ColumnSpec(columns) }
+            if let mount { _ = try SensorMount(mount) }
+        } catch {
+            throw ValidationError("--\(error.subject == .mount ? "mount" : "columns"): \(error.description)")
+        }
     }
 
     /// Loads a whole recording with these options and checks the median sample rate of its timestamps.

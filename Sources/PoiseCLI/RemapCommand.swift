@@ -32,13 +32,18 @@ struct RemapCommand: ParsableCommand {
     /// standard output and nothing else is printed there.
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
-        guard let choice = try frame.choice() else {
+        let choice = try frame.choice()
+        guard choice != nil || reading.mount != nil else {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }
+        // --mount is applied as the recording is read; --orientation or --axes after it.
         let recording = try reading.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
         let samples: [MotionSample]
-        let label: String
+        var label: String
         switch choice {
+        case nil:
+            samples = recording.samples
+            label = ""
         case .rotation(let remap, let name):
             samples = recording.samples.map { remap.sample($0) }
             label = name
@@ -49,6 +54,7 @@ struct RemapCommand: ParsableCommand {
             samples = recording.samples.map { alignment.vectors(of: $0) }
             label = "\(alignment) (reflection)"
         }
+        if let mount = reading.mount { label = "mount \(mount)" + (label.isEmpty ? "" : ", then \(label)") }
         // PoiseRecording's writer: Poise column names, shortest exact Doubles.
         let destination = out ?? "-"
         let remapped = Recording(path: destination, schema: recording.schema, samples: samples)

@@ -9,10 +9,10 @@ import PoiseSpectral
 public struct SpectrumCommand: RenderingCommand {
     public static let configuration = CommandConfiguration(
         commandName: "spectrum",
-        abstract: "Power spectral density (Welch) of a recording's columns: peaks, band powers, noise density.",
+        abstract: "Power spectral density (Welch) of a recording's channels: peaks, band powers, noise density.",
         discussion: """
-        Columns: acc_x acc_y acc_z acc_norm (g), gyr_x gyr_y gyr_z gyr_norm (rad/s), \
-        mag_x mag_y mag_z mag_norm (µT). Default: the six inertial axes, those of the sensors the file has (a named column whose sensor is absent is an error). PSD is one-sided, \
+        Channels (--channels): acc_x acc_y acc_z acc_norm (g), gyr_x gyr_y gyr_z gyr_norm (rad/s), \
+        mag_x mag_y mag_z mag_norm (µT). Default: the six inertial axes, those of the sensors the file has (a named channel whose sensor is absent is an error). PSD is one-sided, \
         unit²/Hz, matching scipy.signal.welch with the same settings. The sample rate comes from \
         the median timestamp period unless --rate is given; irregular timing is reported. \
         --json: frequencies_hz and per column psd, peaks, band_power, noise_density, rms. \
@@ -22,8 +22,8 @@ public struct SpectrumCommand: RenderingCommand {
     @Argument(help: "Recording (CSV with Poise/BROAD column names or the x-io Fusion format, or ROS 1 bag).")
     public var file: String
 
-    @Option(help: "Comma-separated columns to analyse (see above).")
-    public var columns: String?
+    @Option(help: ArgumentHelp("Comma-separated channels to analyse (see above), e.g. acc_x,acc_z.", valueName: "channels"))
+    public var channels: String?
 
     @Option(parsing: .unconditional, help: "Samples per segment (default: 1024, or the largest power of two ≤ samples/4 for short recordings).")
     public var nperseg: Int?
@@ -109,8 +109,8 @@ public struct SpectrumCommand: RenderingCommand {
         // --rate also times the rows of a file without a time column.
         let options = reading.applied(to: ReadOptions(sampleRate: rate))
         let schema = try RecordingSources.open(path: file, options: options).schema
-        let channels = try MotionChannel.available(requested, named: columns != nil, schema: schema, file: file)
-        return try renderStreamed(channels: channels, schema: schema, options: options, window: windowValue, detrend: detrendValue)
+        let available = try MotionChannel.available(requested, named: channels != nil, schema: schema, file: file)
+        return try renderStreamed(channels: available, schema: schema, options: options, window: windowValue, detrend: detrendValue)
     }
 
     /// Most values (segments × frequencies × columns) a spectrogram may hold: 64 MB of numbers,
@@ -166,7 +166,7 @@ public struct SpectrumCommand: RenderingCommand {
                 let values = Double(configuration.segmentCount(samples: survey.count)) * Double(configuration.resolvedFFTLength / 2 + 1)
                     * Double(channels.count)
                 guard values <= Double(Self.maximumSpectrogramValues) else {
-                    throw CommandError("\(file): the spectrogram would hold \(configuration.segmentCount(samples: survey.count)) segments × \(configuration.resolvedFFTLength / 2 + 1) frequencies × \(channels.count) columns, more than \(Self.maximumSpectrogramValues) values; choose a time range (--start/--end), fewer --columns, or longer segments with less overlap (--nperseg, --overlap)")
+                    throw CommandError("\(file): the spectrogram would hold \(configuration.segmentCount(samples: survey.count)) segments × \(configuration.resolvedFFTLength / 2 + 1) frequencies × \(channels.count) columns, more than \(Self.maximumSpectrogramValues) values; choose a time range (--start/--end), fewer --channels, or longer segments with less overlap (--nperseg, --overlap)")
                 }
                 let results = try stream.spectrogram(configuration: configuration)
                 let report = try SpectrogramReport(results: results, channels: channels, startTime: survey.firstTime,
@@ -189,11 +189,11 @@ public struct SpectrumCommand: RenderingCommand {
     }
 
     private func parseColumns() throws -> [MotionChannel] {
-        guard let columns else { return MotionChannel.defaults }
-        return try columns.split(separator: ",").map { name in
+        guard let channels else { return MotionChannel.defaults }
+        return try channels.split(separator: ",").map { name in
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let channel = MotionChannel(rawValue: trimmed) else {
-                throw CommandError("unknown column '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw CommandError("unknown channel '\(trimmed)' (expected \(MotionChannel.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return channel
         }

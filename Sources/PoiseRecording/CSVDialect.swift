@@ -32,6 +32,11 @@ public struct CSVDialect: Sendable, Equatable, Codable {
     public var preambleLines: Int
     /// The update rate a preamble line announces (`// Update Rate: 100.0Hz`), Hz, or nil.
     public var updateRateHz: Double?
+    /// Lines skipped at the start because `ReadOptions.skipLines` said so (before any comment lines).
+    public var skippedLines: Int = 0
+    /// The file has no header line: its first row (after skipped and comment lines) is data, read
+    /// through `ReadOptions.columns` by column number.
+    public var headerless: Bool = false
 
     public init(delimiter: CSVDelimiter = .comma, decimalComma: Bool = false, byteOrderMark: Bool = false,
                 preambleLines: Int = 0, updateRateHz: Double? = nil) {
@@ -49,8 +54,10 @@ public struct CSVDialect: Sendable, Equatable, Codable {
     public var summary: String {
         var parts = ["\(delimiter.rawValue)-separated", decimalComma ? "decimal comma" : "decimal point"]
         if byteOrderMark { parts.append("UTF-8 byte order mark") }
+        if skippedLines > 0 { parts.append("\(skippedLines) line\(skippedLines == 1 ? "" : "s") skipped (--skip-lines)") }
         if preambleLines > 0 { parts.append("\(preambleLines) comment line\(preambleLines == 1 ? "" : "s") before the header") }
         if let rate = updateRateHz { parts.append("update rate \(HeaderMapping.formatRate(rate)) Hz (from the comment lines)") }
+        if headerless { parts.append("no header line (columns by number)") }
         return parts.joined(separator: ", ")
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Recognised layouts:
 /// - Poise / BROAD: `quantity_axis_unit` (`t_s`, `t_ms`, `t_us`, `t_ns`, `acc_x_g`, `acc_x_mps2`,
-///   `gyr_x_radps`, `gyr_x_dps`, `mag_x_uT`, `mag_x_nT`, `mag_x_G`), `gt_qw…gt_qz`, `movement`,
+///   `gyr_x_radps`, `gyr_x_dps`, `mag_x_uT`, `mag_x_nT`, `mag_x_G`, `mag_x_au` (arbitrary
+///   units, kept as they are)), `gt_qw…gt_qz`, `movement`,
 ///   `gt_pos_*_m` (ignored).
 /// - x-io Fusion: `Time (s)`, `Gyroscope X (deg/s)`, `Accelerometer X (g)`, `Magnetometer X (uT)`.
 /// - x-io x-IMU3 logged `Inertial.csv`: `Timestamp (us)` and the x-io Fusion sensor names.
@@ -45,6 +46,7 @@ enum HeaderMapping {
             case ("mag", "uT"): return (.magneticField(axis: axis, scale: 1), "µT")
             case ("mag", "nT"): return (.magneticField(axis: axis, scale: 1e-3), "nT")
             case ("mag", "G"): return (.magneticField(axis: axis, scale: 100), "G")
+            case ("mag", "au"): return (.magneticField(axis: axis, scale: 1), ColumnSpec.arbitraryUnitLabel)
             default: return nil
             }
         }

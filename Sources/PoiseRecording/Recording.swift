@@ -44,10 +44,29 @@ public struct ReadOptions: Sendable {
     /// `/imu/data_raw`). Nil (default): the first IMU topic. Ignored by CSV files.
     public var topic: String?
 
+    /// An explicit column mapping (`t=time:ns,acc=ax,ay,az:mps2,…`, see `ColumnSpec`) that
+    /// replaces the header's recognition; also reads files without a header line. Nil
+    /// (default): the header decides. CSV files only.
+    public var columns: ColumnSpec?
+
+    /// Lines at the start of a CSV file to skip before the header (or, without a header, the
+    /// first data row): a logger's preamble. Line numbers in messages stay the file's. Default 0.
+    public var skipLines: Int
+
+    /// How the sensor is mounted: a rotation from the file's sensor axes to the device axes
+    /// Poise uses, applied to acceleration, rotation rate and magnetic field (and a ground-truth
+    /// attitude) as they are read, by every format (`SensorMount`, the CLI's `--mount`). Nil
+    /// (default): the file's axes are the device axes.
+    public var mount: SensorMount?
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
                 sampleRate: Double? = nil, timeUnit: TimeUnit? = nil,
-                delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil, topic: String? = nil) {
+                delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil, topic: String? = nil,
+                columns: ColumnSpec? = nil, skipLines: Int = 0, mount: SensorMount? = nil) {
+        self.columns = columns
+        self.skipLines = skipLines
+        self.mount = mount
         self.delimiter = delimiter
         self.decimalComma = decimalComma
         self.topic = topic
@@ -90,7 +109,7 @@ public struct Recording: Sendable {
         // Reserve for the whole file from the size of the first rows, so the array is not
         // regrown and copied (about 40 % of the load time of a 1M-row file).
         try reader.read(into: &samples, maximumCount: 1024)
-        if let csv = reader as? RecordingReader, let size = csv.fileSize, samples.count == 1024, csv.bytesConsumed > 0 {
+        if let csv = reader.unmounted as? RecordingReader, let size = csv.fileSize, samples.count == 1024, csv.bytesConsumed > 0 {
             let bytesPerRow = Double(csv.bytesConsumed) / Double(samples.count)
             let estimate = Double(size) / bytesPerRow * 1.03 + 1024
             if estimate < 1e9 { samples.reserveCapacity(Int(estimate)) }

@@ -89,6 +89,9 @@ public final class RecordingReader {
         var translatesRows = false
         var delimiter: UInt8 = 44
         var decimalComma = false
+        /// Added to the time column before scaling: whole wraps of a packet counter so far
+        /// (`counterModulus`), 0 for other files.
+        var counterOffset = 0.0
     }
 
     // Parsing plan.
@@ -105,6 +108,8 @@ public final class RecordingReader {
     /// The time column, or −1 when the file has none and rows are timed by `sampleRate`.
     private let timeColumn: Int
     private let timeScale: Double
+    /// The modulus of a packet-counter time column (Xsens `PacketCounter`: 65,536), or nil.
+    private let counterModulus: Double?
     /// `options.sampleRate` for a file without a time column (row n at n / rate s), else nil.
     private let rowRate: Double?
     private let accelerationColumns: SIMD3<Int>?
@@ -162,19 +167,29 @@ public final class RecordingReader {
         var schemaResult: RecordingSchema
         var dialectResult = CSVDialect()
         do {
-            // Comment lines, then the header.
+            // Skipped lines, comment lines, then the header.
+            guard options.skipLines >= 0 else {
+                throw RecordingError(file: path, line: 0, column: 0, message: "--skip-lines \(options.skipLines): must be 0 or more")
+            }
             var comments: [String] = []
             var header: String?
-            while let line = try RecordingReader.lineBeforeData(
+            var headerStart = 0
+            while let (line, start) = try RecordingReader.lineBeforeData(
                 descriptor: descriptor, buffer: state.pointee.bytes, capacity: capacity, path: path,
                 position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile,
                 carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil,
                 lineNumber: state.pointee.lineNumber + 1) {
                 state.pointee.lineNumber += 1
                 var text = line
+                headerStart = start
                 if state.pointee.lineNumber == 1, text.unicodeScalars.first == "\u{FEFF}" {
                     dialectResult.byteOrderMark = true
                     text = String(text.unicodeScalars.dropFirst())
+                    headerStart += 3
+                }
+                if dialectResult.skippedLines < options.skipLines {
+                    dialectResult.skippedLines += 1
+                    continue
                 }
                 if CSVDialect.isComment(text) {
                     comments.append(text)
@@ -184,13 +199,25 @@ public final class RecordingReader {
                 break
             }
             guard let header else {
+                if options.skipLines > 0 && dialectResult.skippedLines + comments.count == state.pointee.lineNumber {
+                    throw RecordingError(file: path, line: 0, column: 0,
+                                         message: "the file has \(state.pointee.lineNumber) line(s) and --skip-lines \(options.skipLines) skips \(dialectResult.skippedLines) of them: nothing is left to read")
+                }
                 throw RecordingError(file: path, line: 0, column: 0,
                                      message: comments.isEmpty ? "empty file (no header line)" : "no header line after \(comments.count) comment line(s)")
             }
             dialectResult.preambleLines = comments.count
             dialectResult.updateRateHz = comments.lazy.compactMap(CSVDialect.updateRate(inComment:)).first
-            let line = state.pointee.lineNumber
+            var line = state.pointee.lineNumber
             (dialectResult.delimiter, dialectResult.decimalComma) = try CSVDialect.resolve(header: header, options: options, file: path, line: line)
+            let probe = dialectResult.decimalComma ? String(header.map { $0 == "," ? "." : $0 }) : header
+            if options.columns != nil, ColumnSpec.isDataRow(CSVDialect.cells(of: probe, delimiter: dialectResult.delimiter)) {
+                // No header: the line is the first data row, read again as one.
+                dialectResult.headerless = true
+                state.pointee.position = headerStart
+                state.pointee.lineNumber -= 1
+                line = state.pointee.lineNumber
+            }
             schemaResult = try RecordingReader.schema(headerLine: header, line: line, dialect: dialectResult, path: path,
                                                       options: options, issues: &headerIssues)
             if schemaResult.format == .coreMotion && options.appleAccelerometerSign {
@@ -258,6 +285,7 @@ public final class RecordingReader {
         hasSkippedColumns = schemaResult.columns.contains { if case .ignored = $0.meaning { true } else { false } }
         timeColumn = time.column
         timeScale = time.scale
+        counterModulus = time.column >= 0 && schemaResult.columns[time.column].name == "PacketCounter" ? 65536 : nil
         rowRate = time.column < 0 ? options.sampleRate : nil
         accelerationColumns = schemaResult.hasAccelerometer ? acc.columns : nil
         accelerationScales = acc.scales
@@ -371,6 +399,7 @@ public final class RecordingReader {
         var previousTime = st.pointee.previousTime
         var threshold = 1.5 * st.pointee.typicalInterval
         var intervals = st.pointee.intervalCount
+        let counterOffset = st.pointee.counterOffset
         let ring = intervalRing
         let v = values
         var count = 0
@@ -379,7 +408,7 @@ public final class RecordingReader {
             var q = fieldsEnd
             if q < limit, q.pointee == 13 { q += 1 }
             guard q < limit, q.pointee == 10 else { break }
-            let time = v[timeColumn] * timeScale
+            let time = (v[timeColumn] + counterOffset) * timeScale
             let interval = time - previousTime
             guard interval > 0, interval <= threshold else { break }
             let row = rows + count
@@ -601,7 +630,12 @@ public final class RecordingReader {
     @inline(__always)
     private func assemble(_ sample: inout MotionSample) throws -> Bool {
         let v = values
-        let time = timeColumn >= 0 ? v[timeColumn] * timeScale : Double(state.pointee.dataRows) / (rowRate ?? 1)
+        var time = timeColumn >= 0 ? (v[timeColumn] + state.pointee.counterOffset) * timeScale : Double(state.pointee.dataRows) / (rowRate ?? 1)
+        if let modulus = counterModulus, state.pointee.hasPrevious, time < state.pointee.previousTime - 0.5 * modulus * timeScale {
+            // The counter wrapped (65535 → 0): count the wrap, so time keeps increasing.
+            state.pointee.counterOffset += modulus
+            time = (v[timeColumn] + state.pointee.counterOffset) * timeScale
+        }
         var check = time
         sample.time = time
         if let c = accelerationColumns {
@@ -951,7 +985,7 @@ public final class RecordingReader {
     /// the end of the file. `lineNumber` is its 1-based number, for messages.
     private static func lineBeforeData(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
                                        position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
-                                       carriageReturnLines: inout Bool, writable: Bool, lineNumber: Int) throws -> String? {
+                                       carriageReturnLines: inout Bool, writable: Bool, lineNumber: Int) throws -> (String, Int)? {
         while true {
             if !carriageReturnLines, writable {
                 // Undecided (a carriage return is the last byte read) counts as a carriage-return
@@ -966,8 +1000,9 @@ public final class RecordingReader {
             if let found = memchr(buffer + position, 10, min(filled - position, capacity)) {
                 let end = found.assumingMemoryBound(to: UInt8.self)
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: end - (buffer + position))
+                let start = position
                 position = end - buffer + 1
-                return try lineText(bytes, path: path, line: lineNumber)
+                return (try lineText(bytes, path: path, line: lineNumber), start)
             }
             if atEndOfFile {
                 if filled == position { return nil }
@@ -976,8 +1011,9 @@ public final class RecordingReader {
                                          message: "line is longer than \(capacity) bytes: not a CSV recording (binary data or missing line breaks?)")
                 }
                 let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer + position), count: filled - position)
+                let start = position
                 position = filled
-                return try lineText(bytes, path: path, line: lineNumber)
+                return (try lineText(bytes, path: path, line: lineNumber), start)
             }
             try refill(descriptor: descriptor, buffer: buffer, capacity: capacity, path: path,
                        position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: lineNumber - 1,
@@ -1002,6 +1038,15 @@ public final class RecordingReader {
             throw RecordingError(file: path, line: line, column: 0, message: "empty header line (the first line must name the columns)")
         }
         let cells = CSVDialect.cells(of: headerLine, delimiter: dialect.delimiter)
+        if let spec = options.columns {
+            return try spec.schema(header: dialect.headerless ? nil : cells, columnCount: cells.count, file: path,
+                                   line: dialect.headerless ? line + 1 : line, sampleRate: options.sampleRate)
+        }
+        if ColumnSpec.isDataRow(CSVDialect.cells(of: dialect.decimalComma ? String(headerLine.map { $0 == "," ? "." : $0 }) : headerLine,
+                                                 delimiter: dialect.delimiter)) {
+            throw RecordingError(file: path, line: line, column: 0,
+                                 message: "the first line is numbers, not a header: for a file without a header line give its columns by number, e.g. --columns t=1:s,acc=2,3,4:g (units: see docs/recordings.md), and --skip-lines N for lines before the data")
+        }
         return try HeaderMapping.schema(header: cells, file: path, line: line, sampleRate: options.sampleRate,
                                         counterRate: dialect.updateRateHz ?? options.sampleRate, issues: &issues)
     }
@@ -1025,7 +1070,7 @@ public final class RecordingReader {
             line += 1
             start = end + 1
             if line == 1, text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
-            if CSVDialect.isComment(text) { continue }
+            if line <= options.skipLines || CSVDialect.isComment(text) { continue }
             guard let resolved = try? CSVDialect.resolve(header: text, options: options, file: path, line: line) else { return false }
             return !CSVDialect(delimiter: resolved.0, decimalComma: resolved.1).translatesRows
         }

@@ -64,6 +64,14 @@ public enum RecordingFormat: String, Sendable, Codable {
     /// MCAP file with ROS 2 messages: CDR-encoded `sensor_msgs/msg/Imu` and
     /// `sensor_msgs/msg/MagneticField` channels (`McapReader`).
     case mcap = "MCAP"
+    /// Any CSV read through an explicit column mapping (`ReadOptions.columns`, `--columns`).
+    case mapped
+    /// A Sensor Logger session (iOS or Android): a folder with one CSV per sensor
+    /// (`Accelerometer.csv`, `Gyroscope.csv`, `Magnetometer.csv`…), merged onto one timeline.
+    case sensorLogger
+    /// An x-io x-IMU3 logged session: a folder with one CSV per message (`Inertial.csv`,
+    /// `Magnetometer.csv`…), merged onto one timeline.
+    case ximu3Session
 
     /// The format in words, for reports.
     public var name: String {
@@ -77,6 +85,9 @@ public enum RecordingFormat: String, Sendable, Codable {
         case .ximu3: "x-io x-IMU3 logged CSV"
         case .rosBag1: "ROS 1 bag"
         case .mcap: "MCAP (ROS 2)"
+        case .mapped: "CSV with columns mapped by --columns"
+        case .sensorLogger: "Sensor Logger session"
+        case .ximu3Session: "x-io x-IMU3 logged session"
         }
     }
 }
@@ -87,6 +98,14 @@ public struct RecordingSchema: Sendable, Equatable {
     public var format: RecordingFormat
     /// One mapping per header column, in file order.
     public var columns: [ColumnMapping]
+    /// The mount applied as the samples are read (`ReadOptions.mount`), or nil: the file's axes.
+    public var mount: SensorMount? = nil
+
+    /// Whether the magnetometer is in arbitrary units (`a.u.`: x-IMU3 `Magnetometer.csv`,
+    /// `--columns mag=…:au`): its values are kept as they are and never labelled µT.
+    public var magneticFieldIsArbitrary: Bool {
+        columns.contains { if case .magneticField = $0.meaning { $0.unit == ColumnSpec.arbitraryUnitLabel } else { false } }
+    }
 
     public var hasTime: Bool { columns.contains { if case .time = $0.meaning { true } else { false } } }
     public var hasAccelerometer: Bool { columns.contains { if case .acceleration = $0.meaning { true } else { false } } }

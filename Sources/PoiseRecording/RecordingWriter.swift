@@ -19,6 +19,9 @@ public struct WriteOptions: Sendable {
     /// `nil` (default): every Double is written in its shortest form that reads back to the same
     /// bits (exact round trip). A number: that many significant digits (`%.*g`), for small files.
     public var significantDigits: Int?
+    /// The magnetometer is in arbitrary units (`RecordingSchema.magneticFieldIsArbitrary`): its
+    /// columns are written as `mag_x_au…` (values as they are), never as µT.
+    public var magneticFieldIsArbitrary = false
 
     public init(includeMagneticField: Bool = true, includeTruth: Bool = false, includeMovement: Bool = false,
                 significantDigits: Int? = nil, includeAcceleration: Bool = true, includeRotationRate: Bool = true) {
@@ -54,7 +57,9 @@ public final class RecordingWriter {
         var names = ["t_s"]
         if options.includeAcceleration { names += ["acc_x_g", "acc_y_g", "acc_z_g"] }
         if options.includeRotationRate { names += ["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"] }
-        if options.includeMagneticField { names += ["mag_x_uT", "mag_y_uT", "mag_z_uT"] }
+        if options.includeMagneticField {
+            names += options.magneticFieldIsArbitrary ? ["mag_x_au", "mag_y_au", "mag_z_au"] : ["mag_x_uT", "mag_y_uT", "mag_z_uT"]
+        }
         if options.includeTruth { names += ["gt_qw", "gt_qx", "gt_qy", "gt_qz"] }
         if options.includeMovement { names.append("movement") }
         return names.joined(separator: ",")
@@ -129,10 +134,12 @@ extension Recording {
     /// Writes the samples to `path` (see `RecordingWriter`). Includes the sensor, truth and
     /// movement columns the schema has, and only those.
     public func write(to path: String, significantDigits: Int? = nil) throws {
-        let writer = try RecordingWriter(path: path, options: WriteOptions(
+        var options = WriteOptions(
             includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth,
             includeMovement: schema.hasMovement, significantDigits: significantDigits,
-            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope))
+            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope)
+        options.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
+        let writer = try RecordingWriter(path: path, options: options)
         try writer.write(contentsOf: samples)
         try writer.close()
     }

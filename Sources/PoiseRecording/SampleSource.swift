@@ -24,9 +24,10 @@ public protocol SampleSource: AnyObject {
 extension RecordingReader: SampleSource {}
 
 extension SampleSource {
-    /// `read(into:maximumCount:)` made of calls to `next()`, for sources that decode one sample
-    /// at a time (the ROS bag and MCAP readers).
-    func readByNext(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
+    /// `read(into:maximumCount:)` for sources that make one sample at a time (the ROS bag, MCAP
+    /// and session readers): appends `next()` until `maximumCount` samples or the end; returns
+    /// how many.
+    public func readByNext(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
         var count = 0
         while count < maximumCount, let sample = try next() {
             samples.append(sample)
@@ -45,9 +46,23 @@ public enum RecordingSources {
     /// always read as CSV (a bag's index or an MCAP summary is read first, which needs a seekable file).
     ///
     /// - Throws: `RecordingError` naming the file and what is wrong with it.
+    ///
+    /// A folder is a session (`SessionReader`: Sensor Logger, x-IMU3). With `options.mount` the
+    /// source is wrapped in a `MountedSource`.
     public static func open(path: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
+        if let mount = options.mount { return MountedSource(try open(path: path, options: options.withoutMount), mount: mount) }
+        if SessionReader.recognizes(path: path) { return try SessionReader(path: path, options: options) }
         if RosBagReader.recognizes(path: path) { return try RosBagReader(path: path, options: options) }
         if McapReader.recognizes(path: path) { return try McapReader(path: path, options: options) }
         return try RecordingReader(path: path, options: options)
+    }
+}
+
+extension ReadOptions {
+    /// These options without `mount` (for the source a `MountedSource` wraps).
+    var withoutMount: ReadOptions {
+        var options = self
+        options.mount = nil
+        return options
     }
 }

@@ -128,7 +128,8 @@ public enum LiveSession {
         let rate = request.sampleRate ?? nominalSampleRate(of: first) ?? 100
         let context = StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer, hasGyroscope: schema.hasGyroscope)
         var pipeline = try StageCatalog.standard.pipeline(request.pipeline, context: context)
-        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
+        var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
+        columns.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
         var writer: RecordCSVWriter? = nil
         var flushEachSample = false
         if let path = request.outputPath {

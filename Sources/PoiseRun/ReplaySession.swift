@@ -161,8 +161,9 @@ public struct ReplaySession: Sendable {
     public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
                                         progress: (ReplayProgress) -> Void = { _ in },
                                         delivered: () -> Void = {}) throws -> ReplayReport {
-        let columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
+        var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
                                     gyroscope: scan.schema.hasGyroscope)
+        columns.magneticFieldIsArbitrary = scan.schema.magneticFieldIsArbitrary
         var writer: RecordCSVWriter? = nil
         if let path = request.outputPath {
             do { writer = try RecordCSVWriter(path: path, columns: columns, frameOutputs: framePipeline?.outputs) }

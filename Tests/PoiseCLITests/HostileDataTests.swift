@@ -34,7 +34,7 @@ import Testing
             ["replay", file, "--speed", "max"],
             ["tilt", file],
             ["report", file, "--out", files.path("report.html")],
-            ["spectrum", file, "--columns", "acc_x"],
+            ["spectrum", file, "--channels", "acc_x"],
         ]
         for arguments in cases {
             let result = try PoiseProcess.run(arguments)
@@ -70,9 +70,9 @@ import Testing
         #expect(gyro.stdout.contains("gyr_x (rad/s)") && !gyro.stdout.contains("acc_"), "\(gyro.stdout)")
 
         for (column, sensor) in [("gyr_x", "gyroscope"), ("mag_norm", "magnetometer")] {
-            let named = try PoiseProcess.run(["spectrum", accOnly, "--columns", "acc_x,\(column)"])
+            let named = try PoiseProcess.run(["spectrum", accOnly, "--channels", "acc_x,\(column)"])
             #expect(named.status == 1, "\(column): \(named.stderr)")
-            #expect(named.stderr.contains("no \(sensor) columns") && named.stderr.contains("column \(column)"), "\(named.stderr)")
+            #expect(named.stderr.contains("no \(sensor) columns") && named.stderr.contains("channel \(column)"), "\(named.stderr)")
             #expect(named.stdout.isEmpty)
         }
     }

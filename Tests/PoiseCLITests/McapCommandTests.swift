@@ -23,6 +23,9 @@ struct McapCommandTests {
         #expect(open.contains("  note: not closed (no footer"))
         let error = #expect(throws: (any Error).self) { try InfoCommand.parse([Self.fixtures + "/no-imu.mcap"]).output() }
         #expect("\(error!)".contains("no sensor_msgs/msg/Imu topic; the MCAP file has /jackal_velocity_controller/odom (nav_msgs/msg/Odometry)"))
+        // A CSV mapping is refused, not dropped.
+        let mapped = #expect(throws: (any Error).self) { try InfoCommand.parse([Self.fixtures + "/test2-zstd.mcap", "--skip-lines", "1"]).output() }
+        #expect("\(mapped!)".contains("an MCAP file's topics are chosen with --topic"))
     }
 
     @Test("convert gives the rows the ROS 1 bag gives, for its first 200 messages",

@@ -33,7 +33,7 @@ import Testing
     @Test func jsonHasFrequenciesPsdAndPeaks() throws {
         let path = try Self.syntheticRecording()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let document = try Self.json([path, "--columns", "acc_x,gyr_z", "--json"])
+        let document = try Self.json([path, "--channels", "acc_x,gyr_z", "--json"])
         let frequencies = try #require(document["frequencies_hz"] as? [Double])
         #expect(document["segment_length"] as? Int == 256)        // largest power of two ≤ 2000/4
         #expect(frequencies.count == 129 && abs(frequencies.last! - 50) < 1e-9)
@@ -55,12 +55,12 @@ import Testing
     @Test func csvAndTextOutputs() throws {
         let path = try Self.syntheticRecording()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let csv = try SpectrumCommand.parse([path, "--columns", "acc_x,acc_z", "--nperseg", "200", "--csv"]).render()
+        let csv = try SpectrumCommand.parse([path, "--channels", "acc_x,acc_z", "--nperseg", "200", "--csv"]).render()
         let lines = csv.split(separator: "\n")
         #expect(lines.first == "frequency_hz,acc_x,acc_z")
         #expect(lines.count == 1 + 101)
         #expect(lines[1].hasPrefix("0.0,"))
-        let text = try SpectrumCommand.parse([path, "--columns", "acc_x", "--window", "flattop"]).render()
+        let text = try SpectrumCommand.parse([path, "--channels", "acc_x", "--window", "flattop"]).render()
         #expect(text.contains("flattop window, 256-sample segments"))
         #expect(text.contains("peaks: 12.50 Hz"))
     }
@@ -84,7 +84,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("poise-still-\(UUID().uuidString).csv")
         try text.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
-        let document = try Self.json([url.path, "--still", "--columns", "acc_x,acc_y,acc_z", "--nperseg", "256", "--json"])
+        let document = try Self.json([url.path, "--still", "--channels", "acc_x,acc_y,acc_z", "--nperseg", "256", "--json"])
         #expect(try #require(document["end_s"] as? Double) < 6)
         #expect(try #require(document["samples"] as? Int) > 1000)
         let expected = sigma * (2 / rate).squareRoot()
@@ -110,7 +110,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("poise-tone-\(UUID().uuidString).csv")
         try text.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
-        let arguments = [url.path, "--spectrogram", "--columns", "acc_x", "--nperseg", "200", "--overlap=0"]
+        let arguments = [url.path, "--spectrogram", "--channels", "acc_x", "--nperseg", "200", "--overlap=0"]
         let document = try Self.json(arguments + ["--json"])
         let times = try #require(document["times_s"] as? [Double])
         #expect(times.count == 10 && abs(times[0] - 1) < 1e-9)   // centres of 2 s segments
@@ -147,9 +147,9 @@ import Testing
         func message(_ arguments: [String]) -> String {
             do { _ = try SpectrumCommand.parse(arguments).render(); return "" } catch { return "\(error)" }
         }
-        #expect(message([path, "--columns", "acc_w"]).contains("unknown column 'acc_w'"))
+        #expect(message([path, "--channels", "acc_w"]).contains("unknown channel 'acc_w'"))
         #expect(message([path, "--window", "kaiser"]).contains("unknown window 'kaiser'"))
-        #expect(message([path, "--columns", "mag_x"]).contains("no magnetometer"))
+        #expect(message([path, "--channels", "mag_x"]).contains("no magnetometer"))
         #expect(message([path, "--nperseg", "5000"]).contains("fewer than one segment"))
         #expect(message([path, "--bands", "5-1"]).contains("bad band '5-1'"))
         #expect(message([path, "--json", "--csv"]).contains("choose one"))
@@ -168,7 +168,7 @@ import Testing
         let fixture = Self.packageRoot.appendingPathComponent("Tests/PoiseCLITests/Fixtures/broad27_vibration.json")
         let golden = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
         let scipyPeaks = try #require(golden["peaks"] as? [String: [String: Double]])
-        let document = try Self.json([data.path, "--columns", "acc_x,acc_y,acc_z", "--json"])
+        let document = try Self.json([data.path, "--channels", "acc_x,acc_y,acc_z", "--json"])
         let frequencies = try #require(document["frequencies_hz"] as? [Double])
         let resolution = try #require(document["frequency_resolution_hz"] as? Double)
         #expect(document["segment_length"] as? Int == 1024)

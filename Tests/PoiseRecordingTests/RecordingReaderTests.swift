@@ -433,4 +433,23 @@ import Poise
         #expect(reader.issues.count == 5 && reader.summary.rowsDropped == 50 && seen == 50)
         #expect(reader.summary.issueCounts[.notANumber] == 50)
     }
+
+    @Test func xsensPacketCounterWrapsAt65536WithoutTimeGoingBackwards() throws {
+        // 100 Hz packets 65,530 … 65,535, 0 … 9 (the counter wraps), then one lost packet at 11.
+        var text = "// Update Rate: 100.0Hz\nPacketCounter\tAcc_X\tAcc_Y\tAcc_Z\n"
+        let counters = Array(65530 ... 65535) + Array(0 ... 9) + [11, 12]
+        for c in counters { text += String(format: "%05d\t0\t0\t9.80665\n", c) }
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        let recording = try Recording.load(path: file.path)
+        #expect(recording.samples.count == counters.count)
+        let scale = 1 / 100.0  // the reader's factor: counter / update rate
+        let expected: [Double] = counters.enumerated().map { i, c in Double(i >= 6 ? c + 65536 : c) * scale }
+        #expect(recording.samples.map(\.time) == expected)
+        #expect(recording.summary.issueCounts[.timeBackwards] == nil)
+        // A counter that merely steps back (less than half the modulus) is still an error.
+        let back = TemporaryFile("// Update Rate: 100.0Hz\nPacketCounter\tAcc_X\tAcc_Y\tAcc_Z\n00100\t0\t0\t1\n00101\t0\t0\t1\n00050\t0\t0\t1\n")
+        defer { back.remove() }
+        #expect { try Recording.load(path: back.path) } throws: { "\($0)".contains("earlier than the previous row") }
+    }
 }

@@ -21,6 +21,12 @@ public struct SpecError: Error, Sendable, Equatable, CustomStringConvertible {
         case pipeline
         /// A sweep grid: arguments without a name (``StageSpec/arguments(parsing:subject:)``).
         case grid
+        /// A recording's explicit column mapping (`t=time:ns,acc=ax,ay,az:mps2`, the CLI's
+        /// `--columns`).
+        case columns = "column mapping"
+        /// How a sensor is mounted (`x=-y,y=x,z=z`, `-Y+X+Z` or `roll,pitch,yaw`, the CLI's
+        /// `--mount`).
+        case mount
     }
 
     /// What kind of text `spec` is.

@@ -12,6 +12,31 @@ extension RecordingInfo {
         }
         if let dialect {
             lines.append("  recognised: \(formatName.isEmpty ? format : formatName); \(dialect.summary)")
+        } else if sessionFiles != nil {
+            lines.append("  recognised: \(formatName.isEmpty ? format : formatName) (\(sessionArchive == true ? "a ZIP archive" : "a folder"), one file per sensor, merged onto the fastest file's timeline)")
+        }
+        if let columnMapping { lines.append("  column mapping (--columns): \(columnMapping)") }
+        if let mount { lines.append("  mount (--mount): \(mount): sensor axes turned into device axes as read (acceleration, rotation rate, magnetic field)") }
+        if let files = sessionFiles {
+            lines.append("  session files:")
+            for file in files {
+                guard file.isRead else {
+                    lines.append("    \(file.name): ignored, \(file.use)")
+                    continue
+                }
+                let rate = file.rateHz.map { "\(f($0, 1)) Hz" } ?? "rate unknown"
+                var text = "    \(file.name): \(file.use); \(file.rows) rows, \(rate)"
+                if file.isTimeline {
+                    text += " (the timeline)"
+                } else {
+                    text += "; delivered with \(file.delivered) samples, held on \(file.heldSamples)"
+                    if file.replaced > 0 { text += ", \(file.replaced) replaced by a later reading before the next sample" }
+                }
+                lines.append(text)
+            }
+            if let leading = leadingSamplesLeftOut, leading > 0 {
+                lines.append("    \(leading) timeline samples before every file had a reading left out")
+            }
         }
         for note in notes { lines.append("  note: \(note)") }
         lines.append("  columns:")

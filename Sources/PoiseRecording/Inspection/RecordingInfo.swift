@@ -110,6 +110,16 @@ public struct RecordingInfo: Sendable, Codable {
     public var firstIssues: [String: String]
     /// The file ends its lines with a carriage return alone (classic Mac OS); it was read as usual.
     public var carriageReturnLineEndings: Bool
+    /// The mount applied as the samples were read (`--mount`), as written, or nil.
+    public var mount: String?
+    /// The column mapping given (`--columns`), as written, or nil.
+    public var columnMapping: String?
+    /// A session folder's files: what each holds, its rows and rate, and how it was merged.
+    public var sessionFiles: [SessionReader.File]?
+    /// Session: timeline samples left out before every file had a reading.
+    public var leadingSamplesLeftOut: Int?
+    /// Session: it came as a ZIP archive.
+    public var sessionArchive: Bool?
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
 
@@ -123,15 +133,36 @@ public struct RecordingInfo: Sendable, Codable {
         var inspector = RecordingInspector(schema: reader.schema, restDetector: restDetector)
         while let sample = try reader.next() { inspector.add(sample) }
         var info = inspector.finish(path: path, summary: reader.summary, issues: reader.issues)
-        info.dialect = (reader as? RecordingReader)?.dialect
-        info.notes = (reader as? McapReader)?.notes ?? []
+        let base = reader.unmounted
+        info.dialect = (base as? RecordingReader)?.dialect
+        info.notes = (base as? McapReader)?.notes ?? []
+        info.mount = options.mount?.text
+        info.columnMapping = options.columns?.text
+        if let session = base as? SessionReader {
+            info.sessionFiles = session.files
+            info.leadingSamplesLeftOut = session.leadingSamplesLeftOut
+            info.sessionArchive = session.isArchive
+            let halves = session.schema.columns.contains { if case .accelerationComponent(_, let scale) = $0.meaning { scale > 0 } else { false } }
+            if session.schema.format == .sensorLogger && halves {
+                info.suspicious.append("Accelerometer.csv + Gravity.csv were read in the specific-force sign (Android, or iOS with the app's 'Standardise Units & Frames'); an iOS export without that setting uses Apple's sign (−1 g up at rest): read it with --apple-accelerometer-sign")
+            }
+        }
+        if reader.schema.magneticFieldIsArbitrary, var range = info.ranges["magnetometer"] {
+            range.unit = ColumnSpec.arbitraryUnitLabel
+            info.ranges["magnetometer"] = range
+        }
+        if let mount = options.mount {
+            for i in info.columns.indices where !info.columns[i].meaning.hasPrefix("ignored") && info.columns[i].meaning != "time" {
+                info.columns[i].convention += "; turned into device axes by --mount \(mount.text)"
+            }
+        }
         if options.appleAccelerometerSign {
             for i in info.columns.indices where info.columns[i].meaning.hasPrefix("acceleration.") {
                 info.columns[i].convention = "specific force, device axes, negated from Apple's sign (+1 g up at rest)"
             }
         }
         if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
-        info.carriageReturnLineEndings = (reader as? RecordingReader)?.carriageReturnLineEndings ?? false
+        info.carriageReturnLineEndings = (base as? RecordingReader)?.carriageReturnLineEndings ?? false
         return info
     }
 
@@ -421,7 +452,7 @@ public struct RecordingInspector: Sendable {
                 out.append("gyroscope peaks at \(Self.format(peak)) rad/s (> 3000 °/s): the values are probably °/s although the column unit says rad/s")
             }
         }
-        if let mag = ranges["magnetometer"], let rest = mag.restNorm {
+        if let mag = ranges["magnetometer"], let rest = mag.restNorm, !schema.magneticFieldIsArbitrary {
             if rest > 0.15 && rest < 0.8 {
                 out.append("magnetic field norm is \(Self.format(rest)) µT: the values are probably gauss (×100) although the column unit says µT")
             } else if rest > 15_000 && rest < 80_000 {
@@ -446,15 +477,18 @@ public struct RecordingInspector: Sendable {
             return .init(name: c.name, meaning: "acceleration.\(axes[a])", unit: c.unit, coreUnit: "g",
                          convention: scale < 0 ? "specific force, device axes, Apple's sign negated (+1 g up at rest)"
                                                : "specific force, device axes, as in the file (+1 g up at rest)")
-        case .accelerationComponent(let a, _):
+        case .accelerationComponent(let a, let scale):
             return .init(name: c.name, meaning: "acceleration.\(axes[a]) (added)", unit: c.unit, coreUnit: "g",
-                         convention: "added to the column above: gravity + user acceleration = specific force, Apple's sign negated (+1 g up at rest)")
+                         convention: "added to the acceleration column of the same axis: gravity + user acceleration = specific force"
+                            + (scale < 0 ? ", Apple's sign negated (+1 g up at rest)" : ", as in the file (+1 g up at rest)"))
         case .rotationRate(let a, _):
             return .init(name: c.name, meaning: "rotation_rate.\(axes[a])", unit: c.unit, coreUnit: "rad/s",
                          convention: "device axes, right-handed, as in the file")
         case .magneticField(let a, _):
-            return .init(name: c.name, meaning: "magnetic_field.\(axes[a])", unit: c.unit, coreUnit: "µT",
-                         convention: "device axes, as in the file")
+            let arbitrary = c.unit == ColumnSpec.arbitraryUnitLabel
+            return .init(name: c.name, meaning: "magnetic_field.\(axes[a])", unit: c.unit, coreUnit: arbitrary ? c.unit : "µT",
+                         convention: arbitrary ? "device axes, as in the file; arbitrary units kept as they are (direction and relative norm only, not µT)"
+                                               : "device axes, as in the file")
         case .truth(let k):
             return .init(name: c.name, meaning: "truth.\(["w", "x", "y", "z"][k])", unit: "", coreUnit: "",
                          convention: "ground-truth orientation quaternion")

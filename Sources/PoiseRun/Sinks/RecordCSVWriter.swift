@@ -116,7 +116,7 @@ public struct RecordLines: Sendable {
 /// |---|---|---|
 /// | `acc_x_g,acc_y_g,acc_z_g` | g, specific force | always: the current acceleration (filtered when a stage filters it) |
 /// | `gyr_x_radps…` | rad/s | with a gyroscope (bias-corrected after a fusion stage) |
-/// | `mag_x_uT…` | µT | with a magnetometer |
+/// | `mag_x_uT…` | µT | with a magnetometer (`mag_x_au…` when it is in arbitrary units) |
 /// | `grav_x_g…`, `uacc_x_g…` | g, device frame | gravity (up) and user acceleration, after gravity or fusion |
 /// | `uacc_e_x_g…` | g, earth frame | with `earthUserAcceleration` and an attitude |
 /// | `att_qw,att_qx,att_qy,att_qz` | — | attitude, device → earth frame |
@@ -135,6 +135,9 @@ public struct RecordColumns: Sendable {
     public var gyroscope: Bool
     /// Include the user acceleration in the earth frame (with an attitude).
     public var earthUserAcceleration: Bool
+    /// The magnetometer is in arbitrary units (`RecordingSchema.magneticFieldIsArbitrary`): its
+    /// columns are `mag_x_au…`, never `mag_x_uT`.
+    public var magneticFieldIsArbitrary = false
     /// Only the acceleration and gravity (the frame-time columns).
     var accelerationOnly = false
 
@@ -162,7 +165,7 @@ public struct RecordColumns: Sendable {
         func add(_ names: [String]) { for name in names { header += "," + prefix + name } }
         add(["acc_x_g", "acc_y_g", "acc_z_g"])
         if !accelerationOnly && gyroscope { add(["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]) }
-        if magnetometer { add(["mag_x_uT", "mag_y_uT", "mag_z_uT"]) }
+        if magnetometer { add(magneticFieldIsArbitrary ? ["mag_x_au", "mag_y_au", "mag_z_au"] : ["mag_x_uT", "mag_y_uT", "mag_z_uT"]) }
         if outputs.contains(.gravity) {
             add(["grav_x_g", "grav_y_g", "grav_z_g"])
             if !accelerationOnly { add(["uacc_x_g", "uacc_y_g", "uacc_z_g"]) }
