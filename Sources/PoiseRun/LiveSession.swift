@@ -151,7 +151,7 @@ public enum LiveSession {
         func handle(_ sample: MotionSample) {
             let start = clock.now()
             var record = ProcessedSample(sample)
-            pipeline.process(&record)
+            pipeline.process(&record) { index, stage in metrics.observe(stage: index, stage) }
             writer?.write(record)
             if flushEachSample { writer?.flush() }
             sender?.send(record)
@@ -162,7 +162,7 @@ public enum LiveSession {
                 longestSilence = Swift.max(longestSilence, pause)
             }
             latency.add(end - start)
-            metrics.add(sample)
+            metrics.add(record)
             count += 1
             firstTime = firstTime ?? sample.time
             lastTime = sample.time

@@ -48,6 +48,12 @@ func replaySuite(_ r: Report) {
     // Per sample at 100 Hz the engine may spend at most 1 % of the 10 ms period on bookkeeping.
     r.check("bookkeeping / 10 ms period", max(0, overhead) / 10_000_000, atMost: 0.01)
 
+    // The whole delivery pass of `poise replay --speed max` (`ReplaySession.run`: reading, the
+    // pipeline, the output sinks, the metrics per filtering stage, the report's step responses)
+    // on a 10-minute 100 Hz 9-axis recording; the pre-scan (`ReplaySession.init`) is not timed.
+    let session = replaySessionMeasurement(pipeline: "adaptive | fusion:9d", r: r)
+    if let session { r.add(session) }
+
     func paced(_ ticks: Int, clock: MonotonicClock) -> ReplayResult {
         var p = pipeline
         var none: Pipeline? = nil
@@ -82,4 +88,41 @@ func replaySuite(_ r: Report) {
     // 10 % by construction (the margin that covers this VM's wake-up delays, docs/replay.md), so
     // the limit is 0.2: twice that, a fifth of a core.
     r.check("pacing CPU / wall (1 = one core)", spin.timing.cpuFraction, atMost: 0.2)
+}
+
+/// `ReplaySession.run` at `--speed max` through `pipeline` on a generated 10-minute 100 Hz
+/// recording (accelerometer, gyroscope, magnetometer; 5 s still with noise, 5 s moving, in turn),
+/// per sample; `nil` (with a note) when it cannot run.
+func replaySessionMeasurement(pipeline: String, r: Report) -> Measurement? {
+    let count = 60_000
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poise-replay-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("motion.csv").path
+    var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n"
+    var noise: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func jitter() -> Double {
+        noise = noise &* 6364136223846793005 &+ 1442695040888963407
+        return (Double(noise >> 11) / Double(1 << 53) - 0.5) * 0.004
+    }
+    for i in 0 ..< count {
+        let t = Double(i) / 100
+        let moving = Int(t / 5) % 2 == 1
+        let swing = moving ? 0.3 * sin(2 * Double.pi * 0.7 * t) : 0
+        text += "\(t),\(swing + jitter()),\(jitter()),\(1 + jitter()),\(moving ? 0.8 * cos(2 * Double.pi * 0.7 * t) : jitter()),\(jitter()),\(jitter()),20,0,-40\n"
+    }
+    do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let session = try ReplaySession(ReplayRequest(path: path, pipeline: pipeline, speed: .maximum))
+        var failure: Error?
+        let measurement = measure("ReplaySession.run --speed max '\(pipeline)' (delivery pass, metrics, report)",
+                                  items: count, runs: 5, warmup: 1) {
+            do { blackHole(try session.run(clock: MonotonicClock()).samples) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return measurement
+    } catch {
+        r.notes.append("replay session: \(error)")
+        return nil
+    }
 }
