@@ -14,7 +14,8 @@ struct LiveCommand: ParsableCommand {
         SOURCE is '-' (CSV on standard input: a header line, then rows as they come), \
         serial:///dev/ttyUSB0?baud=115200 (a serial port in raw mode, CSV lines) or \
         udp://:PORT / udp://HOST:PORT to listen on (CSV lines with a header first, as poise replay \
-        --send sends them, or flat JSON objects keyed by Poise column names). A live source has no \
+        --send sends them, flat JSON objects keyed by Poise column names, or the lines of the \
+        Sensorstream IMU+GPS app: time, 3, ax, ay, az, 4, gx, gy, gz, 5, mx, my, mz). A live source has no \
         end: Ctrl-C or SIGTERM stops it, completes --out and prints the report (exit 130 or 143). \
         See docs/replay.md "Live streams".
         """)

@@ -59,6 +59,35 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
+    /// Datagrams of the "Sensorstream IMU+GPS" Android app (time, then sensor id and x, y, z:
+    /// 3 accelerometer m/s², 4 gyroscope rad/s, 5 magnetometer µT; 81 orientation skipped) are
+    /// read as a stream of those three sensors, in Poise's units.
+    @Test func sensorStreamDatagramsAreRead() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let out = scratch.path("live.csv")
+        let port = try Self.freePort()
+        let datagrams = (0 ..< 40).map { i in
+            "\(100 + Double(i) / 50), 3, 0.5, -0.25, 9.80665, 4, 0.01, 0.02, -0.03, 81, 120.0, 3.0, -1.5, 5, 20.0, -5.0, -40.0"
+        }
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out]) {
+            try Self.send(datagrams, to: port)
+        }
+        #expect(status == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 40, "\(errors)")
+        #expect(report["rows_dropped"] as? Int == 0)
+        let rows = try csvRows(out)
+        try #require(rows.count == 41)
+        let names = rows[0]
+        let first = rows[1].map { Double($0) ?? .nan }
+        func value(_ name: String) -> Double { names.firstIndex(of: name).map { first[$0] } ?? .nan }
+        #expect(value("t_s") == 100)
+        #expect(abs(value("acc_x_g") - 0.5 / 9.80665) < 1e-12 && abs(value("acc_y_g") + 0.25 / 9.80665) < 1e-12)
+        #expect(abs(value("acc_z_g") - 1) < 1e-12)
+        #expect(value("gyr_x_radps") == 0.01 && value("gyr_z_radps") == -0.03)
+        #expect(value("mag_x_uT") == 20 && value("mag_z_uT") == -40)
+    }
+
     /// Malformed rows in a stream are counted, quoted with their position and left out; the
     /// stream goes on.
     @Test func malformedRowsAreCountedAndTheStreamGoesOn() throws {
