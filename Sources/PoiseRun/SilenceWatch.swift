@@ -10,7 +10,8 @@ final class SilenceWatch: @unchecked Sendable {
     /// A pause still going on is announced again after this many seconds, s.
     static let repeatInterval = 10.0
 
-    private let lock = NSLock()
+    /// Guards the state; `stop()` signals it so the thread ends at once instead of after a tick.
+    private let lock = NSCondition()
     private let limit: Double
     private let report: @Sendable (LiveWait) -> Void
     private var last: Int64
@@ -43,16 +44,18 @@ final class SilenceWatch: @unchecked Sendable {
         lock.lock()
         let running = !stopped
         stopped = true
+        lock.signal()
         lock.unlock()
         if running { done.wait() }
     }
 
     private func watch() {
         defer { done.signal() }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
-            Thread.sleep(forTimeInterval: Self.tick)
-            lock.lock()
-            if stopped { lock.unlock(); return }
+            _ = lock.wait(until: Date(timeIntervalSinceNow: Self.tick))
+            if stopped { return }
             let pause = Double(MonotonicClock().now() - last) * 1e-9
             if pause > limit {
                 var announce = false
@@ -67,7 +70,6 @@ final class SilenceWatch: @unchecked Sendable {
                 // Reported under the lock, so a resumption is never reported before its wait.
                 report(LiveWait(kind: .waiting, seconds: pause, announce: announce))
             }
-            lock.unlock()
         }
     }
 }
