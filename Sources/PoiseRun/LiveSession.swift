@@ -69,8 +69,8 @@ public struct LiveReport: Sendable, Codable, Equatable {
     /// Datagrams the kernel dropped on the UDP socket because its receive buffer was full
     /// (`SO_RXQ_OVFL`, as last reported with a received datagram; 0 for other sources).
     public var kernelDrops = 0
-    /// Pauses in the stream longer than `LiveSession.silence` (wall time between two samples' arrivals):
-    /// how many, and the longest, s. A sender that stopped for a while shows here.
+    /// Pauses in the stream longer than `LiveSession.silence` (wall time between two samples'
+    /// arrivals): how many, and the longest, s. A sender that stopped for a while shows here.
     public var silences = 0
     public var longestSilenceSeconds = 0.0
 
@@ -91,7 +91,8 @@ public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
 
-    /// A pause between two samples' arrivals longer than this (s, wall time) counts as a silence; it is also how long the live status waits before saying it is waiting for data.
+    /// A pause between two samples' arrivals longer than this (s, wall time) counts as a
+    /// silence; it is also how long the live status waits before saying it is waiting for data.
     public static let silence = 1.0
 
     /// Problems quoted in the report (all are counted).
