@@ -9,8 +9,9 @@ import Foundation
 public struct DatagramLines: Sendable {
     /// The header made from the first JSON object's keys, once one has arrived.
     public private(set) var header: [String]?
-    /// The sensor ids of the first Sensorstream line, when the stream started with one.
-    private(set) var sensorStreamIds: [Int]?
+    /// The sensor ids (3, 4, 5) of the first Sensorstream line, when the stream started with one:
+    /// every row made from such a line has `1 + 3 × count` fields.
+    public private(set) var sensorStreamIds: [Int]?
     /// True once a line went through as CSV (then the stream is CSV, not Sensorstream).
     private var passedCSV = false
 

@@ -31,7 +31,11 @@ struct SensorStreamLine {
     /// three fields, at least one group a column sensor), so Poise's own CSV and JSON lines are
     /// never taken for it.
     init?(_ line: Substring) {
-        let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        // Split at the comma bytes, as the CSV reader does (a comma followed by a combining mark
+        // is one Character, which a Character split would not take apart).
+        let fields = line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        }
         guard fields.count >= 5, (fields.count - 1) % 4 == 0, Double(fields[0]) != nil else { return nil }
         var values: [Int: [String]] = [:]
         for start in stride(from: 1, to: fields.count, by: 4) {

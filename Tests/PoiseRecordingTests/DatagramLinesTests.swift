@@ -40,4 +40,15 @@ import Testing
         // After the stream started as Sensorstream, a malformed line is passed on as it is.
         #expect(converted(["1.0, 3, 0, 0, 9.8", "1.02, 3, x"]) == "t_s,acc_x_mps2,acc_y_mps2,acc_z_mps2\n1.0,0,0,9.8\n1.02, 3, x\n")
     }
+
+    /// Fields are split at comma bytes, as the reader splits them: a combining mark after a
+    /// comma (one Character with it) does not join two fields, and a row has the time and three
+    /// fields per sensor (found by fuzzing the datagram converter).
+    @Test func fieldsAreSplitAtCommaBytes() {
+        let text = converted(["1.5, 3, 0.08, 9.7, 0.99, 4, 0.001, -0.002,\u{0616}0.0005"])
+        let rows = text.split(separator: "\n")
+        #expect(rows.count == 2)
+        #expect(rows[1].utf8.filter { $0 == UInt8(ascii: ",") }.count == 6, "\(rows[1])")
+        #expect(rows[1].hasSuffix(",\u{0616}0.0005"), "the odd value is kept for the reader to refuse")
+    }
 }
