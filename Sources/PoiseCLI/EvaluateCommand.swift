@@ -18,22 +18,34 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the exact
+    /// median rate the fusion is configured for) and the scoring pass (standard input is kept in
+    /// a temporary file for them).
     func run() throws {
-        let recording = try Recording.load(path: file, options: fusion.readOptions)
-        guard recording.schema.hasTruth else {
+        try StandardInputSpool.withFile(file) { path in try evaluate(path) }
+    }
+
+    func evaluate(_ path: String) throws {
+        let scan = try RecordingScan(path: path, options: fusion.readOptions)
+        let schema = scan.schema
+        guard schema.hasTruth else {
             throw CommandError("\(file): no ground-truth columns (gt_qw, gt_qx, gt_qy, gt_qz)")
         }
-        if fusion.mode == .nine && !recording.schema.hasMagnetometer {
+        if fusion.mode == .nine && !schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
         }
-        try recording.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
-        try SampleRateCheck.check(rate: nominalSampleRate(of: recording.samples), schema: recording.schema, file: file)
-        let configuration = try fusion.configuration(for: recording.samples)
+        try schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
+        try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
+        let configuration = try fusion.configuration(medianRate: scan.nominalRate)
         var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
         var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
-        BatchDriver.run(recording.samples, through: &pipeline) { score.receive($0) }
+        var rows = RowCounts()
+        _ = try BatchDriver.run(try RecordingSources.open(path: path, options: fusion.readOptions), through: &pipeline) { record in
+            score.receive(record)
+            rows.add(record.input)
+        }
         let error = score.result
-        guard error.count > 0 else { throw CommandError(Self.nothingScored(recording, file: file)) }
+        guard error.count > 0 else { throw CommandError(Self.nothingScored(rows, hasMovement: schema.hasMovement, file: file)) }
         if json {
             let object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue,
@@ -52,21 +64,28 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 
+    /// Rows seen, with ground truth, moving, and both (for the "nothing scored" message).
+    struct RowCounts {
+        var rows = 0, withTruth = 0, moving = 0, both = 0
+        mutating func add(_ sample: MotionSample) {
+            rows += 1
+            if sample.truth != nil { withTruth += 1 }
+            if sample.movement == true { moving += 1 }
+            if sample.movement == true && sample.truth != nil { both += 1 }
+        }
+    }
+
     /// Why no row was scored: a row counts when its ground truth is finite and (with a movement
     /// column) its movement is 1.
-    static func nothingScored(_ recording: Recording, file: String) -> String {
-        let rows = recording.samples.count
-        let withTruth = recording.samples.filter { $0.truth != nil }.count
+    static func nothingScored(_ counts: RowCounts, hasMovement: Bool, file: String) -> String {
         var reason = "no row can be scored (a scored row has a finite gt_qw…gt_qz quaternion"
-            + (recording.schema.hasMovement ? " and movement = 1" : "") + "): "
-        if rows == 0 {
+            + (hasMovement ? " and movement = 1" : "") + "): "
+        if counts.rows == 0 {
             reason += "the file has no data rows"
-        } else if withTruth == 0 {
-            reason += "none of the \(rows) rows has a finite ground-truth quaternion"
+        } else if counts.withTruth == 0 {
+            reason += "none of the \(counts.rows) rows has a finite ground-truth quaternion"
         } else {
-            let moving = recording.samples.filter { $0.movement == true }.count
-            let both = recording.samples.filter { $0.movement == true && $0.truth != nil }.count
-            reason += "\(withTruth) of \(rows) rows have ground truth, \(moving) have movement = 1, \(both) have both"
+            reason += "\(counts.withTruth) of \(counts.rows) rows have ground truth, \(counts.moving) have movement = 1, \(counts.both) have both"
         }
         return "\(file): \(reason); there is no orientation error to report"
     }

@@ -41,7 +41,13 @@ struct FusionOptions: ParsableArguments {
     var settings: [String] = []
 
     func configuration(for samples: [MotionSample], earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
-        let rate = sampleRate ?? DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 100
+        try configuration(medianRate: DeviceMotionConfiguration.estimatedSampleRate(of: samples), earthFrame: earthFrame)
+    }
+
+    /// The configuration for a recording whose median rate is `medianRate` Hz (`--sample-rate`
+    /// wins; 100 Hz when neither is known).
+    func configuration(medianRate: Double?, earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
+        let rate = sampleRate ?? medianRate ?? 100
         guard rate.isFinite, rate > 0 else { throw ValidationError("--sample-rate must be a positive number of Hz") }
         var c = DeviceMotionConfiguration(sampleRate: rate)
         c.earthFrame = earthFrame

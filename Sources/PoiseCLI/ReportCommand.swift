@@ -67,12 +67,17 @@ struct ReportCommand: ParsableCommand {
         let page = try OutputFile(path: out)  // a bad destination is reported before the work
         let progress = ReportProgressLine.forStandardError()
         progress?.show("reading \(file)", 0)
-        let recording: Recording
-        do {
-            recording = try reading.load(file)
-            try recording.schema.require([.accelerometer], file: file, for: "the report (filters, jitter and spectra of the acceleration)")
-        } catch let error as RecordingError {
-            throw CommandError(error.description)
+        // The report reads its recording in several streaming passes; standard input is kept
+        // in a temporary file for them (removed at the end).
+        try StandardInputSpool.withFile(file) { path in try write(page, reading: path, progress: progress) }
+    }
+
+    func write(_ page: OutputFile, reading path: String, progress: ReportProgressLine?) throws {
+        var input = ReportInput(path: path, options: reading.applied(to: ReadOptions()))
+        input.path = file
+        input.check = { schema, rate in
+            try schema.require([.accelerometer], file: path, for: "the report (filters, jitter and spectra of the acceleration)")
+            try SampleRateCheck.check(rate: rate, schema: schema, file: path)
         }
         var options = ReportOptions(pipeline: pipeline)
         if let replay { options.replay = try Self.loadReplay(replay) }
@@ -91,7 +96,9 @@ struct ReportCommand: ParsableCommand {
             }
         }
         let report: RecordingReport
-        do { report = try RecordingReport(recording: recording, options: options) } catch let error as CustomStringConvertible {
+        do { report = try RecordingReport(input: input, options: options) } catch let error as RecordingError {
+            throw error
+        } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }
         progress?.show("writing the page", 0.99)

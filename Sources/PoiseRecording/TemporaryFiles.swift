@@ -32,7 +32,7 @@ public enum TemporaryFiles {
     }
 
     /// Records `path`; returns its slot for `unregister`, or nil when all slots are taken.
-    static func register(_ path: String) -> Int? {
+    public static func register(_ path: String) -> Int? {
         prepare()
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
@@ -44,7 +44,7 @@ public enum TemporaryFiles {
     }
 
     /// Forgets the path in `slot` (renamed or deleted).
-    static func unregister(_ slot: Int) {
+    public static func unregister(_ slot: Int) {
         pthread_mutex_lock(&lock)
         slots[slot] = nil
         pthread_mutex_unlock(&lock)

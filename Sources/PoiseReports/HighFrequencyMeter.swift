@@ -26,27 +26,22 @@ struct HighFrequencyMeter {
 
     /// Lower edges of the two bands, Hz.
     let edges: (Double, Double)
-    let welch: WelchEstimator
     /// Power of the raw acceleration in the two bands, g² (PSD summed over the bins and the
     /// axes, times the bin width).
     let rawPower: (Double, Double)
 
     /// - Parameters:
-    ///   - samples: the recording (acceleration in g).
+    ///   - raw: Welch PSDs of the raw acceleration's three axes (g²/Hz).
     ///   - rate: nominal sample rate, Hz.
-    ///   - segment: Welch segment length, samples.
-    init(samples: [MotionSample], rate: Double, segment: Int) throws {
+    init(raw: [PowerSpectrum], rate: Double) {
         edges = (2, Self.noiseEdge(rate: rate))
-        let welch = try WelchEstimator(configuration: SpectralConfiguration(sampleRate: rate, segmentLength: segment))
-        self.welch = welch
-        rawPower = try Self.power(samples.map(\.acceleration), welch: welch, edges: edges)
+        rawPower = Self.power(raw, edges: edges)
     }
 
-    /// Power of `signal` (g, three axes) in the two bands, g².
-    static func power(_ signal: [SIMD3<Double>], welch: WelchEstimator, edges: (Double, Double)) throws -> (Double, Double) {
+    /// Power in the two bands of a signal whose axes have the PSDs `spectra`, g².
+    static func power(_ spectra: [PowerSpectrum], edges: (Double, Double)) -> (Double, Double) {
         var total = (0.0, 0.0)
-        for axis in 0..<3 {
-            let spectrum = try welch.estimate(signal.map { $0[axis] })
+        for spectrum in spectra {
             let width = spectrum.frequencies.count > 1 ? spectrum.frequencies[1] - spectrum.frequencies[0] : 1
             for (f, value) in zip(spectrum.frequencies, spectrum.values) {
                 if f >= edges.0 { total.0 += value * width }
@@ -56,11 +51,11 @@ struct HighFrequencyMeter {
         return total
     }
 
-    /// The shares of the raw power that `output` keeps (1 = as much as the raw signal); `nil`
-    /// when the raw signal has no power in a band.
-    func shares(_ output: [SIMD3<Double>]) throws -> Shares? {
+    /// The shares of the raw power that a filter output with the PSDs `spectra` keeps (1 = as
+    /// much as the raw signal); `nil` when the raw signal has no power in a band.
+    func shares(_ spectra: [PowerSpectrum]) -> Shares? {
         guard rawPower.0 > 0, rawPower.1 > 0 else { return nil }
-        let power = try Self.power(output, welch: welch, edges: edges)
+        let power = Self.power(spectra, edges: edges)
         return Shares(aboveTwoHertz: power.0 / rawPower.0, noiseBand: power.1 / rawPower.1)
     }
 }

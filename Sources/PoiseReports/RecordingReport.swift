@@ -50,15 +50,30 @@ public struct ReportError: Error, Sendable, CustomStringConvertible {
 /// spectrogram heat map), attitude from device-motion fusion (roll, pitch, yaw in degrees, and
 /// the error against `gt_q*` when present), and the delivery timing of a real-time replay
 /// (lateness and processing-cost histograms) when `ReportOptions.replay` is given.
-public struct RecordingReport: Sendable {
+///
+/// The recording is streamed, never held: memory does not grow with its length (envelopes of
+/// the plotted series, short full-rate excerpts for the zoomed panels, accumulators for every
+/// number). Because the page shows a pipeline that is chosen from the whole recording, the file
+/// is read in several passes, each streaming:
+/// 1. a scan (`RecordingScan`): sample count, time span and the median rate, which every filter
+///    and every plot's buckets need before the first sample;
+/// 2. the raw recording: still segments, raw envelopes, Welch PSDs and spectrogram, attitude;
+/// 3. the sweep, which measures jitter on the still segments found in pass 2, and the movement
+///    onsets after those segments;
+/// 4. the noise-band check of the sweep's best-ranked settings (a few per kind; rarely more
+///    than one pass);
+/// 5. the chosen pipeline: its metrics, filtered envelopes, excerpts and PSDs.
+/// Every number equals what the same computation gives on the recording held in memory.
+public struct RecordingReport {
     /// The pipeline spec shown as "filtered".
     public var pipeline: String
     /// Where the pipeline choice came from (user, sweep recommendation, fallback).
     public var pipelineOrigin: String
     /// Measurements of the pipeline on the recording (latency, jitter, lag).
-    public var metrics: StageMetrics
+    public var metrics: StageMetricsSummary
     /// The sweep of `options.kinds`; `nil` when the recording cannot be swept (the reason is in
-    /// `sweepProblem`).
+    /// `sweepProblem`). Lag is measured only for the settings the page shows (each kind's
+    /// chosen setting); the other points have none.
     public var sweep: SweepComparison?
     public var sweepProblem: String?
     /// Fusion error against ground truth (BROAD metric); `nil` without `gt_q*` or gyroscope.
@@ -68,44 +83,99 @@ public struct RecordingReport: Sendable {
     public var highFrequencyShare: Double?
     /// The same in the noise band (at or above 10 Hz, or 40 % of the sample rate when lower).
     public var noiseBandShare: Double?
+    /// Passes over the recording after the scan.
+    public var passes: Int
     /// The page.
     public var document: HTMLReport
 
-    /// Builds the report of `recording`.
-    ///
-    /// - Throws: ``ReportError`` for a recording with fewer than two distinct timestamps, or
-    ///   the pipeline's `SpecError` (naming stage and column) for a bad `--pipeline`.
+    /// Builds the report of samples held in memory (as ``init(input:options:)``).
     public init(recording: Recording, options: ReportOptions = ReportOptions()) throws {
-        let samples = recording.samples
-        let name = (recording.path as NSString).lastPathComponent
-        guard samples.count >= 16, let rate = nominalSampleRate(of: samples) else {
-            throw ReportError("\(recording.path): needs at least 16 samples with increasing timestamps to report on, got \(samples.count)")
+        try self.init(input: ReportInput(recording: recording), options: options)
+    }
+
+    /// Builds the report of the recording `input` reads, streaming it (see the type).
+    ///
+    /// - Throws: ``ReportError`` for a recording with fewer than 16 samples or fewer than two
+    ///   distinct timestamps, the pipeline's `SpecError` (naming stage and column) for a bad
+    ///   `--pipeline`, or the reader's `RecordingError`.
+    public init(input: ReportInput, options: ReportOptions = ReportOptions()) throws {
+        let name = (input.path as NSString).lastPathComponent
+        let progress = options.progress
+        let scan = try input.scanRecording()
+        guard scan.count >= 16, let rate = scan.rate else {
+            throw ReportError("\(input.path): needs at least 16 samples with increasing timestamps to report on, got \(scan.count)")
         }
         if let replay = options.replay, (replay.file as NSString).lastPathComponent != name {
-            throw ReportError("the replay timing is of \(replay.file), not of \(recording.path): replay this recording (poise replay \(recording.path) --json > replay.json) or report on \(replay.file)")
+            throw ReportError("the replay timing is of \(replay.file), not of \(input.path): replay this recording (poise replay \(input.path) --json > replay.json) or report on \(replay.file)")
         }
-        let schema = recording.schema
-        let progress = options.progress
-        progress?("still segments and sweep", 0)
+        let schema = scan.schema
+        let count = scan.count
+        let t0 = scan.firstTime
+        let duration = scan.lastTime - scan.firstTime
         var detector = RestDetector()
         detector.useGyroscope = schema.hasGyroscope
+        var passes = 0
+        func share(_ pass: Double, _ done: Int) -> Double { (pass + Double(done) / Double(max(1, count))) / 5 }
 
-        // Sweep (latency–jitter plane) and the pipeline choice.
+        // Pass: the raw recording.
+        progress?("reading the recording", 0)
+        var raw = try RawPass(count: count, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
+                              hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth, detector: detector)
+        var done = 0
+        try input.forEachChunk { chunk in
+            raw.add(chunk)
+            done += chunk.count
+            progress?("reading the recording", share(0, done))
+        }
+        passes += 1
+        raw.finish()
+        let stillRanges = raw.still.map(\.indices)
+
+        // Pass: the sweep (latency–jitter plane) and the movement onsets.
         var sweep: SweepComparison?
         var problem: String?
+        var onsets = MovementOnsets(still: stillRanges, count: count, rate: rate)
         do {
-            let prepared = try SweepRecording(name: name, samples: samples, sampleRate: rate, detector: detector)
+            // Without a still segment there is no jitter to measure: no sweep, and no onsets.
+            guard !stillRanges.isEmpty else { throw StreamingSweep.noStillSegment(name: name, detector: detector) }
             let kinds = options.kinds.filter { $0 != .butter || rate > 31 }
             let sweeps = try kinds.map { try FilterSweep(filter: $0.rawValue) }
-            sweep = try Sweeper.compare(sweeps, on: [prepared], target: options.target, threads: max(1, options.threads)) { done, total in
-                progress?("sweep: \(done) of \(total) settings", Self.sweepShare * Double(done) / Double(max(1, total)))
+            // Lag is measured later, for the settings the page shows (the pass of the pipeline).
+            var running = try StreamingSweep(settings: sweeps.flatMap(\.settings), name: name, sampleRate: rate, count: count,
+                                             stillSegments: stillRanges, detector: detector, threads: max(1, options.threads),
+                                             measuresLag: false)
+            done = 0
+            try input.forEachChunk { chunk in
+                running.add(chunk)
+                for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
+                done += chunk.count
+                progress?("sweep", share(1, done))
             }
+            passes += 1
+            sweep = try running.comparison(of: sweeps, target: options.target)
+        } catch let error as RecordingError {
+            throw error
         } catch {
             problem = String(describing: error)
         }
-        progress?("checking the recommendation in the noise band", Self.sweepShare)
-        let meter = try? HighFrequencyMeter(samples: samples, rate: rate, segment: ReportFigures.welchSegment(count: samples.count))
-        let recommendation = sweep.map { ReportRecommendation(sweep: $0, samples: samples, rate: rate, meter: meter, maximumShare: options.maximumNoiseShare) }
+        if passes == 1 && !stillRanges.isEmpty {
+            // The sweep could not start (a filter kind that does not suit the rate): the onsets
+            // still need their pass.
+            try input.forEachChunk { chunk in
+                for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
+            }
+            passes += 1
+        }
+
+        // Passes: the noise-band check of the best-ranked settings.
+        progress?("checking the recommendation in the noise band", 0.6)
+        let meter = raw.welch.flatMap { try? $0.finish() }.map { HighFrequencyMeter(raw: $0, rate: rate) }
+        var recommendation = try sweep.map { sweep in
+            try ReportRecommendation(sweep: sweep, meter: meter, maximumShare: options.maximumNoiseShare) { settings in
+                passes += 1
+                return try Self.spectra(of: settings, input: input, rate: rate, segment: raw.welchSegment, threads: options.threads)
+            }
+        }
         let recommended = recommendation?.point?.setting.spec.description
         if let given = options.pipeline {
             pipeline = given; pipelineOrigin = "given with --pipeline"
@@ -116,39 +186,54 @@ public struct RecordingReport: Sendable {
         } else {
             pipeline = "lowpass:cutoff=5"; pipelineOrigin = "the default; the sweep made no recommendation"
         }
-        self.sweep = sweep
         sweepProblem = problem
         let built = try StageCatalog.standard.pipeline(pipeline, context: StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer,
                                                                                            hasGyroscope: schema.hasGyroscope))
-        progress?("pipeline metrics", Self.sweepShare + 0.04)
-        metrics = StageMetrics(pipeline: built, samples: samples, sampleRate: rate, hasGyroscope: schema.hasGyroscope, detector: detector)
 
-        // Filtered signal: the last filtering stage's signal (acceleration when there is none).
-        let signal = built.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
-        var running = built
-        var filtered: [SIMD3<Double>] = []
-        filtered.reserveCapacity(samples.count)
-        var last = SIMD3<Double>.zero
-        for sample in samples {
-            var record = ProcessedSample(sample)
-            running.process(&record)
-            if let value = signal.value(in: record) { last = value }
-            filtered.append(last)
+        // Pass: the pipeline shown.
+        var shown = try FigurePass(pipeline: built, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
+                                   detector: detector, welchSegment: raw.welch == nil ? nil : raw.welchSegment,
+                                   windows: ReportFigures.windows(onsets: onsets.onsets, still: stillRanges, count: count, rate: rate,
+                                                                  maximum: options.maximumZoomPanels))
+        // The lag of each kind's chosen setting (the sweep table's column), in the same pass.
+        let shownSettings = recommendation?.choices.compactMap { $0.point?.setting } ?? []
+        var lags = shownSettings.isEmpty ? nil
+            : try StreamingSweep(settings: shownSettings, name: name, sampleRate: rate, count: count, stillSegments: stillRanges,
+                                 detector: detector, threads: max(1, options.threads))
+        done = 0
+        try input.forEachChunk { chunk in
+            shown.add(chunk)
+            lags?.add(chunk)
+            done += chunk.count
+            progress?("pipeline metrics and figures", 0.8 + 0.15 * Double(done) / Double(max(1, count)))
         }
+        passes += 1
+        metrics = shown.finish()
+        if let measured = try lags?.finish() {
+            let bySetting = Dictionary(measured.map { ($0.setting.spec.description, $0) }, uniquingKeysWith: { a, _ in a })
+            func withLag(_ point: SweepPoint) -> SweepPoint { bySetting[point.setting.spec.description] ?? point }
+            sweep = sweep.map { sweep in
+                var sweep = sweep
+                for e in sweep.entries.indices { sweep.entries[e].result.points = sweep.entries[e].result.points.map(withLag) }
+                return sweep
+            }
+            for k in recommendation!.choices.indices { recommendation!.choices[k].point = recommendation!.choices[k].point.map(withLag) }
+        }
+        self.sweep = sweep
+        self.passes = passes
 
-        progress?("signal figures", Self.sweepShare + 0.08)
+        progress?("writing the figures", 0.96)
         var page = HTMLReport(title: options.title ?? "Poise report: \(name)")
-        let builder = ReportFigures(samples: samples, rate: rate, filtered: filtered, still: metrics.stillSegments,
-                                    pipeline: pipeline, pipelineStages: built)
-        let times = samples.map(\.time)
-        let duration = (times.last ?? 0) - (times.first ?? 0)
-        let stillSeconds = metrics.stillSegments.reduce(0.0) { $0 + times[$1.upperBound - 1] - times[$1.lowerBound] }
+        let still = raw.still.map { StillSegment(indices: $0.indices, startTime: $0.startTime - t0, endTime: $0.endTime - t0) }
+        let builder = ReportFigures(rate: rate, count: count, pipeline: pipeline, pipelineStages: built, still: still,
+                                    raw: raw.acceleration, filtered: shown.envelopes, gyroscope: raw.gyroscope, windows: shown.windows)
+        let stillSeconds = raw.still.reduce(0.0) { $0 + $1.endTime - $1.startTime }
 
         // 1. The recording.
         page.heading("The recording")
         let channels = ["accelerometer"] + (schema.hasGyroscope ? ["gyroscope"] : []) + (schema.hasMagnetometer ? ["magnetometer"] : [])
             + (schema.hasTruth ? ["ground-truth attitude (gt_q*)"] : []) + (schema.hasMovement ? ["movement mask"] : [])
-        page.paragraph("\(name) holds \(samples.count) samples over \(fixed(duration, 1)) s at a nominal \(fixed(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g or \(detector.noiseFloorMultiple) × its noise floor, at least \(fixed(detector.minimumDuration, 1)) s) finds \(metrics.stillSegments.count) still segment\(metrics.stillSegments.count == 1 ? "" : "s") totalling \(fixed(stillSeconds, 1)) s (\(fixed(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
+        page.paragraph("\(name) holds \(count) samples over \(fixed(duration, 1)) s at a nominal \(fixed(rate, 1)) Hz (1 / median timestamp step) with \(channels.joined(separator: ", ")). The rest detector (gyroscope below \(detector.gyroscopeThreshold) rad/s\(schema.hasGyroscope ? "" : ", not used: no gyroscope"), accelerometer RMS over 0.5 s below \(detector.accelerationThreshold) g or \(detector.noiseFloorMultiple) × its noise floor, at least \(fixed(detector.minimumDuration, 1)) s) finds \(raw.still.count) still segment\(raw.still.count == 1 ? "" : "s") totalling \(fixed(stillSeconds, 1)) s (\(fixed(100 * stillSeconds / max(duration, 1e-9), 0)) % of the recording); jitter is measured there, latency on the standard steps of conventions.md.")
         if let source = options.dataSource {
             page.paragraph("Data source and licence: \(source)")
         }
@@ -157,11 +242,11 @@ public struct RecordingReport: Sendable {
 
         // 2. Signals.
         page.heading("Signals: raw and filtered")
-        let panels = builder.zoomPanels(maximum: options.maximumZoomPanels)
-        let onsets = panels.count - (metrics.stillSegments.isEmpty ? 0 : 1)
+        let panels = builder.zoomPanels()
+        let onsetCount = panels.filter { $0.onset != nil }.count
         var signalsText = "The overview shows the three accelerometer axes (g, specific force: +1 g on the up axis at rest) as recorded (light) and after the pipeline (dark); shaded spans are the still segments. "
-        if onsets > 0 { signalsText += "\(onsets == 1 ? "The first zoomed panel shows a movement onset" : "The first \(onsets) zoomed panels show movement onsets") (where the device starts moving after a still segment: rotation above \(fixed(ReportFigures.onsetRotationRate, 1)) rad/s or a change of the 50-ms mean acceleration above \(fixed(ReportFigures.onsetAcceleration, 2)) g), where latency shows as a delay of the dark curve. " }
-        if !metrics.stillSegments.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
+        if onsetCount > 0 { signalsText += "\(onsetCount == 1 ? "The first zoomed panel shows a movement onset" : "The first \(onsetCount) zoomed panels show movement onsets") (where the device starts moving after a still segment: rotation above \(fixed(MovementOnsets.onsetRotationRate, 1)) rad/s or a change of the 50-ms mean acceleration above \(fixed(MovementOnsets.onsetAcceleration, 2)) g), where latency shows as a delay of the dark curve. " }
+        if !raw.still.isEmpty { signalsText += "The last zoomed panel shows the longest still segment, where jitter shows as the spread of the light curve around the dark one." }
         page.paragraph(signalsText)
         page.figure(builder.overview(), caption: "Acceleration over the whole recording; shaded: still segments (jitter is measured there).")
         if schema.hasGyroscope {
@@ -172,7 +257,6 @@ public struct RecordingReport: Sendable {
         }
 
         // 3. Step responses.
-        progress?("step responses", Self.sweepShare + 0.12)
         page.heading("Step responses")
         let stepFilters = builder.stepCandidates(sweep: sweep)
         page.paragraph("Each curve is the progress of a filter's output from the value before a standard step to the value after it, in % (conventions.md): tilt turns gravity by 90° (0, 0, 1 g → 0, 1 g, 0), shake raises its magnitude (0, 0, 1 g → 0, 0, 1.5 g), fed at \(fixed(rate, 1)) Hz. Latency to 90 % is where a curve crosses the dashed line. Curves: the pipeline and each swept kind's best setting for \(options.target).")
@@ -192,23 +276,24 @@ public struct RecordingReport: Sendable {
         }
 
         // 5. Spectra.
-        progress?("spectra", Self.sweepShare + 0.14)
         page.heading("Spectra")
-        if let spectra = try? builder.spectra() {
+        if let rawSpectra = raw.welch.flatMap({ try? $0.finish() }), let filteredSpectra = shown.welch.flatMap({ try? $0.finish() }),
+           let spectrogram = raw.spectrogram() {
+            let spectra = builder.spectra(raw: rawSpectra, filtered: filteredSpectra, spectrogram: spectrogram,
+                                          segment: raw.welchSegment, spectrogramSegment: raw.spectrogramSegment)
             highFrequencyShare = spectra.highFrequencyShare
             noiseBandShare = spectra.noiseBandShare
             page.paragraph(spectra.narrative)
             page.figure(spectra.psd, caption: "Welch power spectral density (Hann, \(spectra.segment)-sample segments, half overlap, g²/Hz, log scale), raw and filtered, from 0 Hz to the Nyquist frequency (\(fixed(rate / 2, 1)) Hz).")
-            page.figure(spectra.spectrogram, caption: "Spectrogram of the acceleration magnitude |a| − mean (\(spectra.spectrogramSegment)-sample Hann segments, 75 % overlap), dB re 1 g²/Hz.")
+            page.figure(spectra.spectrogram, caption: "Spectrogram of the acceleration magnitude |a| − mean (\(spectra.spectrogramSegment)-sample Hann segments, 75 % overlap\(raw.spectrogramGroup > 1 ? ", every \(raw.spectrogramGroup) consecutive segments averaged" : "")), dB re 1 g²/Hz.")
         } else {
             page.paragraph("Too few regularly spaced samples for a spectrum.")
         }
 
         // 6. Attitude.
-        progress?("attitude", Self.sweepShare + 0.18)
         page.heading("Attitude from device-motion fusion")
-        if schema.hasGyroscope {
-            let attitude = builder.attitude(hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth)
+        if let trace = raw.attitude {
+            let attitude = builder.attitude(trace, score: raw.score?.result)
             attitudeError = attitude.error
             page.paragraph(attitude.narrative)
             for panel in attitude.angles { page.figure(panel.svg, caption: panel.caption) }
@@ -228,17 +313,29 @@ public struct RecordingReport: Sendable {
             for (svg, caption) in timing.figures { page.figure(svg, caption: caption) }
             page.table(header: ["delivery timing", "value"], rows: timing.rows)
         } else {
-            page.paragraph("This page was made without a real-time replay, so it shows no delivery timing (the figures above do not depend on it: filter outputs are the same at any speed). To add the lateness and processing-cost histograms: poise replay \(recording.path) --pipeline \"\(pipeline)\" --json > replay.json, then poise report \(recording.path) --replay replay.json --out REPORT.html.")
+            page.paragraph("This page was made without a real-time replay, so it shows no delivery timing (the figures above do not depend on it: filter outputs are the same at any speed). To add the lateness and processing-cost histograms: poise replay \(input.path) --pipeline \"\(pipeline)\" --json > replay.json, then poise report \(input.path) --replay replay.json --out REPORT.html.")
         }
 
         page.heading("How to reproduce")
-        page.paragraph("poise report \(recording.path) --pipeline \"\(pipeline)\" --out REPORT.html; the numbers: poise replay \(recording.path) --speed max --pipeline \"\(pipeline)\" and poise bench \(recording.path) --compare.")
+        page.paragraph("poise report \(input.path) --pipeline \"\(pipeline)\" --out REPORT.html; the numbers: poise replay \(input.path) --speed max --pipeline \"\(pipeline)\" and poise bench \(input.path) --compare.")
         document = page
     }
 
-    /// About the share of the report's time taken by the sweep (for progress; a 30-minute 200 Hz
-    /// recording with a release build).
-    static let sweepShare = 0.75
+    /// Welch PSDs (three axes) of each setting's output on the recording, in one pass, the
+    /// settings in parallel; `nil` for a setting whose PSD cannot be computed.
+    static func spectra(of settings: [SweepSetting], input: ReportInput, rate: Double, segment: Int, threads: Int) throws -> [[PowerSpectrum]?] {
+        let configuration = SpectralConfiguration(sampleRate: rate, segmentLength: segment)
+        let runs = try settings.map { setting -> SpectrumRun in
+            SpectrumRun(filter: try setting.spec.makeFilter(sampleRate: rate), welch: try WelchAccumulator(configuration: configuration, channels: 3))
+        }
+        var first = true
+        try input.forEachChunk { chunk in
+            let isFirst = first
+            first = false
+            _ = parallelMap(count: runs.count, threads: max(1, threads)) { k in runs[k].process(chunk, first: isFirst) }
+        }
+        return runs.map { try? $0.welch.finish() }
+    }
 
     /// The page as HTML.
     public func html() -> String { document.render() }

@@ -25,30 +25,41 @@ struct StepCandidate {
     var shake: [Double]
 }
 
-/// Builds the figures and the generated text of a ``RecordingReport``.
+/// A full-rate excerpt of the recording kept for a zoomed panel: times (s from the first
+/// sample), raw and filtered acceleration (g).
+struct ReportWindow {
+    var range: Range<Int>
+    var onset: MovementOnsets.Onset?
+    var times: [Double] = []
+    var raw: [SIMD3<Double>] = []
+    var filtered: [SIMD3<Double>] = []
+}
+
+/// Builds the figures and the generated text of a ``RecordingReport`` from what its passes over
+/// the recording kept (envelopes, excerpts, spectra, the attitude trace), never from the whole
+/// recording.
 struct ReportFigures {
-    let samples: [MotionSample]
     let rate: Double
-    let filtered: [SIMD3<Double>]
-    let still: [Range<Int>]
+    let count: Int
     let pipeline: String
     let pipelineStages: Pipeline
-    let times: [Double]
+    /// Still segments, times in s from the first sample.
+    let still: [StillSegment]
+    let raw: [SeriesEnvelope]
+    let filtered: [SeriesEnvelope]
+    let gyroscope: [SeriesEnvelope]
+    let windows: [ReportWindow]
     let axisColors = ["#1f77b4", "#d62728", "#2ca02c"]
     let lightColors = ["#a9c8e4", "#f0a8a8", "#a8d8a8"]
 
-    init(samples: [MotionSample], rate: Double, filtered: [SIMD3<Double>], still: [Range<Int>], pipeline: String, pipelineStages: Pipeline) {
-        self.samples = samples; self.rate = rate; self.filtered = filtered; self.still = still
-        self.pipeline = pipeline; self.pipelineStages = pipelineStages
-        let t0 = samples.first?.time ?? 0
-        times = samples.map { $0.time - t0 }
-    }
-
     var stillBands: [PlotBand] {
-        still.map { PlotBand(from: times[$0.lowerBound], to: times[$0.upperBound - 1], color: "#e8f4e4") }
+        still.map { PlotBand(from: $0.startTime, to: $0.endTime, color: "#e8f4e4") }
     }
 
-    func summaryRows(metrics: StageMetrics) -> [[String]] {
+    /// Buckets of the overview envelopes: the plots' width in pixels.
+    static let buckets = Int(PlotFrame().plotWidth)
+
+    func summaryRows(metrics: StageMetricsSummary) -> [[String]] {
         let w = metrics.whole
         var rows: [[String]] = []
         rows.append(["pipeline", pipeline])
@@ -71,131 +82,98 @@ struct ReportFigures {
 
     // MARK: Signals
 
-    /// Raw and filtered acceleration over `range`; `centred` subtracts each raw axis's mean over
-    /// the range from both (to show noise on a still segment).
-    func accelerationSeries(range: Range<Int>? = nil, centred: Bool = false, reference: Range<Int>? = nil) -> [PlotSeries] {
-        let r = range ?? samples.indices
-        let t = Array(times[r])
-        var mean = SIMD3<Double>.zero
-        if centred && !r.isEmpty {
-            let m = reference ?? r
-            mean = m.reduce(SIMD3<Double>.zero) { $0 + samples[$1].acceleration } / Double(max(1, m.count))
-        }
+    /// Raw and filtered acceleration over the whole recording (envelopes).
+    func overview() -> String {
         var series: [PlotSeries] = []
         for axis in 0..<3 {
-            series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: r.map { samples[$0].acceleration[axis] - mean[axis] },
-                                     color: lightColors[axis], width: 1))
+            let v = raw[axis].values()
+            series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: v.x, y: v.y, color: lightColors[axis], width: 1))
         }
         for axis in 0..<3 {
-            series.append(PlotSeries("filtered \(["x", "y", "z"][axis])", x: t, y: r.map { filtered[$0][axis] - mean[axis] },
-                                     color: axisColors[axis], width: 1.6))
+            let v = filtered[axis].values()
+            series.append(PlotSeries("filtered \(["x", "y", "z"][axis])", x: v.x, y: v.y, color: axisColors[axis], width: 1.6))
         }
-        return series
-    }
-
-    func overview() -> String {
-        LinePlot(title: "Acceleration: raw (light) and filtered (dark)", x: PlotAxis("time (s)"), y: PlotAxis("acceleration (g)"),
-                 series: accelerationSeries(), bands: stillBands, frame: PlotFrame(height: 300), zoomable: true).svg()
+        return LinePlot(title: "Acceleration: raw (light) and filtered (dark)", x: PlotAxis("time (s)"), y: PlotAxis("acceleration (g)"),
+                        series: series, bands: stillBands, frame: PlotFrame(height: 300), zoomable: true).svg()
     }
 
     func gyroscopeOverview() -> String {
         let series = (0..<3).map { axis in
-            PlotSeries("\(["x", "y", "z"][axis])", x: times, y: samples.map { $0.rotationRate[axis] }, color: axisColors[axis], width: 1.2)
+            let v = gyroscope[axis].values()
+            return PlotSeries("\(["x", "y", "z"][axis])", x: v.x, y: v.y, color: axisColors[axis], width: 1.2)
         }
         return LinePlot(title: "Rotation rate", x: PlotAxis("time (s)"), y: PlotAxis("rotation rate (rad/s)"),
                         series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true).svg()
     }
 
-    /// Where the device starts to move after each still segment. Movement is measured in units of
-    /// two thresholds: the rotation rate over ``onsetRotationRate`` and the change of the 50-ms
-    /// mean acceleration from the segment's last 0.5 s over ``onsetAcceleration``. After the
-    /// segment's end (before the next segment starts, at most 8 s later) the first clear movement
-    /// (2.5 × a threshold) is found, and the onset is where the run above 1 × that leads to it
-    /// began (at most 1.5 s before it). A still segment followed by a short quiet gap (the detector's threshold crossed
-    /// by noise or vibration) or a twitch has no onset. Onsets closer than 2.5 s to the previous
-    /// one are dropped.
-    ///
-    /// - Returns: sample indices, increasing, with the still segment each one follows.
-    func movementOnsets() -> [(index: Int, after: Range<Int>)] {
-        let n = samples.count
-        guard n > 1 else { return [] }
-        // Prefix sums of the acceleration for window means.
-        var prefix = [SIMD3<Double>](repeating: .zero, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + samples[i].acceleration }
-        func mean(_ r: Range<Int>) -> SIMD3<Double> { (prefix[r.upperBound] - prefix[r.lowerBound]) / Double(max(1, r.count)) }
-        let smoothing = max(1, Int((0.05 * rate).rounded()))
-        let searchLength = Int(8 * rate)
-        var onsets: [(index: Int, after: Range<Int>)] = []
-        for (k, segment) in still.enumerated() where segment.upperBound < n {
-            let reference = mean(max(segment.lowerBound, segment.upperBound - Int(0.5 * rate))..<segment.upperBound)
-            let end = min(n, segment.upperBound + searchLength, k + 1 < still.count ? still[k + 1].lowerBound : n)
-            // Movement in units of the thresholds: rotation / onsetRotationRate, change of the
-            // 50-ms mean acceleration / onsetAcceleration, whichever is larger.
-            func measure(_ i: Int) -> Double {
-                let d = mean(max(0, i + 1 - smoothing)..<(i + 1)) - reference
-                let rotation = samples[i].rotationRate
-                return max((d * d).sum().squareRoot() / Self.onsetAcceleration, (rotation * rotation).sum().squareRoot() / Self.onsetRotationRate)
-            }
-            // The first clear movement (2.5 × a threshold), then back to where the run above 1 ×
-            // leading to it began (at most 1.5 s before), so the panel shows the movement.
-            guard let strong = (segment.upperBound..<end).first(where: { measure($0) >= 2.5 }) else { continue }
-            let earliest = max(segment.upperBound, strong - Int(1.5 * rate))
-            var index = strong
-            while index > earliest && measure(index - 1) > 1 { index -= 1 }
-            if let last = onsets.last, times[index] - times[last.index] < 2.5 { continue }
-            onsets.append((index, segment))
+    /// Raw and filtered acceleration of `window` over `part` (its indices), each axis minus the raw
+    /// mean over `reference` (indices into the window).
+    func windowSeries(_ window: ReportWindow, part: Range<Int>, reference: Range<Int>) -> [PlotSeries] {
+        let t = Array(window.times[part])
+        var mean = SIMD3<Double>.zero
+        if !part.isEmpty {
+            mean = reference.reduce(SIMD3<Double>.zero) { $0 + window.raw[$1] } / Double(max(1, reference.count))
         }
-        return onsets
+        var series: [PlotSeries] = []
+        for axis in 0..<3 {
+            series.append(PlotSeries("raw \(["x", "y", "z"][axis])", x: t, y: part.map { window.raw[$0][axis] - mean[axis] },
+                                     color: lightColors[axis], width: 1))
+        }
+        for axis in 0..<3 {
+            series.append(PlotSeries("filtered \(["x", "y", "z"][axis])", x: t, y: part.map { window.filtered[$0][axis] - mean[axis] },
+                                     color: axisColors[axis], width: 1.6))
+        }
+        return series
     }
 
-    /// Rotation rate that marks movement for ``movementOnsets()``, rad/s (about 11 °/s).
-    static let onsetRotationRate = 0.2
-    /// Change of the 50-ms mean acceleration that marks movement for ``movementOnsets()``, g.
-    static let onsetAcceleration = 0.05
-
-    /// Zoomed panels: windows around movement onsets (0.5 s before to 2 s after, at most
-    /// `maximum − 1`, evenly chosen) and the longest still segment (up to 3 s).
-    func zoomPanels(maximum: Int) -> [(svg: String, caption: String, range: Range<Int>, onset: Int?)] {
-        var windows: [(Range<Int>, String, Int?)] = []
+    /// The excerpts a report keeps for its zoomed panels: windows around movement onsets (0.5 s
+    /// before to 2 s after, at most `maximum − 1`, evenly chosen, always including the first and
+    /// last) and the longest still segment (up to 3 s).
+    static func windows(onsets: [MovementOnsets.Onset], still: [Range<Int>], count: Int, rate: Double, maximum: Int) -> [ReportWindow] {
+        var windows: [ReportWindow] = []
         let before = Int(0.5 * rate), after = Int(2.0 * rate)
-        for (onset, segment) in movementOnsets() {
-            let r = max(0, onset - before)..<min(samples.count, onset + after)
-            let end = times[segment.upperBound - 1]
-            let gap = times[onset] - end
-            windows.append((r, "Movement onset at \(fixed(times[onset], 2)) s (dashed line): the device starts moving \(gap < 0.05 ? "as the still segment ends" : "\(fixed(gap, 2)) s after the still segment ending at \(fixed(end, 2)) s"); 0.5 s before to 2 s after, each axis minus its raw mean over the 0.5 s before the onset.", onset))
+        for onset in onsets {
+            windows.append(ReportWindow(range: max(0, onset.index - before)..<min(count, onset.index + after), onset: onset))
         }
         if windows.count > maximum - 1 {
-            // Evenly spaced choice, always including the first and last onsets.
             let n = max(1, maximum - 1)
             windows = (0..<n).map { windows[n == 1 ? 0 : $0 * (windows.count - 1) / (n - 1)] }
         }
-        var panels: [(svg: String, caption: String, range: Range<Int>, onset: Int?)] = windows.map { range, caption, onset in
-            let lo = times[range.lowerBound], hi = times[range.upperBound - 1]
+        if let longest = still.max(by: { $0.count < $1.count }) {
+            windows.append(ReportWindow(range: longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate)), onset: nil))
+        }
+        return windows
+    }
+
+    /// Zoomed panels of `windows` (see ``windows(onsets:still:count:rate:maximum:)``).
+    func zoomPanels() -> [(svg: String, caption: String, range: Range<Int>, onset: Int?)] {
+        windows.compactMap { window in
+            guard let lo = window.times.first, let hi = window.times.last else { return nil }
+            let all = 0..<window.times.count
+            guard let onset = window.onset else {
+                let plot = LinePlot(title: "Still: acceleration minus its mean, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
+                                    x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean (g)"),
+                                    series: windowSeries(window, part: all, reference: all), bands: stillBands,
+                                    frame: PlotFrame(height: 220), zoomable: true)
+                return (plot.svg(), "Still segment from \(fixed(lo, 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", window.range, nil)
+            }
+            let end = still.first { $0.indices == onset.after }?.endTime ?? onset.time
+            let gap = onset.time - end
+            let caption = "Movement onset at \(fixed(onset.time, 2)) s (dashed line): the device starts moving \(gap < 0.05 ? "as the still segment ends" : "\(fixed(gap, 2)) s after the still segment ending at \(fixed(end, 2)) s"); 0.5 s before to 2 s after, each axis minus its raw mean over the 0.5 s before the onset."
             // Each axis minus its mean over the 0.5 s before the onset: the change is what matters,
             // and a fraction of a g on one axis would be flat on a 0–1 g axis.
-            let before = onset.map { max(range.lowerBound, $0 - Int(0.5 * rate))..<max($0, range.lowerBound + 1) }
-            var series = accelerationSeries(range: range, centred: true, reference: before)
-            if let onset {
-                let values = series.flatMap(\.y).filter(\.isFinite)
-                if let low = values.min(), let high = values.max() {
-                    series.append(PlotSeries("onset", x: [times[onset], times[onset]], y: [low, high], color: "#555555", width: 1, dashed: true, inLegend: false))
-                }
+            let local = onset.index - window.range.lowerBound
+            let reference = max(0, local - Int(0.5 * rate))..<max(local, 1)
+            var series = windowSeries(window, part: all, reference: reference)
+            let values = series.flatMap(\.y).filter(\.isFinite)
+            if let low = values.min(), let high = values.max() {
+                series.append(PlotSeries("onset", x: [onset.time, onset.time], y: [low, high], color: "#555555", width: 1, dashed: true, inLegend: false))
             }
             let plot = LinePlot(title: "Movement onset: acceleration change, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
                                 x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean before (g)"),
                                 series: series, bands: stillBands, frame: PlotFrame(height: 220), zoomable: true)
-            return (plot.svg(), caption, range, onset)
+            return (plot.svg(), caption, window.range, onset.index)
         }
-        if let longest = still.max(by: { $0.count < $1.count }) {
-            let r = longest.lowerBound..<min(longest.upperBound, longest.lowerBound + Int(3 * rate))
-            let lo = times[r.lowerBound], hi = times[r.upperBound - 1]
-            let plot = LinePlot(title: "Still: acceleration minus its mean, \(fixed(lo, 2))–\(fixed(hi, 2)) s",
-                                x: PlotAxis("time (s)", range: lo...hi), y: PlotAxis("acceleration − mean (g)"),
-                                series: accelerationSeries(range: r, centred: true), bands: stillBands,
-                                frame: PlotFrame(height: 220), zoomable: true)
-            panels.append((plot.svg(), "Still segment from \(fixed(lo, 2)) s (up to 3 s), each axis minus its raw mean there: the spread of the raw signal is the noise the filter has to calm; jitter compares the two.", r, nil))
-        }
-        return panels
     }
 
     // MARK: Steps
@@ -257,7 +235,7 @@ struct ReportFigures {
         }
     }
 
-    func sweepNarrative(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetrics) -> String {
+    func sweepNarrative(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetricsSummary) -> String {
         let all = sweep.entries.flatMap(\.result.points)
         var text = "The sweep measured \(all.count) settings of \(sweep.entries.count) filter kinds (\(sweep.entries.map(\.kind.rawValue).joined(separator: ", ")); default grids of poise bench) on this recording. "
         let front = paretoFront(all.map(\.tradeoffMilliseconds))
@@ -309,7 +287,7 @@ struct ReportFigures {
         return text
     }
 
-    func tradeoffPlot(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetrics) -> String {
+    func tradeoffPlot(_ sweep: SweepComparison, recommendation: ReportRecommendation, metrics: StageMetricsSummary) -> String {
         var series: [PlotSeries] = []
         let all = sweep.entries.flatMap(\.result.points)
         for (i, entry) in sweep.entries.enumerated() {
@@ -362,19 +340,18 @@ struct ReportFigures {
         return segment
     }
 
-    func spectra() throws -> Spectra {
-        let n = samples.count
-        let segment = Self.welchSegment(count: n)
-        guard segment >= 16, n >= segment else { throw ReportError("too short") }
-        let welch = try WelchEstimator(configuration: SpectralConfiguration(sampleRate: rate, segmentLength: segment))
+
+    /// The spectra section from the Welch PSDs of the raw and filtered acceleration (three axes
+    /// each) and the spectrogram of |a|.
+    func spectra(raw rawSpectra: [PowerSpectrum], filtered filteredSpectra: [PowerSpectrum], spectrogram: SpectrogramResult,
+                 segment: Int, spectrogramSegment short: Int) -> Spectra {
         var series: [PlotSeries] = []
         var peaks: [(String, Double, Double)] = []
         var rawTotal = 0.0, filteredTotal = 0.0, rawNoise = 0.0, filteredNoise = 0.0
         let edge = HighFrequencyMeter.noiseEdge(rate: rate)
         var rawTop = 0.0
         for axis in 0..<3 {
-            let raw = try welch.estimate(samples.map { $0.acceleration[axis] })
-            let out = try welch.estimate(filtered.map { $0[axis] })
+            let raw = rawSpectra[axis], out = filteredSpectra[axis]
             let keep = raw.frequencies.indices.filter { raw.frequencies[$0] > 0 }
             let name = ["x", "y", "z"][axis]
             series.append(PlotSeries("raw \(name)", x: keep.map { raw.frequencies[$0] }, y: keep.map { raw.values[$0] }, color: lightColors[axis], width: 1.2))
@@ -394,16 +371,10 @@ struct ReportFigures {
         let psd = LinePlot(title: "Power spectral density of the acceleration", x: PlotAxis("frequency (Hz)", range: 0...nyquist),
                            y: PlotAxis("PSD (g²/Hz)", scale: .logarithmic, range: rawTop > 0 ? floor...rawTop : nil),
                            series: series, frame: PlotFrame(height: 320)).svg()
-        // Spectrogram of the magnitude.
-        var short = 128
-        while short > n / 4 && short > 16 { short /= 2 }
-        let magnitude = samples.map { ($0.acceleration * $0.acceleration).sum().squareRoot() }
-        let configuration = SpectralConfiguration(sampleRate: rate, segmentLength: short, overlap: short * 3 / 4)
-        let result = try Spectrogram(configuration: configuration).compute(magnitude)
-        let db = result.power.map { column in column.map { 10 * log10(max($0, 1e-30)) } }
+        let db = spectrogram.power.map { column in column.map { 10 * log10(max($0, 1e-30)) } }
         let top = db.flatMap { $0 }.filter(\.isFinite).max() ?? 0
         let heat = HeatMap(title: "Spectrogram of |a|", x: PlotAxis("time (s)"), y: PlotAxis("frequency (Hz)"),
-                           valueLabel: "PSD (dB re 1 g²/Hz)", xValues: result.times, yValues: result.frequencies,
+                           valueLabel: "PSD (dB re 1 g²/Hz)", xValues: spectrogram.times, yValues: spectrogram.frequencies,
                            values: db, valueRange: (top - 70)...top).svg()
         let strongest = peaks.max { $0.2 < $1.2 }
         var text = "Welch's method averages the spectra of overlapping windowed segments: it shows at which frequencies the signal carries power, up to the Nyquist frequency (\(fixed(nyquist, 1)) Hz, half the sample rate). "
@@ -436,87 +407,74 @@ struct ReportFigures {
         var error: OrientationError?
     }
 
-    func attitude(hasMagnetometer: Bool, hasTruth: Bool) -> Attitude {
-        var configuration = DeviceMotionConfiguration(sampleRate: rate)
-        configuration.reference = hasMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
-        let nine = configuration.reference.usesMagnetometer
-        // One pass: the fusion stage's attitude feeds the angle plots, the per-sample error and
-        // the BROAD score.
-        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
-        var score = OrientationErrorSink(alignHeading: !nine)
-        var estimate: [EulerAngles] = [], truth: [EulerAngles?] = [], errors: [Double] = []
-        BatchDriver.run(samples, through: &pipeline) { record in
-            score.receive(record)
-            let q = record.attitude ?? .identity
-            estimate.append(DeviceMotion.coreMotionAngles(q))
-            if let t = record.input.truth, t.isFinite, t.lengthSquared > 0 {
-                truth.append(DeviceMotion.coreMotionAngles(t.normalized))
-                var e = q.normalized * t.normalized.conjugate
-                if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
-                // 9D: total error; 6D: inclination error (the heading is arbitrary).
-                let value = nine ? 2 * acos(min(1, e.w)) : 2 * acos(min(1, (e.w * e.w + e.z * e.z).squareRoot()))
-                errors.append(value * 180 / .pi)
-            } else {
-                truth.append(nil)
-                errors.append(.nan)
-            }
-        }
-        let degrees = 180 / Double.pi
-        let panels = attitudePanels(estimate: estimate.map { [$0.roll * degrees, $0.pitch * degrees, $0.yaw * degrees] },
-                                    truth: hasTruth ? truth.map { $0.map { [$0.roll * degrees, $0.pitch * degrees, $0.yaw * degrees] } } : nil,
-                                    title: nine ? "9D, magnetic north" : "6D, heading arbitrary")
+    /// The attitude section from the fused attitude's trace and its score against the truth.
+    func attitude(_ trace: AttitudeTrace, score: OrientationError?) -> Attitude {
+        let nine = trace.nine
+        let panels = attitudePanels(trace, title: nine ? "9D, magnetic north" : "6D, heading arbitrary")
         var narrative = "The device-motion estimator (Sources/Poise/Fusion, the engine of poise evaluate) fuses \(nine ? "accelerometer, gyroscope and magnetometer (9D, heading to magnetic north)" : "accelerometer and gyroscope (6D, heading arbitrary)") at \(fixed(rate, 1)) Hz. Angles follow CoreMotion: roll about y, pitch about x, yaw about z, in degrees. "
         var errorPlot: String?
-        var error: OrientationError?
         var caption = ""
-        if hasTruth {
-            let score = score.result
-            error = score
+        if trace.hasTruth, let score {
             if score.count > 0 {
                 narrative += "Against the file's ground truth (BROAD metric on the moving samples\(nine ? "" : ", heading aligned by one constant angle")): total RMSE \(fixed(score.total, 2))°, inclination \(fixed(score.inclination, 2))°, heading \(fixed(score.heading, 2))° over \(score.count) samples. "
             } else {
                 narrative += "The file marks no sample as moving, so the BROAD score (moving samples only) is empty; the error plot below covers every sample. "
             }
-            let finite = errors.filter(\.isFinite)
-            if let worst = finite.indices.max(by: { finite[$0] < finite[$1] }), let index = errors.firstIndex(of: finite[worst]) {
-                narrative += "The largest error, \(fixed(finite[worst], 2))°, is at \(fixed(times[index], 2)) s."
+            if let worst = trace.worst {
+                narrative += "The largest error, \(fixed(worst.degrees, 2))°, is at \(fixed(worst.time, 2)) s."
             }
+            let v = trace.error.values()
             errorPlot = LinePlot(title: nine ? "Attitude error (total angle)" : "Inclination error", x: PlotAxis("time (s)"),
-                                 y: PlotAxis("error (°)"), series: [PlotSeries(nine ? "total error" : "inclination error", x: times, y: errors, color: "#d62728")],
+                                 y: PlotAxis("error (°)"), series: [PlotSeries(nine ? "total error" : "inclination error", x: v.x, y: v.y, color: "#d62728")],
                                  bands: stillBands, frame: PlotFrame(height: 240), zoomable: true).svg()
             caption = nine ? "Angle of the rotation from the true to the estimated attitude, per sample (degrees); shaded: still segments."
                 : "Inclination error per sample (degrees; the 6D heading is arbitrary so it is left out); shaded: still segments."
         } else {
             narrative += "The file has no ground truth (gt_q*), so no error is shown."
         }
-        return Attitude(angles: panels, errorPlot: errorPlot, errorCaption: caption, narrative: narrative, error: error)
+        return Attitude(angles: panels, errorPlot: errorPlot, errorCaption: caption, narrative: narrative, error: trace.hasTruth ? score : nil)
     }
 
     /// One plot per angle (degrees): the estimate (solid) and the truth (dashed) when given.
     /// Roll and yaw are unwrapped across ±180° unless they turn more than a full circle, left out
     /// where |pitch| > ``AngleSeries/gimbalLockPitch``; every axis range comes from its data.
-    ///
-    /// - Parameters:
-    ///   - estimate: [roll, pitch, yaw] per sample, degrees.
-    ///   - truth: the same for the ground truth (`nil` where missing), or `nil` without one.
-    func attitudePanels(estimate: [[Double]], truth: [[Double]?]?, title: String) -> [(svg: String, caption: String)] {
+    func attitudePanels(_ trace: AttitudeTrace, title: String) -> [(svg: String, caption: String)] {
         let names = ["roll", "pitch", "yaw"]
-        let estimatePitch = estimate.map { $0[1] }
-        let truthAngles = truth.map { rows in (0..<3).map { k in rows.map { $0?[k] ?? .nan } } }
         var panels: [(svg: String, caption: String)] = []
         for k in 0..<3 {
-            let e = estimate.map { $0[k] }
-            var shownEstimate = e, shownTruth = truthAngles?[k]
+            var shownEstimate: (x: [Double], y: [Double])
+            var shownTruth: (x: [Double], y: [Double])?
             var wraps = false
-            if k != 1 {
-                let prepared = AngleSeries.wrappingAngle(estimate: e, estimatePitch: estimatePitch, truth: truthAngles?[k], truthPitch: truthAngles?[1])
-                shownEstimate = prepared.estimate; shownTruth = prepared.truth; wraps = prepared.wraps
+            if k == 1 {
+                shownEstimate = trace.pitch.values()
+                shownTruth = trace.hasTruth ? trace.truthPitch.values() : nil
+            } else {
+                let estimate = k == 0 ? trace.roll : trace.yaw
+                let truth = k == 0 ? trace.truthRoll : trace.truthYaw
+                if estimate.span <= 360 {
+                    // Unwrapped and centred: the estimate's median within 180° of 0, the truth's
+                    // within 180° of the estimate's.
+                    let median = estimate.median ?? 0
+                    let shift = 360 * (median / 360).rounded()
+                    let e = estimate.unwrapped.values()
+                    shownEstimate = (e.x, e.y.map { $0 - shift })
+                    if trace.hasTruth {
+                        let reference = median - shift
+                        let truthShift = truth.median.map { 360 * (($0 - reference) / 360).rounded() } ?? 0
+                        let t = truth.unwrapped.values()
+                        shownTruth = (t.x, t.y.map { $0 - truthShift })
+                    }
+                } else {
+                    wraps = true
+                    shownEstimate = estimate.wrapped.values()
+                    shownTruth = trace.hasTruth ? truth.wrapped.values() : nil
+                }
             }
-            var series = [PlotSeries("\(names[k]), estimate", x: times, y: shownEstimate, color: axisColors[k], width: 1.5)]
+            var series = [PlotSeries("\(names[k]), estimate", x: shownEstimate.x, y: shownEstimate.y, color: axisColors[k], width: 1.5)]
             if let shownTruth {
-                series.append(PlotSeries("\(names[k]), ground truth", x: times, y: shownTruth, color: "#555555", width: 1.2, dashed: true))
+                series.append(PlotSeries("\(names[k]), ground truth", x: shownTruth.x, y: shownTruth.y, color: "#555555", width: 1.2, dashed: true))
             }
-            let range = wraps ? -180.0...180.0 : AngleSeries.axisRange([shownEstimate] + (shownTruth.map { [$0] } ?? []))
+            let range = wraps ? -180.0...180.0 : AngleSeries.axisRange([shownEstimate.y] + (shownTruth.map { [$0.y] } ?? []))
             let plot = LinePlot(title: "\(names[k].capitalized) (\(title))", x: PlotAxis("time (s)"), y: PlotAxis("\(names[k]) (°)", range: range, ticks: wraps ? [-180, -90, 0, 90, 180] : nil),
                                 series: series, bands: stillBands, frame: PlotFrame(height: 200), zoomable: true)
             var caption = "\(names[k].capitalized) in degrees (CoreMotion convention) of the estimate (solid)\(shownTruth != nil ? " and the ground truth (dashed)" : "")"

@@ -1,4 +1,5 @@
 import Poise
+import PoiseSpectral
 import PoiseRun
 
 /// The report's filter recommendation: per swept kind, the setting that meets the target best
@@ -32,14 +33,19 @@ struct ReportRecommendation {
     /// The overall recommendation's point.
     var point: SweepPoint? { overall.flatMap { choices[$0].point } }
 
+    /// Settings checked at once per kind (in one pass over the recording).
+    static let batch = 4
+
     /// - Parameters:
     ///   - sweep: the sweep of the recording.
-    ///   - samples: the recording.
-    ///   - meter: measures the high-frequency share of a filter output.
+    ///   - meter: measures the high-frequency share of a filter output; `nil`: no check.
     ///   - maximumShare: largest share of the noise band a recommended setting may keep.
     ///   - checksPerKind: most settings checked per kind, best-ranked first.
-    init(sweep: SweepComparison, samples: [MotionSample], rate: Double, meter: HighFrequencyMeter?,
-         maximumShare: Double, checksPerKind: Int = 12) {
+    ///   - spectra: the Welch PSDs (three axes) of each setting's output on the recording, `nil`
+    ///     for a setting whose output has none; called with the next few settings of each kind
+    ///     still undecided (one pass over the recording per call), in ranking order.
+    init(sweep: SweepComparison, meter: HighFrequencyMeter?, maximumShare: Double, checksPerKind: Int = 12,
+         spectra: ([SweepSetting]) throws -> [[PowerSpectrum]?]) rethrows {
         self.maximumShare = maximumShare
         let target = sweep.target
         func meets(_ p: SweepPoint) -> Bool {
@@ -57,28 +63,38 @@ struct ReportRecommendation {
             default: return a.jitter != b.jitter ? a.jitter < b.jitter : la < lb
             }
         }
-        choices = sweep.entries.map { entry in
-            let ranked = entry.result.points.filter(meets).sorted(by: ranks)
-            var choice = Choice(kind: entry.kind, point: nil, shares: nil, passedOver: [])
-            guard let meter else {
-                choice.point = ranked.first
-                return choice
-            }
-            for point in ranked.prefix(checksPerKind) {
-                guard var filter: AnyFilter<SIMD3<Double>> = try? point.setting.spec.makeFilter(sampleRate: rate) else { continue }
-                let output = filterAcceleration(&filter, samples: samples)
-                guard let shares = try? meter.shares(output) else {
-                    choice.point = point
-                    break
+        let ranked = sweep.entries.map { Array($0.result.points.filter(meets).sorted(by: ranks).prefix(checksPerKind)) }
+        var choices = sweep.entries.map { Choice(kind: $0.kind, point: nil, shares: nil, passedOver: []) }
+        if meter == nil {
+            for k in choices.indices { choices[k].point = ranked[k].first }
+        } else if let meter {
+            var cursor = ranked.map { _ in 0 }
+            var open = Set(choices.indices.filter { !ranked[$0].isEmpty })
+            while !open.isEmpty {
+                let round = open.sorted().map { k in (k, Array(ranked[k][cursor[k]..<min(ranked[k].count, cursor[k] + Self.batch)])) }
+                let measured = try spectra(round.flatMap { $0.1.map(\.setting) })
+                var next = 0
+                for (k, points) in round {
+                    for point in points {
+                        let result = measured[next]; next += 1
+                        guard open.contains(k) else { continue }
+                        cursor[k] += 1
+                        // A setting without a spectrum (or a raw signal without power in a
+                        // band) is taken unchecked.
+                        guard let result, let shares = meter.shares(result) else {
+                            choices[k].point = point; open.remove(k); continue
+                        }
+                        if shares.aboveTwoHertz < 1 && shares.noiseBand < maximumShare {
+                            choices[k].point = point; choices[k].shares = shares; open.remove(k)
+                        } else {
+                            choices[k].passedOver.append((point, shares))
+                        }
+                    }
+                    if cursor[k] >= ranked[k].count { open.remove(k) }
                 }
-                if shares.aboveTwoHertz < 1 && shares.noiseBand < maximumShare {
-                    choice.point = point; choice.shares = shares
-                    break
-                }
-                choice.passedOver.append((point, shares))
             }
-            return choice
         }
+        self.choices = choices
         let candidates = choices.indices.filter { choices[$0].point != nil }
         overall = candidates.min { a, b in ranks(choices[a].point!, before: choices[b].point!) }
     }

@@ -131,6 +131,20 @@ import Glibc
         let replay = try HostileRun.run(["replay", "-", "--speed", "max"], standardInput: try #require(FileHandle(forReadingAtPath: input)))
         #expect(replay.status == 1)
         #expect(replay.stderr.contains("cannot read standard input") && replay.stderr.contains("save the recording to a file"))
+        // The report reads its input in several passes: standard input (a pipe) is kept in a
+        // temporary file for them, removed afterwards; the page's numbers equal the file's.
+        let pipe = Pipe()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let spoolsBefore = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-stdin-") }
+        let piped = try HostileRun.run(["report", "-", "--kinds", "factor", "--out", "-"], standardInput: pipe.fileHandleForReading)
+        let fromFile = try HostileRun.run(["report", input, "--kinds", "factor", "--out", "-"])
+        #expect(piped.status == 0 && fromFile.status == 0, "\(piped.stderr)")
+        func table(_ html: String) -> String { html.components(separatedBy: "<table>").dropFirst().first ?? "" }
+        #expect(!table(piped.stdout).isEmpty && table(piped.stdout) == table(fromFile.stdout))
+        let spoolsAfter = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-stdin-") }
+        #expect(Set(spoolsAfter).subtracting(spoolsBefore).isEmpty, "temporary copy of standard input left behind")
     }
 
     // MARK: - Devices, FIFOs, symbolic links

@@ -245,10 +245,41 @@ private func synthetic(rate: Double, seconds: Double, moving: (Double) -> Bool) 
     }
 }
 
+/// The raw pass of a report over `samples` (still segments, envelopes, spectra, attitude).
+private func rawPass(_ samples: [MotionSample], rate: Double, hasGyroscope: Bool = true, hasMagnetometer: Bool = true,
+                     hasTruth: Bool = true) throws -> RawPass {
+    var raw = try RawPass(count: samples.count, rate: rate, t0: samples[0].time, duration: samples.last!.time - samples[0].time,
+                          hasGyroscope: hasGyroscope, hasMagnetometer: hasMagnetometer, hasTruth: hasTruth, detector: RestDetector())
+    raw.add(samples)
+    raw.finish()
+    return raw
+}
+
+/// The onsets found in `samples` after the still segments `still`.
+private func onsets(_ samples: [MotionSample], rate: Double, still: [Range<Int>]) -> [MovementOnsets.Onset] {
+    var finder = MovementOnsets(still: still, count: samples.count, rate: rate)
+    for s in samples { finder.add(time: s.time - samples[0].time, acceleration: s.acceleration, rotationRate: s.rotationRate) }
+    return finder.onsets
+}
+
+/// Figures of `samples` with the raw signal as "filtered" and the zoom windows of `still`.
 private func figures(_ samples: [MotionSample], rate: Double, still: [Range<Int>]) throws -> ReportFigures {
     let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: rate, hasMagnetometer: false))
-    return ReportFigures(samples: samples, rate: rate, filtered: samples.map(\.acceleration), still: still,
-                         pipeline: "lowpass:cutoff=5", pipelineStages: pipeline)
+    let t0 = samples[0].time
+    var windows = ReportFigures.windows(onsets: onsets(samples, rate: rate, still: still), still: still, count: samples.count,
+                                        rate: rate, maximum: 6)
+    for k in windows.indices {
+        for i in windows[k].range {
+            windows[k].times.append(samples[i].time - t0)
+            windows[k].raw.append(samples[i].acceleration)
+            windows[k].filtered.append(samples[i].acceleration)
+        }
+    }
+    let segments = still.map { StillSegment(indices: $0, startTime: samples[$0.lowerBound].time - t0, endTime: samples[$0.upperBound - 1].time - t0) }
+    let envelope = SeriesEnvelope(range: 0...(samples.last!.time - t0), buckets: ReportFigures.buckets)
+    return ReportFigures(rate: rate, count: samples.count, pipeline: "lowpass:cutoff=5", pipelineStages: pipeline, still: segments,
+                         raw: Array(repeating: envelope, count: 3), filtered: Array(repeating: envelope, count: 3),
+                         gyroscope: [], windows: windows)
 }
 
 /// Shared recordings for the report tests (nil when ../shared/data is absent).
@@ -278,10 +309,9 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         let rate = 100.0
         let samples = synthetic(rate: rate, seconds: 12) { $0 >= 6.5 && $0 < 8.5 }
         let still = [0..<300, 330..<600, 900..<1200]     // quiet gap 3.0–3.3 s; movement 6.5–8.5 s
-        let builder = try figures(samples, rate: rate, still: still)
-        let onsets = builder.movementOnsets()
-        #expect(onsets.map(\.index) == [650], "\(onsets.map(\.index))")
-        let panels = builder.zoomPanels(maximum: 6)
+        let found = onsets(samples, rate: rate, still: still)
+        #expect(found.map(\.index) == [650], "\(found.map(\.index))")
+        let panels = try figures(samples, rate: rate, still: still).zoomPanels()
         let onsetPanels = panels.filter { $0.onset != nil }
         #expect(onsetPanels.count == 1)
         for panel in onsetPanels {
@@ -299,13 +329,12 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         let samples = recording.samples
         let rate = try #require(nominalSampleRate(of: samples))
         let still = RestDetector().stillSegments(in: samples)
-        let builder = try figures(samples, rate: rate, still: still)
-        let panels = builder.zoomPanels(maximum: 6).filter { $0.onset != nil }
+        let panels = try figures(samples, rate: rate, still: still).zoomPanels().filter { $0.onset != nil }
         #expect(!panels.isEmpty)
         for panel in panels {
             let after = panel.onset!..<panel.range.upperBound
             let m = movement(in: samples, after)
-            #expect(m.rotation > ReportFigures.onsetRotationRate || m.acceleration > ReportFigures.onsetAcceleration,
+            #expect(m.rotation > MovementOnsets.onsetRotationRate || m.acceleration > MovementOnsets.onsetAcceleration,
                     "flat panel after \(samples[panel.onset!].time) s: \(m)")
         }
     }
@@ -317,8 +346,8 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         let recording = try Recording.load(path: ReportData.broad27)
         let samples = recording.samples
         let rate = try #require(nominalSampleRate(of: samples))
-        let builder = try figures(samples, rate: rate, still: [])
-        let attitude = builder.attitude(hasMagnetometer: true, hasTruth: true)
+        let raw = try rawPass(samples, rate: rate)
+        let attitude = try figures(samples, rate: rate, still: []).attitude(try #require(raw.attitude), score: raw.score?.result)
         #expect(attitude.angles.count == 3)
         for panel in attitude.angles {
             let ticks = tickLabels(panel.svg, axis: "y")
@@ -330,7 +359,11 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
     @Test func spectrumAxisEndsAtNyquist() throws {
         let rate = 285.714
         let samples = synthetic(rate: rate, seconds: 12) { $0 > 4 && $0 < 6 }
-        let spectra = try figures(samples, rate: rate, still: [0..<1000]).spectra()
+        let raw = try rawPass(samples, rate: rate, hasGyroscope: false)
+        let psd = try #require(raw.welch).finish()
+        let spectra = try figures(samples, rate: rate, still: [0..<1000])
+            .spectra(raw: psd, filtered: psd, spectrogram: try #require(raw.spectrogram()), segment: raw.welchSegment,
+                     spectrogramSegment: raw.spectrogramSegment)
         let ticks = tickLabels(spectra.psd, axis: "x")
         #expect(ticks.count >= 4 && ticks.max()! <= rate / 2, "\(ticks)")
         #expect(ticks.max()! >= rate / 2 - 25)
@@ -343,13 +376,16 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         let rate = 100.0
         let samples = synthetic(rate: rate, seconds: 20) { _ in false }
         let builder = try figures(samples, rate: rate, still: [])
-        let angles: [[Double]] = samples.map { s in
+        var trace = AttitudeTrace(duration: samples.last!.time, buckets: ReportFigures.buckets, nine: true, hasTruth: true)
+        for s in samples {
             let t = s.time
             var yaw = 180 + 20 * sin(2 * .pi * 0.2 * t)
             if yaw > 180 { yaw -= 360 }
-            return [3 * sin(t), 2 * cos(t), yaw]
+            let angles = SIMD3(3 * sin(t), 2 * cos(t), yaw)
+            trace.add(x: t, estimate: angles, truth: angles, error: 0)
         }
-        let panels = builder.attitudePanels(estimate: angles, truth: angles.map { $0 }, title: "test")
+        trace.finish()
+        let panels = builder.attitudePanels(trace, title: "test")
         #expect(panels.count == 3)
         for (k, panel) in panels.enumerated() {
             let ticks = tickLabels(panel.svg, axis: "y")
@@ -368,8 +404,9 @@ private func movement(in samples: [MotionSample], _ range: Range<Int>) -> (rotat
         let recording = try Recording.load(path: ReportData.tiltSteps)
         let samples = recording.samples
         let rate = try #require(nominalSampleRate(of: samples))
-        let builder = try figures(samples, rate: rate, still: RestDetector().stillSegments(in: samples))
-        let attitude = builder.attitude(hasMagnetometer: true, hasTruth: true)
+        let raw = try rawPass(samples, rate: rate)
+        let builder = try figures(samples, rate: rate, still: raw.still.map(\.indices))
+        let attitude = builder.attitude(try #require(raw.attitude), score: raw.score?.result)
         #expect(attitude.angles.count == 3)
         for panel in [attitude.angles[0], attitude.angles[2]] {
             let yTicks = tickLabels(panel.svg, axis: "y")

@@ -149,4 +149,45 @@ struct SweepTests {
         let moving = simulatedMotion().filter { $0.time.truncatingRemainder(dividingBy: 6) >= 3 && $0.time < 6 }
         #expect(throws: SweepError.self) { try SweepRecording(name: "moving only", samples: moving) }
     }
+
+    @Test("A streamed sweep (still segments known, samples in chunks) gives the in-memory sweep's points bit for bit")
+    func streamedSweepEqualsInMemorySweep() throws {
+        let sweeps = try ["lowpass", "adaptive", "oneeuro", "butter"].map { try FilterSweep(filter: $0) }
+        let settings = sweeps.flatMap(\.settings)
+        let inMemory = try Sweeper.run(settings, on: [recording], threads: 2)
+        for chunk in [1, 37, 4096] {
+            var streamed = try StreamingSweep(settings: settings, name: "simulated", sampleRate: recording.sampleRate,
+                                              count: recording.samples.count, stillSegments: recording.stillSegments,
+                                              detector: RestDetector(), threads: 2)
+            var start = 0
+            while start < recording.samples.count {
+                streamed.add(Array(recording.samples[start..<min(recording.samples.count, start + chunk)]))
+                start += chunk
+            }
+            #expect(try streamed.finish() == inMemory.points, "chunks of \(chunk)")
+        }
+        let compared = try Sweeper.compare(sweeps, on: [recording], threads: 1)
+        var streamed = try StreamingSweep(settings: settings, name: "simulated", sampleRate: recording.sampleRate,
+                                          count: recording.samples.count, stillSegments: recording.stillSegments,
+                                          detector: RestDetector(), threads: 1)
+        streamed.add(recording.samples)
+        #expect(try streamed.comparison(of: sweeps, target: .default) == compared)
+        // Without lag: the same jitter and latency, no lag.
+        var withoutLag = try StreamingSweep(settings: settings, name: "simulated", sampleRate: recording.sampleRate,
+                                            count: recording.samples.count, stillSegments: recording.stillSegments,
+                                            detector: RestDetector(), threads: 2, measuresLag: false)
+        withoutLag.add(recording.samples)
+        let points = try withoutLag.finish()
+        #expect(points.map(\.jitter) == inMemory.points.map(\.jitter) && points.map(\.latency) == inMemory.points.map(\.latency))
+        #expect(points.allSatisfy { $0.lagMilliseconds == nil } && inMemory.points.contains { $0.lagMilliseconds != nil })
+    }
+
+    @Test("A streamed sweep without a still segment long enough fails as the in-memory one does")
+    func streamedSweepWithoutStillSegment() throws {
+        let settings = try FilterSweep(filter: "lowpass").settings
+        var streamed = try StreamingSweep(settings: settings, name: "moving", sampleRate: recording.sampleRate,
+                                          count: recording.samples.count, stillSegments: [], detector: RestDetector(), threads: 1)
+        streamed.add(recording.samples)
+        #expect(throws: StreamingSweep.noStillSegment(name: "moving", detector: RestDetector())) { try streamed.finish() }
+    }
 }

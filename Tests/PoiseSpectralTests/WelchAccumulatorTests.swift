@@ -61,4 +61,28 @@ import Testing
             for c in 0..<2 { #expect(streamed[c] == (try spectrogram.compute(channels[c])), "L\(length) channel \(c)") }
         }
     }
+
+    /// With `group: k` each row is the mean of k consecutive segments' rows (the last row of the
+    /// ones left), at the mean of their times.
+    @Test func groupedRowsAreMeansOfConsecutiveSegments() throws {
+        let configuration = SpectralConfiguration(sampleRate: 50, segmentLength: 32, overlap: 24)
+        let signal = (0..<2000).map { Double.sin(0.3 * Double($0)) + 0.01 * Double($0 % 7) }
+        let whole = try Spectrogram(configuration: configuration).compute(signal)
+        for group in [1, 3, 7] {
+            var accumulator = try SpectrogramAccumulator(configuration: configuration, channels: 1, group: group)
+            for x in signal { accumulator.add([x]) }
+            let grouped = try #require(try accumulator.finish().first)
+            #expect(grouped.power.count == (whole.power.count + group - 1) / group)
+            for (row, values) in grouped.power.enumerated() {
+                let members = Array(whole.power[(row * group)..<min(whole.power.count, row * group + group)])
+                let times = Array(whole.times[(row * group)..<min(whole.times.count, row * group + group)])
+                #expect(abs(grouped.times[row] - times.reduce(0, +) / Double(times.count)) < 1e-12)
+                for k in values.indices {
+                    let mean = members.map { $0[k] }.reduce(0, +) / Double(members.count)
+                    #expect(abs(values[k] - mean) <= 1e-12 * max(1, abs(mean)), "group \(group) row \(row) bin \(k)")
+                }
+            }
+            if group == 1 { #expect(grouped == whole) }
+        }
+    }
 }

@@ -56,6 +56,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     var windowInput = Value.zero
 
     /// - Parameter window: moving-average length in seconds (default 1).
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public init(window: Double = 1) {
         self.window = window
         half = window / 2
@@ -66,6 +67,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     /// Adds the next item of the current segment (starting one if none is open).
     ///
     /// - Parameters: time in s, the filter's output and the raw input at that time.
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public mutating func add(time: Double, output: Value, input: Value) {
         if count == 0 {
             first = time
@@ -79,6 +81,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
 
     /// Closes the current segment: `keep` adds it to the result, otherwise everything it
     /// contributed is taken back. Does nothing when no item was added since the last call.
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public mutating func endSegment(keep: Bool) {
         guard count > 0 else { return }
         evaluate(closing: true)

@@ -59,6 +59,7 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
     static var blockLength: Int { 256 }
 
     /// - Parameter maximumShift: largest shift tried, samples (values below 1 count as 1).
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public init(maximumShift: Int) {
         self.maximumShift = max(1, maximumShift)
         width = self.maximumShift + 1
@@ -80,6 +81,7 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
 
     /// Adds the next sample of the current moving segment: the filter's output and the raw input
     /// (both in the signal's unit, g for acceleration), one nominal period after the previous one.
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public mutating func add(output: Value, input: Value) {
         let stride = maximumShift + Self.blockLength
         for lane in 0 ..< Value.laneCount {
@@ -169,6 +171,7 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
 
     /// Ends the current moving segment: it is used when it holds more than `maximumShift` samples.
     /// The next `add` starts a new segment.
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public mutating func endSegment() {
         flush()
         let count = flushed
@@ -197,6 +200,7 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
     /// `sampleRate` the nominal rate in Hz).
     /// `nil` when no segment was used or the signals do not correlate positively at any shift
     /// (for example a constant input).
+    @_specialize(exported: true, where Value == SIMD3<Double>)
     public func result(sampleRate: Double) -> LagResult? {
         guard used > 0 else { return nil }
         let shifts = maximumShift

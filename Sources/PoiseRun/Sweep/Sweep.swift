@@ -39,9 +39,7 @@ public struct SweepRecording: Sendable {
         times = samples.map(\.time)
         stillSegments = detector.stillSegments(in: samples)
         let still = jitter(output: acceleration, input: acceleration, times: times, segments: stillSegments)
-        guard still.evaluatedSamples > 0 else {
-            throw .recording("\(name): no still segment of at least \(detector.minimumDuration) s (gyroscope below \(detector.gyroscopeThreshold) rad/s, accelerometer RMS below \(detector.accelerationThreshold) g); jitter needs one")
-        }
+        guard still.evaluatedSamples > 0 else { throw StreamingSweep.noStillSegment(name: name, detector: detector) }
         maximumLagShift = max(1, min(300, Int(saturating: rate.rounded())))
         movingSegments = Poise.movingSegments(complementing: stillSegments, count: samples.count,
                                               minimumLength: 2 * maximumLagShift)
@@ -198,33 +196,44 @@ public enum Sweeper {
     static func measure(_ setting: SweepSetting, on recordings: [SweepRecording]) -> SweepPoint {
         var steps: [Double: (tilt: LatencyValue, shake: LatencyValue)] = [:]
         var measurements: [RecordingMeasurement] = []
-        var sumSquares = 0.0, rawSumSquares = 0.0, evaluated = 0
-        var lagSum = 0.0, lagWeight = 0
         for recording in recordings {
             let rate = recording.sampleRate
             guard var filter: AnyFilter<SIMD3<Double>> = try? setting.spec.makeFilter(sampleRate: rate) else { continue }
-            if steps[rate] == nil {
-                var tiltFilter = filter, shakeFilter = filter
-                let tilt = latency90(&tiltFilter, step: .tilt, sampleRate: rate)
-                let shake = latency90(&shakeFilter, step: .shake, sampleRate: rate)
-                steps[rate] = (LatencyValue(samples: tilt.samples, milliseconds: tilt.milliseconds),
-                               LatencyValue(samples: shake.samples, milliseconds: shake.milliseconds))
-            }
+            if steps[rate] == nil { steps[rate] = stepLatencies(of: filter, sampleRate: rate) }
             let output = filterAcceleration(&filter, samples: recording.samples)
             let still = jitter(output: output, input: recording.acceleration, times: recording.times,
                                segments: recording.stillSegments)
             let moving = lag(output: output, input: recording.acceleration, segments: recording.movingSegments,
                              sampleRate: rate, maximumShift: recording.maximumLagShift)
-            sumSquares += still.jitter * still.jitter * Double(still.evaluatedSamples)
-            rawSumSquares += still.rawJitter * still.rawJitter * Double(still.evaluatedSamples)
-            evaluated += still.evaluatedSamples
-            if let moving {
-                lagSum += moving.milliseconds * Double(moving.evaluatedSamples)
-                lagWeight += moving.evaluatedSamples
-            }
             measurements.append(RecordingMeasurement(recording: recording.name, sampleRate: rate,
                                                      tilt: steps[rate]!.tilt, shake: steps[rate]!.shake,
                                                      jitter: still, lag: moving))
+        }
+        return point(setting, pooling: measurements)
+    }
+
+    /// Tilt and shake latency to 90 % of a fresh copy of `filter` at `sampleRate` Hz.
+    static func stepLatencies(of filter: AnyFilter<SIMD3<Double>>, sampleRate: Double) -> (tilt: LatencyValue, shake: LatencyValue) {
+        var tiltFilter = filter, shakeFilter = filter
+        let tilt = latency90(&tiltFilter, step: .tilt, sampleRate: sampleRate)
+        let shake = latency90(&shakeFilter, step: .shake, sampleRate: sampleRate)
+        return (LatencyValue(samples: tilt.samples, milliseconds: tilt.milliseconds),
+                LatencyValue(samples: shake.samples, milliseconds: shake.milliseconds))
+    }
+
+    /// The point of `setting` pooled over its per-recording measurements (see ``SweepPoint``).
+    static func point(_ setting: SweepSetting, pooling measurements: [RecordingMeasurement]) -> SweepPoint {
+        var sumSquares = 0.0, rawSumSquares = 0.0, evaluated = 0
+        var lagSum = 0.0, lagWeight = 0
+        for measurement in measurements {
+            let still = measurement.jitter
+            sumSquares += still.jitter * still.jitter * Double(still.evaluatedSamples)
+            rawSumSquares += still.rawJitter * still.rawJitter * Double(still.evaluatedSamples)
+            evaluated += still.evaluatedSamples
+            if let moving = measurement.lag {
+                lagSum += moving.milliseconds * Double(moving.evaluatedSamples)
+                lagWeight += moving.evaluatedSamples
+            }
         }
         let tilt = measurements.dropFirst().reduce(measurements.first?.tilt ?? LatencyValue(samples: nil, milliseconds: nil)) { $0.worse($1.tilt) }
         let shake = measurements.dropFirst().reduce(measurements.first?.shake ?? LatencyValue(samples: nil, milliseconds: nil)) { $0.worse($1.shake) }
@@ -238,7 +247,8 @@ public enum Sweeper {
 }
 
 /// `body(0) … body(count − 1)` computed on `threads` worker threads; results in index order.
-func parallelMap<T: Sendable>(count: Int, threads: Int, progress: (@Sendable (Int, Int) -> Void)?,
+/// `progress` is called with (done, count) after each index, under a lock.
+public func parallelMap<T: Sendable>(count: Int, threads: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
                               _ body: @escaping @Sendable (Int) -> T) -> [T] {
     let shared = ParallelMapState<T>(count: count)
     let workers = max(1, min(threads, count))

@@ -31,10 +31,15 @@ extension Sweeper {
     public static func compare(_ sweeps: [FilterSweep], on recordings: [SweepRecording], target: SweepTarget = .default,
                                threads: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SweepError) -> SweepComparison {
         let all = try run(sweeps.flatMap(\.settings), on: recordings, target: target, threads: threads, progress: progress)
+        return comparison(of: sweeps, points: all.points, target: target)
+    }
+
+    /// The comparison of `sweeps` from their points (all sweeps' settings in order).
+    static func comparison(of sweeps: [FilterSweep], points all: [SweepPoint], target: SweepTarget) -> SweepComparison {
         var entries: [SweepComparison.Entry] = []
         var start = 0
         for sweep in sweeps {
-            let points = Array(all.points[start..<(start + sweep.settings.count)])
+            let points = Array(all[start..<(start + sweep.settings.count)])
             start += sweep.settings.count
             entries.append(.init(kind: sweep.kind, grid: sweep.grid.text, result: SweepResult(points: points, target: target)))
         }

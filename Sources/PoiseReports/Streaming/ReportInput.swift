@@ -1,0 +1,69 @@
+import Foundation
+import Poise
+import PoiseRecording
+
+/// Where a report reads its recording: a file, streamed once per pass (see ``RecordingReport``),
+/// or samples already in memory.
+public struct ReportInput {
+    /// The path shown on the page and in the commands it suggests.
+    public var path: String
+    let open: () throws -> any SampleSource
+    let scan: () throws -> Scan
+    /// Called with the recording's schema and median rate (Hz, `nil` when the timestamps never
+    /// increase) after the scan, before any other pass: a caller's checks (for example that the
+    /// recording has an accelerometer, or a plausible rate) throw from here.
+    public var check: ((RecordingSchema, Double?) throws -> Void)?
+
+    /// The scan, then `check`.
+    func scanRecording() throws -> Scan {
+        let result = try scan()
+        try check?(result.schema, result.rate)
+        return result
+    }
+
+    /// What the report needs to know before its first pass.
+    struct Scan {
+        var schema: RecordingSchema
+        var count: Int
+        var firstTime: Double
+        var lastTime: Double
+        /// 1 / median positive interval, Hz (`nil`: timestamps never increase).
+        var rate: Double?
+    }
+
+    /// A recording file in any format `RecordingSources` reads, streamed (a pre-scan finds the
+    /// count, the time span and the median rate without keeping samples: `RecordingScan`).
+    public init(path: String, options: ReadOptions = ReadOptions()) {
+        self.path = path
+        open = { try RecordingSources.open(path: path, options: options) }
+        scan = {
+            let scan = try RecordingScan(path: path, options: options)
+            return Scan(schema: scan.schema, count: scan.sampleCount, firstTime: scan.firstTime ?? 0,
+                        lastTime: scan.lastTime ?? 0, rate: scan.nominalRate)
+        }
+    }
+
+    /// Samples in memory.
+    public init(recording: Recording) {
+        path = recording.path
+        open = { ArraySource(recording) }
+        scan = {
+            Scan(schema: recording.schema, count: recording.samples.count, firstTime: recording.samples.first?.time ?? 0,
+                 lastTime: recording.samples.last?.time ?? 0, rate: nominalSampleRate(of: recording.samples))
+        }
+    }
+
+    /// Rows read at a time in each pass.
+    static let chunkSize = 16_384
+
+    /// Reads the whole recording once, in order, handing `body` chunks of samples.
+    func forEachChunk(_ body: ([MotionSample]) throws -> Void) throws {
+        let source = try open()
+        var chunk: [MotionSample] = []
+        chunk.reserveCapacity(Self.chunkSize)
+        while try source.read(into: &chunk, maximumCount: Self.chunkSize) > 0 {
+            try body(chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
+    }
+}
