@@ -1,12 +1,16 @@
 """End-to-end latency of `poise live` on loopback, from a separate sender process.
 
-A sender sends 9-axis samples as CSV datagrams to `poise live udp://127.0.0.1:PORT --pipeline
-fusion:9d --send udp://127.0.0.1:PORT2` at a fixed rate from absolute deadlines; a receiver
-thread in this process notes when each processed sample comes back. Reported per rate:
+A sender process sends 9-axis samples as CSV datagrams to `poise live udp://127.0.0.1:PORT
+--pipeline fusion:9d --send udp://127.0.0.1:PORT2` at a fixed rate, sleeping to absolute
+deadlines (no spinning: each datagram is stamped as it is sent, so the sender's pacing does not
+enter the figures); a receiver thread in this process notes when each processed sample comes
+back. Reported per rate:
 - round trip: send → processed datagram received here (two loopback hops, Python's own
   scheduling included: an upper bound of Poise's part);
-- Poise's own per-sample latency from its report (reader → end of the sinks);
-- samples lost (sent but not received back).
+- Poise's own per-sample latency from its report (the datagram read from the socket → end of
+  the sinks);
+- samples lost (sent but not received back), and datagrams Poise's socket dropped in the kernel
+  (its report's `kernel_drops`).
 
     python3 Benchmarks/live/latency.py [--poise .build/release/poise] [--seconds 10] [--rates 100 1000]
 """
@@ -73,8 +77,8 @@ def run(poise, rate, seconds):
     return {
         "rate_hz": rate, "sent": count, "received": len(trips), "lost": count - len(trips),
         "round_trip_us": {"p50": percentile(trips, 0.5), "p99": percentile(trips, 0.99), "max": max(trips or [float("nan")])},
-        "poise_read_to_sent_us": {k: poise_latency.get(k, float("nan")) / 1000 for k in ("p50", "p99", "max")},
-        "poise_samples": report.get("samples"),
+        "poise_arrival_to_sent_us": {k: poise_latency.get(k, float("nan")) / 1000 for k in ("p50", "p99", "max")},
+        "poise_samples": report.get("samples"), "kernel_drops": report.get("kernel_drops"),
     }
 
 def send(port, rate, seconds, stamps):
@@ -88,8 +92,9 @@ def send(port, rate, seconds, stamps):
     start = time.monotonic_ns() + 1_000_000
     for i in range(count):
         deadline = start + int(i * 1e9 / rate)
-        while time.monotonic_ns() < deadline:
-            pass
+        wait = deadline - time.monotonic_ns()
+        if wait > 0:
+            time.sleep(wait / 1e9)
         t = i / rate
         a = 0.01 * math.sin(t)
         line = f"{t!r},{a},0.0,1.0,0.01,-0.02,0.005,20.0,5.0,-40.0\n".encode()
@@ -110,10 +115,10 @@ def main():
     args = parser.parse_args()
     for rate in args.rates:
         result = run(args.poise, rate, args.seconds)
-        rt, own = result["round_trip_us"], result["poise_read_to_sent_us"]
-        print(f"{rate:6.0f} Hz, {result['sent']} samples: lost {result['lost']}; "
+        rt, own = result["round_trip_us"], result["poise_arrival_to_sent_us"]
+        print(f"{rate:6.0f} Hz, {result['sent']} samples: lost {result['lost']}, kernel drops {result['kernel_drops']}; "
               f"round trip median {rt['p50']:.1f} µs, p99 {rt['p99']:.1f} µs, max {rt['max']:.1f} µs; "
-              f"poise reader→sent median {own['p50']:.1f} µs, p99 {own['p99']:.1f} µs")
+              f"poise arrival→sent median {own['p50']:.1f} µs, p99 {own['p99']:.1f} µs, max {own['max']:.1f} µs")
 
 if __name__ == "__main__":
     main()

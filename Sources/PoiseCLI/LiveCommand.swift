@@ -14,7 +14,8 @@ struct LiveCommand: ParsableCommand {
         SOURCE is '-' (CSV on standard input: a header line, then rows as they come), \
         serial:///dev/ttyUSB0?baud=115200 (a serial port in raw mode, CSV lines) or \
         udp://:PORT / udp://HOST:PORT to listen on (CSV lines with a header first, as poise replay \
-        --send sends them, or flat JSON objects keyed by Poise column names). A live source has no \
+        --send sends them, flat JSON objects keyed by Poise column names, or the lines of the \
+        Sensorstream IMU+GPS app: time, 3, ax, ay, az, 4, gx, gy, gz, 5, mx, my, mz). A live source has no \
         end: Ctrl-C or SIGTERM stops it, completes --out and prints the report (exit 130 or 143). \
         See docs/replay.md "Live streams".
         """)
@@ -57,6 +58,7 @@ struct LiveCommand: ParsableCommand {
         do {
             report = try LiveSession.run(request, shouldStop: { interrupt.isSet },
                                          note: { StandardError.write("poise live: \($0)\n") },
+                                         waiting: { status.show($0) },
                                          progress: { status.show($0) })
         } catch let error as RecordingError where interrupt.isSet {
             status.clear()
@@ -83,7 +85,7 @@ struct LiveCommand: ParsableCommand {
         lines.append("  samples   \(report.samples) over \(number(report.streamSeconds, 2)) s of stream time, \(number(report.wallSeconds, 2)) s wall; stages built for \(number(report.sampleRate)) Hz\(report.rateEstimated ? " (estimated from the first samples)" : "")")
         if report.stopped { lines.append("  stopped   by Ctrl-C or SIGTERM") }
         if let latency = report.latencyNanoseconds {
-            lines.append("  latency   read → processed → written/sent: median \(number(latency.p50 / 1000)) µs, p90 \(number(latency.p90 / 1000)) µs, p99 \(number(latency.p99 / 1000)) µs, max \(number(latency.max / 1000)) µs")
+            lines.append("  latency   arrival → processed → written/sent: median \(number(latency.p50 / 1000)) µs, p90 \(number(latency.p90 / 1000)) µs, p99 \(number(latency.p99 / 1000)) µs, max \(number(latency.max / 1000)) µs")
         }
         if let whole = report.whole {
             func steps(_ value: Int?) -> String { value.map(String.init) ?? "never" }
@@ -96,8 +98,8 @@ struct LiveCommand: ParsableCommand {
         if report.silences > 0 {
             lines.append("  silences  \(report.silences) pause\(report.silences == 1 ? "" : "s") longer than \(number(LiveSession.silence, 0)) s between samples, the longest \(number(report.longestSilenceSeconds, 2)) s (the sender stopped or stalled)")
         }
-        if report.rowsDropped + report.rowsRepaired + report.datagramsDropped > 0 {
-            lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped")
+        if report.rowsDropped + report.rowsRepaired + report.datagramsDropped + report.kernelDrops > 0 {
+            lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped, \(report.kernelDrops) dropped by the kernel (socket buffer full)")
             for problem in report.problems { lines.append("            \(problem)") }
         }
         if let send = report.send {
@@ -107,19 +109,40 @@ struct LiveCommand: ParsableCommand {
     }
 }
 
-/// The live status on standard error, only when it is a terminal.
-final class LiveStatusLine {
+/// The live status on standard error: a status line only when it is a terminal, and a line of
+/// its own when the sender pauses (no sample for more than a second) and when data resumes.
+/// Called from the run's thread and from its silence watch, so it takes a lock.
+final class LiveStatusLine: @unchecked Sendable {
     private let enabled = isatty(STDERR_FILENO) != 0
+    private let lock = NSLock()
     private var shown = false
 
     func show(_ progress: LiveProgress) {
         guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
         StandardError.write(String(format: "\r%d samples  %6.1f Hz  latency %7.1f µs\u{1B}[K",
                                    progress.samples, progress.rate, progress.latencyMicroseconds))
         shown = true
     }
 
+    func show(_ wait: LiveWait) {
+        lock.lock(); defer { lock.unlock() }
+        let text = switch wait.kind {
+        case .waiting: String(format: "waiting for data: no sample for %.1f s", wait.seconds)
+        case .resumed: String(format: "data resumed after %.1f s without a sample", wait.seconds)
+        }
+        if wait.announce {
+            if shown { StandardError.write("\r\u{1B}[K"); shown = false }
+            StandardError.write("poise live: \(text)\n")
+        } else if enabled {
+            StandardError.write("\r\(text)\u{1B}[K")
+            shown = true
+        }
+    }
+
     func clear() {
+        lock.lock(); defer { lock.unlock() }
         if shown { StandardError.write("\r\u{1B}[K") }
+        shown = false
     }
 }

@@ -31,6 +31,13 @@ import Foundation
 /// A live source has no end of its own: `stop()` (or the `shouldStop` condition, polled every
 /// 100 ms) ends the feed, and the reader then sees the end of its file after the last complete
 /// line. Standard input also ends at its end of file.
+///
+/// Arrival times: the pump stamps each read (a datagram, or what one `read` of standard input or
+/// the serial port returned) with `CLOCK_MONOTONIC` as soon as the call returns, before the bytes
+/// go into the pipe; `arrivalTime(throughByte:)` gives the stamp of the read that completed a
+/// row, by the row's end offset in the pipe's stream (`RecordingReader.bytesConsumed`). On a UDP
+/// socket the kernel's drop counter (`SO_RXQ_OVFL`: datagrams the kernel discarded because the
+/// socket's receive buffer was full) comes with every datagram; `kernelDrops` is the latest.
 public final class LiveFeed: @unchecked Sendable {
     /// The path the reader opens (`/dev/fd/N`, the pipe's read end).
     public let path: String
@@ -45,8 +52,20 @@ public final class LiveFeed: @unchecked Sendable {
     private var thread: Thread?
     private var received = 0
     private var dropped = 0
+    private var kernelDropped = 0
+    /// Reads not yet matched to a row: the stream offset just past each read's bytes and its
+    /// arrival time (ns, `CLOCK_MONOTONIC`), oldest first from `arrivalHead`.
+    private var arrivals: [(end: Int, time: Int64)] = []
+    private var arrivalHead = 0
+    /// Bytes written into the pipe so far, and the end offset of the newest read forgotten
+    /// because too many waited (`maximumPendingArrivals`).
+    private var written = 0
+    private var forgottenEnd = 0
     /// Longest datagram accepted, bytes.
     public static let maximumDatagram = 8192
+    /// Most reads kept waiting for their rows to be read (the oldest are forgotten beyond it, so
+    /// a reader that falls far behind cannot grow memory; their rows then get no arrival time).
+    public static let maximumPendingArrivals = 1 << 16
     /// For a UDP source listening beyond the loopback address, the line to tell the user.
     public let listeningNote: String?
 
@@ -97,6 +116,48 @@ public final class LiveFeed: @unchecked Sendable {
     /// Datagrams (or standard-input reads) received so far, and datagrams dropped for their size.
     public var receivedCount: Int { lock.lock(); defer { lock.unlock() }; return received }
     public var droppedDatagrams: Int { lock.lock(); defer { lock.unlock() }; return dropped }
+    /// Datagrams the kernel dropped on the UDP socket because its receive buffer was full, as
+    /// last reported with a received datagram (`SO_RXQ_OVFL`; 0 for other sources). Drops after
+    /// the last datagram received are not known.
+    public var kernelDrops: Int { lock.lock(); defer { lock.unlock() }; return kernelDropped }
+
+    /// When the row ending just before stream offset `end` (the reader's `bytesConsumed` after
+    /// returning it) arrived: the `CLOCK_MONOTONIC` time in ns of the read that brought its last
+    /// byte, or `nil` when that read was forgotten. Offsets must be asked for in increasing order;
+    /// earlier reads are released.
+    public func arrivalTime(throughByte end: Int) -> Int64? {
+        lock.lock(); defer { lock.unlock() }
+        guard end > forgottenEnd else { return nil }
+        while arrivalHead < arrivals.count, arrivals[arrivalHead].end < end { arrivalHead += 1 }
+        if arrivalHead >= 1024 && 2 * arrivalHead >= arrivals.count {
+            arrivals.removeFirst(arrivalHead)
+            arrivalHead = 0
+        }
+        return arrivalHead < arrivals.count ? arrivals[arrivalHead].time : nil
+    }
+
+    /// Notes a read of `count` bytes (as they go into the pipe) that arrived at `time`.
+    private func noteArrival(count: Int, time: Int64) {
+        guard count > 0 else { return }
+        lock.lock(); defer { lock.unlock() }
+        written += count
+        arrivals.append((written, time))
+        if arrivals.count - arrivalHead > Self.maximumPendingArrivals {
+            forgottenEnd = arrivals[arrivalHead].end
+            arrivalHead += 1
+        }
+        if arrivalHead >= 1024 && 2 * arrivalHead >= arrivals.count {
+            arrivals.removeFirst(arrivalHead)
+            arrivalHead = 0
+        }
+    }
+
+    /// `CLOCK_MONOTONIC` now, ns.
+    static func monotonicNow() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
 
     /// Ends the feed: the pump closes the pipe within about 100 ms.
     public func stop() {
@@ -157,6 +218,10 @@ public final class LiveFeed: @unchecked Sendable {
             let descriptor = try endpoint.socket(listen: true)
             var size: Int32 = 4 << 20
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            #if os(Linux)
+            var on: Int32 = 1   // the kernel's drop count with every datagram
+            setsockopt(descriptor, SOL_SOCKET, Self.receiveQueueOverflow, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             return descriptor
         } catch {
             throw RecordingError(file: source, line: 0, column: 0, message: "\(error)")
@@ -167,6 +232,7 @@ public final class LiveFeed: @unchecked Sendable {
     /// pipe's write end (the reader's end of file).
     private func pump(shouldStop: @Sendable () -> Bool) {
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var control = [UInt8](repeating: 0, count: 256)
         var converter = DatagramLines()
         defer {
             close(writeEnd)
@@ -177,7 +243,9 @@ public final class LiveFeed: @unchecked Sendable {
             let ready = poll(&descriptor, 1, 100)
             if ready < 0 && errno != EINTR { return }
             guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { systemRead(input, $0.baseAddress!, $0.count) }
+            let count = isDatagram ? receive(into: &buffer, control: &control)
+                : buffer.withUnsafeMutableBytes { systemRead(input, $0.baseAddress!, $0.count) }
+            let arrival = Self.monotonicNow()
             if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }   // EIO: the device went away
             if count == 0 && !isDatagram { return }   // end of standard input
             if isDatagram && count > Self.maximumDatagram {
@@ -186,8 +254,53 @@ public final class LiveFeed: @unchecked Sendable {
             }
             lock.lock(); received += 1; lock.unlock()
             let bytes = isDatagram ? converter.lines(buffer[..<count]) : Array(buffer[..<count])
+            noteArrival(count: bytes.count, time: arrival)
             guard write(all: bytes) else { return }   // the reader has gone
         }
+    }
+
+    /// `SO_RXQ_OVFL` (Linux `asm-generic/socket.h`; not exported to Swift).
+    static let receiveQueueOverflow: Int32 = 40
+
+    /// Receives one datagram into `buffer` with `recvmsg`, noting the kernel's drop counter from
+    /// its control message; returns the datagram's length (or −1, `errno` set).
+    private func receive(into buffer: inout [UInt8], control: inout [UInt8]) -> Int {
+        buffer.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { controlBytes in
+                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var message = msghdr()
+                    message.msg_iov = vectorPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = controlBytes.baseAddress
+                    message.msg_controllen = controlBytes.count
+                    let count = recvmsg(input, &message, 0)
+                    if count >= 0, let drops = Self.dropCount(UnsafeRawBufferPointer(rebasing: controlBytes[..<Int(message.msg_controllen)])) {
+                        lock.lock(); kernelDropped = drops; lock.unlock()
+                    }
+                    return count
+                }
+            }
+        }
+    }
+
+    /// The `SO_RXQ_OVFL` counter (a 32-bit count) in a control-message buffer, if present.
+    static func dropCount(_ control: UnsafeRawBufferPointer) -> Int? {
+        let header = MemoryLayout<cmsghdr>.size
+        let alignment = MemoryLayout<Int>.size
+        func aligned(_ n: Int) -> Int { (n + alignment - 1) & ~(alignment - 1) }
+        var offset = 0
+        while offset + header <= control.count {
+            let message = control.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
+            let length = Int(message.cmsg_len)
+            guard length >= header, offset + length <= control.count else { return nil }
+            if message.cmsg_level == SOL_SOCKET, message.cmsg_type == receiveQueueOverflow,
+               length >= aligned(header) + MemoryLayout<UInt32>.size {
+                return Int(control.loadUnaligned(fromByteOffset: offset + aligned(header), as: UInt32.self))
+            }
+            offset += aligned(length)
+        }
+        return nil
     }
 
     private func write(all bytes: [UInt8]) -> Bool {
@@ -198,62 +311,5 @@ public final class LiveFeed: @unchecked Sendable {
             offset += written
         }
         return true
-    }
-}
-
-/// Turns datagrams into CSV lines: CSV passes through (a newline is added when missing); flat
-/// JSON objects become rows under a header made from the first object's keys. Anything else is
-/// passed on as a line for the CSV reader to judge (and count) — nothing in a datagram is
-/// interpreted as anything but values.
-public struct DatagramLines: Sendable {
-    /// The header made from the first JSON object's keys, once one has arrived.
-    public private(set) var header: [String]?
-
-    public init() {}
-
-    /// The CSV lines (each ending in a newline) for one datagram's bytes.
-    public mutating func lines(_ datagram: ArraySlice<UInt8>) -> [UInt8] {
-        let text = String(decoding: datagram, as: UTF8.self)
-        var out = ""
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.allSatisfy({ $0 == " " }) {
-            if line.first == "{", let fields = Self.flatObject(line) {
-                if header == nil {
-                    header = fields.map(\.key)
-                    out += header!.joined(separator: ",") + "\n"
-                }
-                let values = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-                out += header!.map { values[$0] ?? "" }.joined(separator: ",") + "\n"
-            } else {
-                out += line + "\n"
-            }
-        }
-        return Array(out.utf8)
-    }
-
-    /// The keys and value texts of `{"k":v,…}` with number, `null` or string values, in order;
-    /// `nil` when it is not such an object (the line is then passed on and the reader reports it).
-    static func flatObject(_ line: Substring) -> [(key: String, value: String)]? {
-        var fields: [(key: String, value: String)] = []
-        var rest = line.drop { $0 == " " }
-        guard rest.first == "{" else { return nil }
-        rest = rest.dropFirst()
-        while true {
-            rest = rest.drop { $0 == " " || $0 == "," }
-            if rest.first == "}" { return fields }
-            guard rest.first == "\"", let end = rest.dropFirst().firstIndex(of: "\"") else { return nil }
-            // A comma in a key would split the header: it becomes a space (the reader then
-            // reports the unknown column by that name).
-            let key = String(rest[rest.index(after: rest.startIndex) ..< end].map { $0 == "," ? " " : $0 })
-            rest = rest[rest.index(after: end)...].drop { $0 == " " }
-            guard rest.first == ":" else { return nil }
-            rest = rest.dropFirst().drop { $0 == " " }
-            let valueEnd = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
-            var value = String(rest[..<valueEnd]).trimmingCharacters(in: .whitespaces)
-            if value == "null" { value = "" }
-            if value.hasPrefix("\"") { value = String(value.dropFirst().dropLast()) }
-            fields.append((key, value))
-            rest = rest[valueEnd...]
-            guard !rest.isEmpty else { return nil }
-        }
     }
 }

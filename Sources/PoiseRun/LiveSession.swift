@@ -31,7 +31,7 @@ public struct LiveProgress: Sendable, Equatable {
     /// Samples processed so far and the rate they arrived at over the last snapshot, Hz.
     public var samples: Int
     public var rate: Double
-    /// Time from reading the latest sample to the end of its sinks, µs.
+    /// Time from the latest sample's arrival to the end of its sinks, µs.
     public var latencyMicroseconds: Double
 }
 
@@ -47,8 +47,10 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var streamSeconds: Double
     /// Wall time from the first to the last sample, s.
     public var wallSeconds: Double
-    /// Per sample, the time from the reader handing it over to the end of its sinks (processed,
-    /// written, sent), ns.
+    /// Per sample, the time from its arrival to the end of its sinks (processed, written, sent),
+    /// ns. Arrival is when the feed's read that brought the row's last byte returned (a datagram
+    /// read from the UDP socket, a read of standard input or the serial port), before the pipe to
+    /// the CSV reader; samples held for the rate estimate (without `--rate`) are not counted.
     public var latencyNanoseconds: DistributionSummary?
     /// The whole pipeline's filtering figures on the stream (latency to 90 %, jitter on its still
     /// segments, lag), as in the replay report.
@@ -64,8 +66,11 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var rowsRepaired = 0
     public var problems: [String] = []
     public var datagramsDropped = 0
-    /// Pauses in the stream longer than `LiveSession.silence` (wall time between two samples):
-    /// how many, and the longest, s. A sender that stopped for a while shows here.
+    /// Datagrams the kernel dropped on the UDP socket because its receive buffer was full
+    /// (`SO_RXQ_OVFL`, as last reported with a received datagram; 0 for other sources).
+    public var kernelDrops = 0
+    /// Pauses in the stream longer than `LiveSession.silence` (wall time between two samples'
+    /// arrivals): how many, and the longest, s. A sender that stopped for a while shows here.
     public var silences = 0
     public var longestSilenceSeconds = 0.0
 
@@ -75,7 +80,7 @@ public struct LiveReport: Sendable, Codable, Equatable {
         case streamSeconds = "stream_s", wallSeconds = "wall_s", latencyNanoseconds = "latency_ns"
         case stillSegments = "still_segments"
         case rowsDropped = "rows_dropped", rowsRepaired = "rows_repaired", problems
-        case datagramsDropped = "datagrams_dropped"
+        case datagramsDropped = "datagrams_dropped", kernelDrops = "kernel_drops"
         case silences, longestSilenceSeconds = "longest_silence_s"
     }
 }
@@ -86,7 +91,8 @@ public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
 
-    /// A pause between two samples longer than this (s, wall time) counts as a silence.
+    /// A pause between two samples' arrivals longer than this (s, wall time) counts as a
+    /// silence; it is also how long the live status waits before saying it is waiting for data.
     public static let silence = 1.0
 
     /// Problems quoted in the report (all are counted).
@@ -96,15 +102,21 @@ public enum LiveSession {
     /// between samples) says so. The stream is read leniently: a malformed row is counted,
     /// quoted (the first few) and left out, and the stream goes on.
     ///
-    /// - Parameter note: called once at the start with anything the user should know (a UDP
-    ///   source listening beyond the loopback address).
+    /// - Parameters:
+    ///   - note: called once at the start with anything the user should know (a UDP source
+    ///     listening beyond the loopback address).
+    ///   - waiting: called from another thread while no sample has arrived for more than
+    ///     `silence` (every `SilenceWatch.tick`; `announce` at first and every 10 s), and once
+    ///     when samples resume after such a pause; never after `run` returns.
+    ///   - progress: called about every 0.25 s while samples arrive.
     /// - Throws: `RecordingError` for the source (bad address, a bad row with its line and
     ///   column), `SpecError` for the pipeline, `ReplayError` for `--send`.
     public static func run(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool,
                            note: (String) -> Void = { _ in },
+                           waiting: @escaping @Sendable (LiveWait) -> Void = { _ in },
                            progress: (LiveProgress) -> Void = { _ in }) throws -> LiveReport {
         do {
-            return try stream(request, shouldStop: shouldStop, note: note, progress: progress)
+            return try stream(request, shouldStop: shouldStop, note: note, waiting: waiting, progress: progress)
         } catch var error as RecordingError where error.file.hasPrefix("/dev/fd/") {
             error.file = request.source   // the stream's name, not the pipe it is read through
             throw error
@@ -112,20 +124,32 @@ public enum LiveSession {
     }
 
     static func stream(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool, note: (String) -> Void,
-                       progress: (LiveProgress) -> Void) throws -> LiveReport {
+                       waiting: @escaping @Sendable (LiveWait) -> Void, progress: (LiveProgress) -> Void) throws -> LiveReport {
+        let clock = MonotonicClock()
         let feed = try LiveFeed(source: request.source, shouldStop: shouldStop)
         defer { feed.stop() }
         if let listening = feed.listeningNote { note(listening) }
+        let watch = SilenceWatch(start: clock.now(), limit: silence, report: waiting)
+        defer { watch.stop() }
         var options = request.readOptions
         options.strict = false
         let reader = try RecordingSources.open(path: feed.path, options: options)
+        let rows = reader as? RecordingReader
+        /// The next sample and its arrival (ns): the feed's stamp of the read that completed its
+        /// row, or now when the feed no longer knows it.
+        func next() throws -> (sample: MotionSample, arrival: Int64)? {
+            guard let sample = try reader.next() else { return nil }
+            let arrival = rows.flatMap { feed.arrivalTime(throughByte: $0.bytesConsumed) } ?? clock.now()
+            watch.sampleArrived(at: arrival)
+            return (sample, arrival)
+        }
         let schema = reader.schema
-        var first: [MotionSample] = []
+        var first: [(sample: MotionSample, arrival: Int64)] = []
         if request.sampleRate == nil {
-            while first.count < rateSamples, let sample = try reader.next() { first.append(sample) }
+            while first.count < rateSamples, let next = try next() { first.append(next) }
         }
         let estimated = request.sampleRate == nil
-        let rate = request.sampleRate ?? nominalSampleRate(of: first) ?? 100
+        let rate = request.sampleRate ?? nominalSampleRate(of: first.map(\.sample)) ?? 100
         let context = StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer, hasGyroscope: schema.hasGyroscope)
         var pipeline = try StageCatalog.standard.pipeline(request.pipeline, context: context)
         var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
@@ -142,44 +166,44 @@ public enum LiveSession {
         }
         var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate, hasGyroscope: schema.hasGyroscope)
         var latency = ValueCollector()
-        let clock = MonotonicClock()
         var count = 0
         var firstTime: Double?, lastTime = 0.0
-        var firstWall: Int64?, lastWall: Int64 = 0
+        var firstWall: Int64?, lastWall: Int64 = 0, lastArrival: Int64 = 0
         var lastProgress: Int64 = 0, progressCount = 0
         var silences = 0, longestSilence: Int64 = 0
 
-        func handle(_ sample: MotionSample) {
-            let start = clock.now()
+        /// Processes one sample; `timed`: its latency counts (it did not wait for the rate estimate).
+        func handle(_ sample: MotionSample, arrival: Int64, timed: Bool) {
             var record = ProcessedSample(sample)
-            pipeline.process(&record)
+            pipeline.process(&record) { index, stage in metrics.observe(stage: index, stage) }
             writer?.write(record)
             if flushEachSample { writer?.flush() }
             sender?.send(record)
             let end = clock.now()
             if firstWall != nil {
-                let pause = start - lastWall
+                let pause = arrival - lastArrival
                 if Double(pause) * 1e-9 > silence { silences += 1 }
                 longestSilence = Swift.max(longestSilence, pause)
             }
-            latency.add(end - start)
-            metrics.add(sample)
+            if timed { latency.add(end - arrival) }
+            metrics.add(record)
             count += 1
             firstTime = firstTime ?? sample.time
             lastTime = sample.time
-            firstWall = firstWall ?? start
+            firstWall = firstWall ?? arrival
             lastWall = end
+            lastArrival = arrival
             if end - lastProgress >= 250_000_000 {
                 let seconds = Double(end - lastProgress) * 1e-9
                 progress(LiveProgress(samples: count, rate: lastProgress == 0 ? 0 : Double(count - progressCount) / seconds,
-                                      latencyMicroseconds: Double(end - start) * 1e-3))
+                                      latencyMicroseconds: Double(end - arrival) * 1e-3))
                 lastProgress = end
                 progressCount = count
             }
         }
-        for sample in first { handle(sample) }
+        for (sample, arrival) in first { handle(sample, arrival: arrival, timed: false) }
         do {
-            while !shouldStop(), let sample = try reader.next() { handle(sample) }
+            while !shouldStop(), let (sample, arrival) = try next() { handle(sample, arrival: arrival, timed: true) }
         } catch where shouldStop() {
             // Stopped in the middle of a row: the rows before it were processed.
         }
@@ -198,6 +222,7 @@ public enum LiveSession {
             return issue.description
         }
         report.datagramsDropped = feed.droppedDatagrams
+        report.kernelDrops = feed.kernelDrops
         report.silences = silences
         report.longestSilenceSeconds = Double(longestSilence) * 1e-9
         return report

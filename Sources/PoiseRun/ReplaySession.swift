@@ -184,10 +184,9 @@ public struct ReplaySession: Sendable {
             speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate, gapPolicy: gapPolicy))
         var pipeline = self.pipeline
         var framePipeline = self.framePipeline
-        // The metric sink, fed in the delivery pass: it runs its own copy of the pipeline from the
-        // initial state so it can read every filtering stage's output (filter outputs do not
-        // depend on timing), and frames run on the recording's time line, so a paced replay's
-        // frames are those of a `--speed max` one.
+        // The metric sink, fed in the delivery pass: it reads every filtering stage's output as
+        // the one pipeline runs (`observe`), then takes the finished record; frames run on the
+        // recording's time line, so a paced replay's frames are those of a `--speed max` one.
         var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
                                               hasGyroscope: scan.schema.hasGyroscope)
         let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
@@ -201,9 +200,10 @@ public struct ReplaySession: Sendable {
         let scheduling = paced && request.realTimePriority ? RealTimeScheduling.raise() : nil
         let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
                                   expectedCount: total, shouldStop: shouldStop,
+                                  observe: { index, record in metrics.observe(stage: index, record) },
                                   onSample: { record, delivery in
             if !frameMode { writer?.write(record); sender?.send(record) }
-            metrics.add(record.input)
+            metrics.add(record)
             if paced, delivery.lateness > lateThreshold { lateCount += 1 }
             let now = delivery.delivered + delivery.cost
             guard let last = lastReport else { lastReport = now; return }

@@ -123,6 +123,9 @@ public struct Replayer<Clock: PacingClock> {
     ///   - expectedCount: samples to reserve statistics room for (0 if unknown).
     ///   - shouldStop: polled before each sample and during long waits; `true` ends the replay
     ///     (the statistics cover what was delivered).
+    ///   - observe: called after each stage of `pipeline` with the stage's index and the record
+    ///     as that stage left it (metric sinks read intermediate signals here, so the pipeline
+    ///     runs once per sample); its time counts in the processing cost.
     ///   - onSample: called with each processed record and its delivery timing.
     ///   - onFrame: called with each frame (pass `{ _ in }` without frames; no default, because a
     ///     defaulted closure would make every call count as throwing).
@@ -132,6 +135,7 @@ public struct Replayer<Clock: PacingClock> {
         framePipeline: inout Pipeline?,
         expectedCount: Int = 0,
         shouldStop: () -> Bool = { false },
+        observe: (Int, ProcessedSample) -> Void = { _, _ in },
         onSample: (ProcessedSample, SampleDelivery) throws -> Void,
         onFrame: (FrameDelivery) throws -> Void
     ) rethrows -> ReplayResult where Samples.Element == MotionSample {
@@ -235,7 +239,7 @@ public struct Replayer<Clock: PacingClock> {
             let delivered = clock.now()
             if !paced { scheduled = delivered }
             var record = ProcessedSample(sample)
-            pipeline.process(&record)
+            pipeline.process(&record, observe: observe)
             let cost = clock.now() - delivered
             timing.record(scheduled: scheduled, delivered: delivered, cost: cost)
             latest = record

@@ -35,7 +35,8 @@ public struct StageMetrics: Sendable {
                 hasGyroscope: Bool = true, detector: RestDetector = RestDetector()) {
         var accumulator = StageMetricsAccumulator(pipeline: pipeline, sampleRate: sampleRate,
                                                   hasGyroscope: hasGyroscope, detector: detector)
-        for sample in samples { accumulator.add(sample) }
+        var running = pipeline
+        for sample in samples { accumulator.add(sample, through: &running) }
         let summary = accumulator.finish()
         stillSegments = accumulator.detector.stillSegments(in: samples)
         noiseSegment = summary.noiseSegment

@@ -11,8 +11,9 @@ import Poise
 /// of the last filtering stage, or of the raw acceleration when there is none (latency 1 sample,
 /// attenuation 1).
 ///
-/// Per sample, the pipeline runs once and each filtering stage's output is read after that stage
-/// (the same values as running the stage's prefix alone). `StillSegmentTracker` judges each sample
+/// The accumulator runs no pipeline of its own: the driver runs the one pipeline once per sample,
+/// hands each stage's output to `observe(stage:_:)` as it is produced (the same values as running
+/// the stage's prefix alone), then the finished record to `add(_:)`. `StillSegmentTracker` judges each sample
 /// quiet or not about `window / 2` later; until then the sample waits in a short queue. Then:
 /// - a quiet sample goes to each stage's `JitterAccumulator` (the run is kept when the tracker
 ///   confirms it as a still segment, taken back otherwise), and into the noise excerpt of the
@@ -51,10 +52,12 @@ public struct StageMetricsAccumulator {
 
     let description: String
     let detector: RestDetector
-    var pipeline: Pipeline
     let measured: [Measured]
-    /// Measured-stage number for each pipeline stage, or -1.
+    /// Per pipeline stage: its measured-stage number (or -1), the signal read after it and the map
+    /// back to the input's axes (plain values, so reading them per stage copies no pipeline).
     let slots: [Int]
+    let stageSignals: [StageSignal?]
+    let stageAxes: [AxisMap]
     var tracker: StillSegmentTracker
     var verdicts: [Bool] = []
     var confirmedStarts: [Int] = []
@@ -65,6 +68,7 @@ public struct StageMetricsAccumulator {
     var pendingInputs: [SIMD3<Double>] = []
     var pendingOutputs: [SIMD3<Double>] = []
     var pendingHead = 0
+    /// Per measured stage, its output for the sample being processed (in the input's axes).
     var current: [SIMD3<Double>]
     var decided = 0
 
@@ -101,7 +105,8 @@ public struct StageMetricsAccumulator {
     var frameTimeJitter = JitterAccumulator<SIMD3<Double>>()
 
     /// Measures `pipeline` (as built, from its initial state) on samples delivered at `sampleRate`
-    /// Hz.
+    /// Hz. The stages are kept only as templates for the step responses measured in `finish()`;
+    /// the caller runs its own copy of the pipeline on the samples.
     ///
     /// - Parameters:
     ///   - detector: finds still segments (the gyroscope test is switched off when `hasGyroscope`
@@ -111,7 +116,6 @@ public struct StageMetricsAccumulator {
         if !hasGyroscope { detector.useGyroscope = false }
         self.detector = detector
         self.sampleRate = sampleRate
-        self.pipeline = pipeline
         description = pipeline.description
         var measured: [Measured] = []
         var slots = Array(repeating: -1, count: pipeline.stages.count)
@@ -128,6 +132,8 @@ public struct StageMetricsAccumulator {
         }
         self.measured = measured
         self.slots = slots
+        stageSignals = slots.map { $0 >= 0 ? measured[$0].signal : nil }
+        stageAxes = slots.map { $0 >= 0 ? measured[$0].axes : AxisMap(Pipeline()) }
         tracker = StillSegmentTracker(detector: detector)
         current = Array(repeating: .zero, count: measured.count)
         jitters = Array(repeating: JitterAccumulator(), count: measured.count)
@@ -139,20 +145,21 @@ public struct StageMetricsAccumulator {
     /// Samples added so far.
     public var count: Int { tracker.count }
 
-    /// Adds the next delivered sample (time in s, acceleration in g, rotation rate in rad/s).
-    public mutating func add(_ sample: MotionSample) {
-        var record = ProcessedSample(sample)
-        if measured[0].stageIndex == nil {
-            current[0] = sample.acceleration
-        } else {
-            for index in pipeline.stages.indices {
-                pipeline.stages[index].process(&record)
-                let slot = slots[index]
-                if slot >= 0, let value = measured[slot].signal.value(in: record) {
-                    current[slot] = measured[slot].axes.toInput(value)
-                }
-            }
-        }
+    /// Reads stage `index`'s output from `record`, the record right after that stage ran. The
+    /// driver calls it after every stage of the one pipeline it runs (`Pipeline.process(_:observe:)`),
+    /// then `add(_:)` with the finished record; stages that are not measured are ignored.
+    public mutating func observe(stage index: Int, _ record: ProcessedSample) {
+        guard index < slots.count, let signal = stageSignals[index], let value = signal.value(in: record) else { return }
+        current[slots[index]] = stageAxes[index].toInput(value)
+    }
+
+    /// Adds the next delivered sample once the pipeline has processed it: `record.input` is the
+    /// sample as delivered (time in s, acceleration in g, rotation rate in rad/s), and each
+    /// measured stage's output is the one last given to `observe(stage:_:)` (a stage that wrote
+    /// nothing keeps its previous value).
+    public mutating func add(_ record: ProcessedSample) {
+        let sample = record.input
+        if measured[0].stageIndex == nil { current[0] = sample.acceleration }
         pendingTimes.append(sample.time)
         pendingInputs.append(sample.acceleration)
         pendingOutputs.append(contentsOf: current)
@@ -162,6 +169,17 @@ public struct StageMetricsAccumulator {
         confirm(completed)
         for quiet in verdicts { decide(quiet: quiet) }
         compactPending()
+    }
+
+    /// Runs `pipeline` (the one the accumulator was built for, in its current state) on `sample`,
+    /// observing every stage, adds the result and returns it: the measured run and the output are
+    /// one pass.
+    @discardableResult
+    public mutating func add(_ sample: MotionSample, through pipeline: inout Pipeline) -> ProcessedSample {
+        var record = ProcessedSample(sample)
+        pipeline.process(&record) { index, stage in observe(stage: index, stage) }
+        add(record)
+        return record
     }
 
     /// Adds a game-loop frame (frame mode): its time in s, the value the sensor-callback pipeline

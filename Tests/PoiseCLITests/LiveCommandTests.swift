@@ -59,6 +59,35 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
+    /// Datagrams of the "Sensorstream IMU+GPS" Android app (time, then sensor id and x, y, z:
+    /// 3 accelerometer m/s², 4 gyroscope rad/s, 5 magnetometer µT; 81 orientation skipped) are
+    /// read as a stream of those three sensors, in Poise's units.
+    @Test func sensorStreamDatagramsAreRead() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let out = scratch.path("live.csv")
+        let port = try Self.freePort()
+        let datagrams = (0 ..< 40).map { i in
+            "\(100 + Double(i) / 50), 3, 0.5, -0.25, 9.80665, 4, 0.01, 0.02, -0.03, 81, 120.0, 3.0, -1.5, 5, 20.0, -5.0, -40.0"
+        }
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out]) {
+            try Self.send(datagrams, to: port)
+        }
+        #expect(status == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 40, "\(errors)")
+        #expect(report["rows_dropped"] as? Int == 0)
+        let rows = try csvRows(out)
+        try #require(rows.count == 41)
+        let names = rows[0]
+        let first = rows[1].map { Double($0) ?? .nan }
+        func value(_ name: String) -> Double { names.firstIndex(of: name).map { first[$0] } ?? .nan }
+        #expect(value("t_s") == 100)
+        #expect(abs(value("acc_x_g") - 0.5 / 9.80665) < 1e-12 && abs(value("acc_y_g") + 0.25 / 9.80665) < 1e-12)
+        #expect(abs(value("acc_z_g") - 1) < 1e-12)
+        #expect(value("gyr_x_radps") == 0.01 && value("gyr_z_radps") == -0.03)
+        #expect(value("mag_x_uT") == 20 && value("mag_z_uT") == -40)
+    }
+
     /// Malformed rows in a stream are counted, quoted with their position and left out; the
     /// stream goes on.
     @Test func malformedRowsAreCountedAndTheStreamGoesOn() throws {
@@ -75,25 +104,53 @@ import Glibc
         #expect(problems.count == 2 && problems[0].hasPrefix("-:3:2:") && problems[1].hasPrefix("-:4:"), "\(problems)")
     }
 
-    /// A sender that pauses for longer than a second shows in the report as a silence.
-    @Test func aPausingSenderIsReported() throws {
+    /// A sender that pauses for longer than a second is reported while it happens — a line on
+    /// standard error once no sample has arrived for more than 1 s, one when data resumes — and
+    /// in the report as a silence.
+    @Test func aPausingSenderIsReportedWhileItHappens() throws {
         let process = Process()
         process.executableURL = try #require(PoiseProcess.executable)
         process.arguments = ["live", "-", "--rate", "100", "--json"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(Data("t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n0.01,0,0,1\n".utf8))
-        Thread.sleep(forTimeInterval: 1.3)
+        let waiting = Self.text(of: errors, until: "waiting for data", seconds: 10)
+        #expect(waiting.contains("poise live: waiting for data: no sample for 1."), "\(waiting)")
+        Thread.sleep(forTimeInterval: 0.3)
         input.fileHandleForWriting.write(Data("0.02,0,0,1\n".utf8))
         try input.fileHandleForWriting.close()
         let report = try json(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        let all = waiting + rest
+        #expect(all.components(separatedBy: "waiting for data").count == 2, "one line for one pause: \(all)")
+        let resumed = try #require(all.range(of: "poise live: data resumed after "), "\(all)")
+        let seconds = Double(all[resumed.upperBound...].prefix { $0 != " " }) ?? 0
+        #expect(seconds >= 1.25, "\(all)")
         #expect(report["samples"] as? Int == 3)
         #expect(report["silences"] as? Int == 1)
-        #expect((report["longest_silence_s"] as? Double ?? 0) > 1.2)
+        #expect((report["longest_silence_s"] as? Double ?? 0) >= 1.25)
+    }
+
+    /// What `pipe` gives until its text contains `marker`, the pipe ends or `seconds` pass (it
+    /// polls, so a silent process cannot hang the test).
+    static func text(of pipe: Pipe, until marker: String, seconds: Double) -> String {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !text.contains(marker), Date() < deadline {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[..<count], as: UTF8.self)
+        }
+        return text
     }
 
     /// `udp://:PORT` listens on the loopback address only; naming another address says so.

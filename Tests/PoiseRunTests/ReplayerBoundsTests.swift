@@ -58,14 +58,15 @@ import Poise
     @Test func framesWaitingAcrossAGapAreBounded() throws {
         let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: 100))
         var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: 100)
-        metrics.add(MotionSample(time: 0, acceleration: SIMD3(0, 0, 1)))
+        var running = pipeline
+        metrics.add(MotionSample(time: 0, acceleration: SIMD3(0, 0, 1)), through: &running)
         let limit = StageMetricsAccumulator.maximumWaitingFrames
         for k in 0 ..< 3 * limit {
             metrics.addFrame(time: Double(k) / 1000, callback: .zero, frameTime: .zero, raw: .zero)
             if k % 997 == 0 { #expect(metrics.frames.count - metrics.frameHead <= limit) }
         }
         #expect(metrics.frames.count <= 2 * limit + 256)
-        metrics.add(MotionSample(time: 1e6, acceleration: SIMD3(0, 0, 1)))
+        metrics.add(MotionSample(time: 1e6, acceleration: SIMD3(0, 0, 1)), through: &running)
         _ = metrics.finish()
     }
 }

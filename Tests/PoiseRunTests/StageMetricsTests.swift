@@ -132,8 +132,9 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
             return MotionSample(time: t, acceleration: SIMD3(0, moving ? 0.5 * Double.sin(9 * t) : 0, 1),
                                 rotationRate: SIMD3(moving ? 1 : 0, 0, 0))
         }
-        var accumulator = StageMetricsAccumulator(pipeline: Pipeline([DelayStage(delay: 3)]), sampleRate: 100)
-        for sample in flicker { accumulator.add(sample) }
+        var delay = Pipeline([DelayStage(delay: 3)])
+        var accumulator = StageMetricsAccumulator(pipeline: delay, sampleRate: 100)
+        for sample in flicker { accumulator.add(sample, through: &delay) }
         let summary = accumulator.finish()
         #expect(summary.stillSegmentCount == 0 && summary.noiseSegment == nil)
         #expect(summary.stages[0].jitter == nil)
@@ -143,12 +144,43 @@ func simulatedRecording(wobble: Double = 0.002) -> [MotionSample] {
     @Test func stillAndMovingPeriodsAreSeparated() throws {
         // Still 0–3, 6–9, 12–15 s, moving in between: three still segments, and a pure delay of
         // 5 samples shows as a 50 ms lag on the two moving ones.
-        var accumulator = StageMetricsAccumulator(pipeline: Pipeline([DelayStage(delay: 5)]), sampleRate: 100)
-        for sample in simulatedMotion() { accumulator.add(sample) }
+        var delay = Pipeline([DelayStage(delay: 5)])
+        var accumulator = StageMetricsAccumulator(pipeline: delay, sampleRate: 100)
+        for sample in simulatedMotion() { accumulator.add(sample, through: &delay) }
         let summary = accumulator.finish()
         #expect(summary.stillSegmentCount == 3)
         #expect(summary.stages[0].jitter?.segments == 3)
         #expect(abs((summary.stages[0].lagMilliseconds ?? .nan) - 50) < 1)
         #expect(summary.stages[0].latency90Samples == StepLatencySamples(tilt: 6, shake: 6))
+    }
+
+    @Test func observedStagesEqualTheirPrefixesRunAlone() throws {
+        // The driver's one pipeline hands each stage's output to the accumulator as it runs; the
+        // figures equal those of an accumulator given each measured stage's prefix run alone on
+        // the same samples (and remapped axes are mapped back in both).
+        let spec = "remap:+Y-X+Z | lowpass:cutoff=5 | gravity | factor:k=0.2"
+        let pipeline = try StageCatalog.standard.pipeline(spec, context: StageContext(sampleRate: 100))
+        let samples = simulatedMotion()
+        var observed = StageMetricsAccumulator(pipeline: pipeline, sampleRate: 100)
+        var running = pipeline
+        var outputs: [ProcessedSample] = []
+        for sample in samples { outputs.append(observed.add(sample, through: &running)) }
+
+        var separate = StageMetricsAccumulator(pipeline: pipeline, sampleRate: 100)
+        let measured = pipeline.stages.indices.filter { pipeline.stages[$0].measuredSignal != nil }
+        #expect(measured == [1, 2, 3])
+        var prefixes = measured.map { Pipeline(Array(pipeline.stages[...$0])) }
+        var whole = pipeline
+        for (i, sample) in samples.enumerated() {
+            for (k, stage) in measured.enumerated() {
+                separate.observe(stage: stage, prefixes[k].process(sample))
+            }
+            let record = whole.process(sample)
+            #expect(record.acceleration == outputs[i].acceleration && record.gravity == outputs[i].gravity)
+            separate.add(record)
+        }
+        let a = observed.finish(), b = separate.finish()
+        #expect(a.stages.count == 3 && a.stillSegmentCount == 3)
+        #expect(a == b)
     }
 }

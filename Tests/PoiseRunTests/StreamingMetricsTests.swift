@@ -31,7 +31,8 @@ import Poise
         let rate = try #require(nominalSampleRate(of: recording.samples))
         let pipeline = try StageCatalog.standard.pipeline("lowpass:cutoff=5", context: StageContext(sampleRate: rate))
         var accumulator = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate)
-        for sample in recording.samples { accumulator.add(sample) }
+        var running = pipeline
+        for sample in recording.samples { accumulator.add(sample, through: &running) }
         let summary = accumulator.finish()
         #expect(accumulator.count == recording.samples.count)
         #expect(summary.stillSegmentCount == RestDetector().stillSegments(in: recording.samples).count)

@@ -129,9 +129,7 @@ struct FigurePass {
 
     mutating func add(_ chunk: [MotionSample]) {
         for sample in chunk {
-            metrics.add(sample)
-            var record = ProcessedSample(sample)
-            pipeline.process(&record)
+            let record = metrics.add(sample, through: &pipeline)
             if let value = signal.value(in: record) { last = value }
             let x = sample.time - t0
             for axis in 0..<3 { envelopes[axis].add(x: x, y: last[axis]) }

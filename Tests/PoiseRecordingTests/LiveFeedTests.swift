@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import PoiseRecording
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `LiveFeed` on a loopback UDP port: arrival times are stamped when a datagram is read from the
+/// socket, and the kernel's drops (a full receive buffer) are counted.
+@Suite struct LiveFeedTests {
+    /// The second row is read 300 ms after it arrived: its arrival time is when the datagram
+    /// came (200 ms after the first row's), not when the reader handed the row over.
+    @Test func rowsCarryTheirDatagramsArrivalTime() throws {
+        let (feed, port) = try Self.listeningFeed()
+        defer { feed.stop() }
+        let sender = try UDPTestSender(port: port)
+        sender.send("t_s,acc_x_g,acc_y_g,acc_z_g")
+        sender.send("0,0,0,1")
+        usleep(200_000)
+        sender.send("0.01,0,0,1")
+        let reader = try RecordingReader(path: feed.path, options: ReadOptions(strict: false))
+        _ = try #require(try reader.next())
+        let first = try #require(feed.arrivalTime(throughByte: reader.bytesConsumed))
+        usleep(300_000)
+        _ = try #require(try reader.next())
+        let second = try #require(feed.arrivalTime(throughByte: reader.bytesConsumed))
+        let readAt = LiveFeed.monotonicNow()
+        #expect(second - first >= 100_000_000 && second - first < 1_000_000_000, "\(second - first) ns between arrivals")
+        #expect(readAt - second >= 290_000_000, "stamped at arrival, \(readAt - second) ns before it was read")
+        #expect(feed.kernelDrops == 0)
+    }
+
+    /// A flood while nothing reads the feed fills the pipe and then the socket's receive buffer;
+    /// every datagram sent is either received or counted as dropped by the kernel.
+    @Test func kernelDropsAreCounted() throws {
+        let (feed, port) = try Self.listeningFeed()
+        defer { feed.stop() }
+        let sender = try UDPTestSender(port: port)
+        sender.send("t_s,acc_x_g,acc_y_g,acc_z_g")
+        let row = "0.01,0,0,1," + String(repeating: "0", count: 1300)   // a long (malformed) row
+        var sent = 1
+        for _ in 0 ..< 20_000 { if sender.send(row) { sent += 1 } }
+        // Drain the pipe, then one more datagram brings the kernel's final count.
+        let drained = FileHandle(forReadingAtPath: feed.path)
+        let drain = Thread { while let data = try? drained?.read(upToCount: 1 << 16), !data.isEmpty {} }
+        drain.start()
+        usleep(500_000)
+        if sender.send("0.02,0,0,1") { sent += 1 }
+        var waited = 0
+        while feed.receivedCount + feed.kernelDrops < sent, waited < 50 { usleep(20_000); waited += 1 }
+        #expect(feed.kernelDrops > 0)
+        #expect(feed.receivedCount + feed.kernelDrops == sent, "received \(feed.receivedCount), dropped \(feed.kernelDrops), sent \(sent)")
+        feed.stop()
+        usleep(200_000)
+    }
+
+    /// The drop counter is read from `SO_RXQ_OVFL` control messages, skipping others.
+    @Test func dropCountIsFoundAmongControlMessages() {
+        let header = MemoryLayout<cmsghdr>.size
+        var bytes = [UInt8](repeating: 0, count: 2 * (header + 8))
+        func message(level: Int32, type: Int32) -> cmsghdr {
+            var message = cmsghdr()
+            message.cmsg_len = header + 4
+            message.cmsg_level = level
+            message.cmsg_type = type
+            return message
+        }
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: message(level: SOL_SOCKET, type: 29), toByteOffset: 0, as: cmsghdr.self)   // SO_TIMESTAMP
+            raw.storeBytes(of: message(level: SOL_SOCKET, type: LiveFeed.receiveQueueOverflow), toByteOffset: header + 8, as: cmsghdr.self)
+            raw.storeBytes(of: UInt32(1234), toByteOffset: 2 * header + 8, as: UInt32.self)
+        }
+        #expect(bytes.withUnsafeBytes { LiveFeed.dropCount($0) } == 1234)
+        #expect(bytes.withUnsafeBytes { LiveFeed.dropCount(UnsafeRawBufferPointer(rebasing: $0[..<(header + 8)])) } == nil)
+        #expect([UInt8]().withUnsafeBytes { LiveFeed.dropCount($0) } == nil)
+    }
+
+    /// A feed listening on a free loopback port.
+    static func listeningFeed() throws -> (LiveFeed, UInt16) {
+        for _ in 0 ..< 20 {
+            let port = UInt16.random(in: 20_000 ... 60_000)
+            if let feed = try? LiveFeed(source: "udp://127.0.0.1:\(port)") { return (feed, port) }
+        }
+        throw RecordingError(file: "udp", line: 0, column: 0, message: "no free port")
+    }
+}
