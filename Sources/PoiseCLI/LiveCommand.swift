@@ -102,6 +102,9 @@ struct LiveCommand: ParsableCommand {
             lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped, \(report.kernelDrops) dropped by the kernel (socket buffer full)")
             for problem in report.problems { lines.append("            \(problem)") }
         }
+        if report.rowsWithHeldSensor > 0 {
+            lines.append("  multi-rate  \(report.rowsWithHeldSensor) rows without a new reading of a slower sensor (its previous value held)")
+        }
         if let send = report.send {
             lines.append("  sent      \(send.sent) \(send.format) datagrams to \(send.target)\(send.failed > 0 ? ", \(send.failed) not sent (\(send.firstError ?? "refused"))" : "")")
         }

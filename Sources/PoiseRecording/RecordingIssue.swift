@@ -12,6 +12,9 @@ public struct RecordingIssue: Sendable, Equatable, CustomStringConvertible {
         case notANumber
         /// A sensor or time field is NaN or ±infinity.
         case nonFinite
+        /// A sensor's fields are all empty in a row (a slower sensor without a new reading, as in
+        /// a multi-rate log): the previous row's value of that sensor is held.
+        case heldSensor
         /// A timestamp is earlier than the previous row's.
         case timeBackwards
         /// A timestamp equals the previous row's.

@@ -97,6 +97,9 @@ public final class RecordingReader {
     // Parsing plan.
     private let parser: DecimalParser
     private let values: UnsafeMutablePointer<Double>
+    /// Sensors (bit 0 accelerometer, 1 gyroscope, 2 magnetometer) whose fields were all empty in
+    /// the row being assembled (`parseWithHeldSensors`); they hold their previous values.
+    private var heldSensors: UInt8 = 0
     /// The short path's powers of ten, one per column (padding lanes stay 1).
     private let divisors: UnsafeMutablePointer<Double>
     /// Per column, the number of digits after the point in the last row the short path parsed
@@ -476,6 +479,10 @@ public final class RecordingReader {
                 continue
             }
             guard parseFields(start, end) == end else {
+                if try parseWithHeldSensors(start, end) {
+                    if try deliver(&sample) { return true }
+                    continue
+                }
                 try diagnose(start, end)
                 st.pointee.dataRows += 1
                 continue
@@ -673,20 +680,77 @@ public final class RecordingReader {
         return try checkTime(sample.time)
     }
 
+    /// A row whose only problem is that every field of one or more sensors is empty (a multi-rate
+    /// log: the slower sensor had no new reading): parses the other fields into `values`, marks
+    /// those sensors in `heldSensors` (their previous values are held by `repairNonFinite`, in
+    /// strict reading too) and returns true. False for anything else (the row is then diagnosed),
+    /// and for the first data row (nothing to hold yet).
+    @inline(never)
+    private func parseWithHeldSensors(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws -> Bool {
+        guard state.pointee.hasPrevious else { return false }
+        var fields: [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] = []
+        var fieldStart = start
+        var p = start
+        while p < end {
+            if p.pointee == 44 { fields.append((fieldStart, p)); fieldStart = p + 1 }
+            p += 1
+        }
+        fields.append((fieldStart, end))
+        guard fields.count == columnCount else { return false }
+        var empty = Set<Int>()
+        for (c, field) in fields.enumerated() where !skipColumn[c] {
+            let trimmed = String(decoding: UnsafeBufferPointer(start: field.0, count: field.1 - field.0), as: UTF8.self).trimmingSpaces()
+            if trimmed.isEmpty { empty.insert(c); values[c] = .nan; continue }
+            guard let value = DecimalParser.parse(trimmed) else { return false }
+            values[c] = value
+        }
+        guard !empty.isEmpty else { return false }
+        var mask: UInt8 = 0
+        var covered = Set<Int>()
+        let components = accelerationComponentColumns.map { [$0.x, $0.y, $0.z] } ?? []
+        for (sensor, group) in [accelerationColumns, rotationRateColumns, magneticFieldColumns].enumerated() {
+            guard let group else { continue }
+            let columns = [group.x, group.y, group.z] + (sensor == 0 ? components : [])
+            let missing = columns.filter { empty.contains($0) }.count
+            if missing == columns.count { mask |= 1 << sensor; covered.formUnion(columns) } else if missing > 0 { return false }
+        }
+        guard mask != 0, empty.isSubset(of: covered) else { return false }
+        heldSensors = mask
+        return true
+    }
+
     /// Handles NaN/Inf in time or sensor columns: strict throws; lenient holds the previous row's
     /// value for the affected sensor (repaired) or drops the row when there is none (or the time is bad).
+    /// Sensors in `heldSensors` (empty in a multi-rate row) hold their previous value first.
     @inline(never)
     private func repairNonFinite(_ sample: inout MotionSample) throws -> Bool {
+        let held = heldSensors
+        heldSensors = 0
+        if held != 0 {
+            var names: [String] = []
+            if held & 1 != 0 { sample.acceleration = state.pointee.previousAcceleration; names.append("accelerometer") }
+            if held & 2 != 0 { sample.rotationRate = state.pointee.previousRotationRate; names.append("gyroscope") }
+            if held & 4 != 0 { sample.magneticField = state.pointee.previousMagneticField; names.append("magnetometer") }
+            // Normal in a multi-rate log: every such row is counted, only the first is stored (so
+            // they never crowd real problems out of `issues`).
+            if storedSummary.issueCounts[.heldSensor, default: 0] > 0 {
+                storedSummary.issueCounts[.heldSensor, default: 0] += 1
+            } else {
+                record(RecordingIssue(kind: .heldSensor, action: .kept,
+                                      location: RecordingError(file: path, line: state.pointee.lineNumber, column: 0,
+                                                               message: "no new \(names.joined(separator: " or ")) reading (empty fields): held the previous row's value")))
+            }
+        }
         var bad: [(column: Int, sensor: Int)] = []
         if timeColumn >= 0, !values[timeColumn].isFinite { bad.append((timeColumn, -1)) }
-        for (sensor, columns) in [accelerationColumns, rotationRateColumns, magneticFieldColumns].enumerated() {
+        for (sensor, columns) in [accelerationColumns, rotationRateColumns, magneticFieldColumns].enumerated() where held & (1 << sensor) == 0 {
             guard let c = columns else { continue }
             for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], sensor)) }
         }
-        if let c = accelerationComponentColumns {
+        if let c = accelerationComponentColumns, held & 1 == 0 {
             for axis in 0..<3 where !values[c[axis]].isFinite { bad.append((c[axis], 0)) }
         }
-        guard let first = bad.first else { return true }  // finite values whose sum overflowed
+        guard let first = bad.first else { return true }  // finite values whose sum overflowed, or only held sensors
         let name = schema.columns[first.column].name
         let text = "non-finite value \(values[first.column]) in \(name)"
         if options.strict {

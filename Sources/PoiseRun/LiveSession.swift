@@ -65,6 +65,9 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var rowsDropped = 0
     public var rowsRepaired = 0
     public var problems: [String] = []
+    /// Rows in which a slower sensor had no new reading (its fields empty): its previous value
+    /// was held (a multi-rate stream; not a problem).
+    public var rowsWithHeldSensor = 0
     public var datagramsDropped = 0
     /// Datagrams the kernel dropped on the UDP socket because its receive buffer was full
     /// (`SO_RXQ_OVFL`, as last reported with a received datagram; 0 for other sources).
@@ -80,6 +83,7 @@ public struct LiveReport: Sendable, Codable, Equatable {
         case streamSeconds = "stream_s", wallSeconds = "wall_s", latencyNanoseconds = "latency_ns"
         case stillSegments = "still_segments"
         case rowsDropped = "rows_dropped", rowsRepaired = "rows_repaired", problems
+        case rowsWithHeldSensor = "rows_with_held_sensor"
         case datagramsDropped = "datagrams_dropped", kernelDrops = "kernel_drops"
         case silences, longestSilenceSeconds = "longest_silence_s"
     }
@@ -216,7 +220,8 @@ public enum LiveSession {
                           stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: shouldStop())
         report.rowsDropped = reader.summary.rowsDropped
         report.rowsRepaired = reader.summary.rowsRepaired
-        report.problems = reader.issues.prefix(quotedProblems).map { issue in
+        report.rowsWithHeldSensor = reader.summary.issueCounts[.heldSensor] ?? 0
+        report.problems = reader.issues.filter { $0.kind != .heldSensor }.prefix(quotedProblems).map { issue in
             var issue = issue
             issue.location.file = request.source
             return issue.description

@@ -31,6 +31,26 @@ import Glibc
         #expect(abs((try json(estimated.stdout)["sample_rate_hz"] as? Double ?? 0) - 100) < 1e-6)
     }
 
+    /// A multi-rate stream (magnetometer every fourth row, its fields empty otherwise) is fused
+    /// sample by sample: every row comes out, the held rows are counted, not called problems.
+    @Test func multiRateRowsHoldTheSlowerSensor() throws {
+        var text = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n"
+        for i in 0..<200 { text += "\(Double(i) / 100),0,0,1,0,0,0.01,\(i % 4 == 0 ? "20,0,-40" : ",,")\n" }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = scratch.path("multi-rate.csv"), output = scratch.path("live.csv")
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let result = try PoiseProcess.run(["live", "-", "--pipeline", "fusion:9d", "--rate", "100", "--out", output, "--json"],
+                                          standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        #expect(report["samples"] as? Int == 200)
+        #expect(report["rows_with_held_sensor"] as? Int == 150)
+        #expect((report["problems"] as? [String])?.isEmpty == true)
+        let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 201 && !rows.contains { $0.contains("nan") })
+    }
+
     /// UDP: CSV datagrams (a header first) and JSON datagrams are processed as they arrive; SIGINT
     /// stops the run, completes the output file and prints the report (exit 130).
     @Test(arguments: ["csv", "json"])

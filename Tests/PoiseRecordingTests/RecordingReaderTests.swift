@@ -20,6 +20,30 @@ import Poise
         #expect(throws: RecordingError.self) { _ = try read(text, strict: strict, bufferSize: bufferSize) }
     }
 
+    /// A multi-rate log (the magnetometer slower than the IMU): a row whose magnetometer fields
+    /// are all empty holds the previous reading, in strict reading too; counted, first one stored.
+    @Test func emptySensorFieldsHoldTheSlowerSensorsPreviousReading() throws {
+        let header = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT\n"
+        var text = header
+        for i in 0..<40 {
+            let mag = i % 4 == 0 ? "\(20 + i),1,-40" : ",,"
+            text += "\(Double(i) / 100),0,0,1,0.1,0,0,\(mag)\n"
+        }
+        let recording = try read(text)
+        #expect(recording.samples.count == 40)
+        for (i, sample) in recording.samples.enumerated() {
+            #expect(sample.magneticField == SIMD3(Double(20 + i / 4 * 4), 1, -40), "row \(i)")
+            #expect(sample.acceleration == SIMD3(0, 0, 1))
+        }
+        #expect(recording.summary.issueCounts[.heldSensor] == 30)
+        #expect(recording.issues.filter { $0.kind == .heldSensor }.count == 1)
+        #expect(recording.summary.rowsRepaired == 0 && recording.summary.rowsDropped == 0)
+        // Not held: a partly empty sensor, an empty time, and the first row (nothing to hold).
+        #expect(error(header + "0,0,0,1,0,0,0,1,2,3\n0.01,0,0,1,0,0,0,1,,3\n")?.column == 9)
+        #expect(error(header + "0,0,0,1,0,0,0,1,2,3\n,0,0,1,0,0,0,,,\n")?.column == 1)
+        #expect(error(header + "0,0,0,1,0,0,0,,,\n")?.line == 2)
+    }
+
     @Test func broadRowsConvertUnitsAndMissingTruthBecomesNil() throws {
         let text = Self.broadHeader + "\n"
             + "0.000000,0.1154663,-0.001842788,9.860071,0.003195698,0.002131047,-0.004260349,-0.4840829,14.64445,-41.20704,nan,nan,nan,nan,0.09,-0.56,1.22,0\n"
