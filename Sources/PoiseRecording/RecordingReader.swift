@@ -680,14 +680,8 @@ public final class RecordingReader {
         return try checkTime(sample.time)
     }
 
-    /// A row whose only problem is that every field of one or more sensors is empty (a multi-rate
-    /// log: the slower sensor had no new reading): parses the other fields into `values`, marks
-    /// those sensors in `heldSensors` (their previous values are held by `repairNonFinite`, in
-    /// strict reading too) and returns true. False for anything else (the row is then diagnosed),
-    /// and for the first data row (nothing to hold yet).
-    @inline(never)
-    private func parseWithHeldSensors(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws -> Bool {
-        guard state.pointee.hasPrevious else { return false }
+    /// The fields of a line (start and end of each), split at every comma.
+    private static func fields(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] {
         var fields: [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] = []
         var fieldStart = start
         var p = start
@@ -696,6 +690,18 @@ public final class RecordingReader {
             p += 1
         }
         fields.append((fieldStart, end))
+        return fields
+    }
+
+    /// A row whose only problem is that every field of one or more sensors is empty (a multi-rate
+    /// log: the slower sensor had no new reading): parses the other fields into `values`, marks
+    /// those sensors in `heldSensors` (their previous values are held by `repairNonFinite`, in
+    /// strict reading too) and returns true. False for anything else (the row is then diagnosed),
+    /// and for the first data row (nothing to hold yet).
+    @inline(never)
+    private func parseWithHeldSensors(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws -> Bool {
+        guard state.pointee.hasPrevious else { return false }
+        let fields = Self.fields(start, end)
         guard fields.count == columnCount else { return false }
         var empty = Set<Int>()
         for (c, field) in fields.enumerated() where !skipColumn[c] {
@@ -854,14 +860,7 @@ public final class RecordingReader {
             throw RecordingError(file: path, line: line, column: 0,
                                  message: "line is longer than \(capacity) bytes: not a CSV recording (binary data or missing line breaks?)")
         }
-        var fields: [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] = []
-        var fieldStart = start
-        var p = start
-        while p < end {
-            if p.pointee == 44 { fields.append((fieldStart, p)); fieldStart = p + 1 }
-            p += 1
-        }
-        fields.append((fieldStart, end))
+        let fields = Self.fields(start, end)
         if fields.count != columnCount {
             let st = state.pointee
             let truncated = !st.lastLineTerminated && st.atEndOfFile && st.position == st.filled && fields.count < columnCount
