@@ -697,10 +697,10 @@ public final class RecordingReader {
     /// log: the slower sensor had no new reading): parses the other fields into `values`, marks
     /// those sensors in `heldSensors` (their previous values are held by `repairNonFinite`, in
     /// strict reading too) and returns true. False for anything else (the row is then diagnosed),
-    /// and for the first data row (nothing to hold yet).
+    /// and for an accelerometer or gyroscope empty in the first data row (nothing to hold yet); a
+    /// magnetometer empty before its first reading gives samples without one (`nil`).
     @inline(never)
     private func parseWithHeldSensors(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) throws -> Bool {
-        guard state.pointee.hasPrevious else { return false }
         let fields = Self.fields(start, end)
         guard fields.count == columnCount else { return false }
         var empty = Set<Int>()
@@ -720,7 +720,7 @@ public final class RecordingReader {
             let missing = columns.filter { empty.contains($0) }.count
             if missing == columns.count { mask |= 1 << sensor; covered.formUnion(columns) } else if missing > 0 { return false }
         }
-        guard mask != 0, empty.isSubset(of: covered) else { return false }
+        guard mask != 0, empty.isSubset(of: covered), state.pointee.hasPrevious || mask == 4 else { return false }
         heldSensors = mask
         return true
     }
@@ -736,7 +736,7 @@ public final class RecordingReader {
             var names: [String] = []
             if held & 1 != 0 { sample.acceleration = state.pointee.previousAcceleration; names.append("accelerometer") }
             if held & 2 != 0 { sample.rotationRate = state.pointee.previousRotationRate; names.append("gyroscope") }
-            if held & 4 != 0 { sample.magneticField = state.pointee.previousMagneticField; names.append("magnetometer") }
+            if held & 4 != 0 { sample.magneticField = state.pointee.hasPrevious ? state.pointee.previousMagneticField : nil; names.append("magnetometer") }
             // Normal in a multi-rate log: every such row is counted, only the first is stored (so
             // they never crowd real problems out of `issues`).
             if storedSummary.issueCounts[.heldSensor, default: 0] > 0 {

@@ -75,7 +75,9 @@ public final class RecordingWriter {
         output.append(RecordingWriter.header(for: options) + "\n")
     }
 
-    /// Appends one row. A missing magnetic field writes `nan` (readers then reject the row unless lenient).
+    /// Appends one row. A missing magnetic field (a slower magnetometer without a new reading)
+    /// writes empty fields, which `RecordingReader` reads back as "no new reading": the previous
+    /// reading held, or none before the first.
     public func write(_ sample: MotionSample) throws {
         guard !closed else { throw RecordingError(file: path, line: 0, column: 0, message: "write after close") }
         append(sample.time)
@@ -83,8 +85,11 @@ public final class RecordingWriter {
             output.append(byte: 44); append(v.x); output.append(byte: 44); append(v.y); output.append(byte: 44); append(v.z)
         }
         if options.includeMagneticField {
-            let m = sample.magneticField ?? SIMD3(repeating: .nan)
-            output.append(byte: 44); append(m.x); output.append(byte: 44); append(m.y); output.append(byte: 44); append(m.z)
+            if let m = sample.magneticField {
+                output.append(byte: 44); append(m.x); output.append(byte: 44); append(m.y); output.append(byte: 44); append(m.z)
+            } else {
+                output.append(byte: 44); output.append(byte: 44); output.append(byte: 44)
+            }
         }
         if options.includeTruth {
             let q = sample.truth ?? Quaternion(w: .nan, x: .nan, y: .nan, z: .nan)

@@ -38,10 +38,13 @@ import Poise
         #expect(recording.summary.issueCounts[.heldSensor] == 30)
         #expect(recording.issues.filter { $0.kind == .heldSensor }.count == 1)
         #expect(recording.summary.rowsRepaired == 0 && recording.summary.rowsDropped == 0)
-        // Not held: a partly empty sensor, an empty time, and the first row (nothing to hold).
+        // Not held: a partly empty sensor, an empty time, an accelerometer empty in the first row.
         #expect(error(header + "0,0,0,1,0,0,0,1,2,3\n0.01,0,0,1,0,0,0,1,,3\n")?.column == 9)
         #expect(error(header + "0,0,0,1,0,0,0,1,2,3\n,0,0,1,0,0,0,,,\n")?.column == 1)
-        #expect(error(header + "0,0,0,1,0,0,0,,,\n")?.line == 2)
+        #expect(error(header + ",,,0,0,0,1,2,3\n")?.line == 2)
+        // A magnetometer before its first reading: samples without one.
+        let late = try read(header + "0,0,0,1,0,0,0,,,\n0.01,0,0,1,0,0,0,,,\n0.02,0,0,1,0,0,0,5,6,7\n0.03,0,0,1,0,0,0,,,\n")
+        #expect(late.samples.map(\.magneticField) == [nil, nil, SIMD3(5, 6, 7), SIMD3(5, 6, 7)])
     }
 
     @Test func broadRowsConvertUnitsAndMissingTruthBecomesNil() throws {

@@ -39,6 +39,25 @@ import Poise
         }
     }
 
+    /// Samples without a new magnetometer reading (a bag's IMU between its slower magnetometer's
+    /// messages) are written with empty magnetometer fields and read back strictly: no reading
+    /// before the first one, the previous one held after it; never `nan` in the file.
+    @Test func missingMagnetometerReadingsRoundTripAsHeld() throws {
+        let mags: [SIMD3<Double>?] = [nil, nil, SIMD3(30, -2, 40), nil, nil, SIMD3(31, -2, 40), nil]
+        let samples = mags.enumerated().map { i, m in
+            MotionSample(time: Double(i) / 100, acceleration: SIMD3(0, 0, 1), rotationRate: .zero, magneticField: m)
+        }
+        let file = TemporaryFile("")
+        defer { file.remove() }
+        let writer = try RecordingWriter(path: file.path, options: WriteOptions())
+        try writer.write(contentsOf: samples)
+        try writer.close()
+        #expect(!(try String(contentsOfFile: file.path, encoding: .utf8)).contains("nan"))
+        let back = try Recording.load(path: file.path)
+        #expect(back.samples.map(\.magneticField) == [nil, nil, SIMD3(30, -2, 40), SIMD3(30, -2, 40), SIMD3(30, -2, 40),
+                                                      SIMD3(31, -2, 40), SIMD3(31, -2, 40)])
+    }
+
     @Test func significantDigitsOptionRounds() throws {
         let file = TemporaryFile("")
         defer { file.remove() }
