@@ -85,31 +85,33 @@ struct TiltCommand: ParsableCommand {
     /// output as the destination only the CSV is (notes go to standard error).
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
+        try StandardInputSpool.withFile(file) { path in try tilt(path) }
+    }
+
+    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the median rate
+    /// for the fusion and the gap limit, the time span that bounds the frame count) and the pass
+    /// that writes each row (or frame) as it is made.
+    func tilt(_ path: String) throws {
         let settings = TiltSettings(
             gravityTimeConstant: gravityTimeConstant,
             home: HomeCalibrationSettings(dynamicRecalibration: dynamicHome, recalibrationAngle: homeAngle,
                                           stillnessRate: stillRate, holdTime: holdTime),
             stick: StickResponse(deadZone: deadZone, saturation: saturation, curve: curve))
-        let recording = try reading.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
-        let source = self.source ?? (recording.schema.hasGyroscope ? .fusion : .gravity)
+        let options = reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
+        let scan = try RecordingScan(path: path, options: options)
+        let schema = scan.schema
+        try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
+        let source = self.source ?? (schema.hasGyroscope ? .fusion : .gravity)
         // The pipeline: [truth |] [remap |] [fusion:6d |] tilt.
         var stages: [any PipelineStage] = []
-        var samples = recording.samples[...]
-        var truthHeld = 0, truthLeading = 0
         switch source {
         case .gravity:
-            try recording.schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
+            try schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
         case .fusion:
-            guard recording.schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
-            try recording.schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
+            guard schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            try schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
         case .truth:
-            guard recording.schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
-            // Rows before the first valid truth are left out; later rows without truth (tracking
-            // lost) hold the last attitude. Both are counted in the summary.
-            truthLeading = samples.prefix { $0.truth == nil }.count
-            samples = samples.dropFirst(truthLeading)
-            truthHeld = samples.filter { $0.truth == nil }.count
-            guard !samples.isEmpty else { throw InputError("\(file): no row has a finite ground-truth quaternion") }
+            guard schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
             stages.append(TruthAttitudeStage())
         }
         switch try frame.choice() {
@@ -120,76 +122,114 @@ struct TiltCommand: ParsableCommand {
         if source == .fusion {
             // 6D fusion (no magnetometer: tilt needs no heading) in the remapped frame, which
             // equals the remapped attitude of the device-frame fusion (docs/orientation.md).
-            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: Array(samples)) ?? 100
-            stages.append(DeviceMotionStage(nineAxis: false, sampleRate: rate))
+            stages.append(DeviceMotionStage(nineAxis: false, sampleRate: scan.nominalRate ?? 100))
         }
         do {
-            stages.append(try TiltStage(settings: settings, rotationRateAvailable: recording.schema.hasGyroscope))
+            stages.append(try TiltStage(settings: settings, rotationRateAvailable: schema.hasGyroscope))
         } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
         var pipeline = Pipeline(stages)
-        var outputs: [TiltOutput] = []
-        outputs.reserveCapacity(samples.count)
-        BatchDriver.run(samples, through: &pipeline) { record in
-            if let reading = record.tilt { outputs.append(reading) }
+        if let frameRate, let firstTime = scan.firstTime, let lastTime = scan.lastTime {
+            // Bounded output: the frame count follows from the time span, checked before any frame is made.
+            let frameCount = ((lastTime - firstTime) * frameRate).rounded(.down) + 1
+            let allowed = max(Self.minimumFrameAllowance, Self.framesPerSample * scan.sampleCount)
+            guard frameCount.isFinite, frameCount <= Double(allowed) else {
+                throw InputError("\(file): --frame-rate \(OptionRange.number(frameRate)) Hz over \(String(format: "%.4g", lastTime - firstTime)) s of recording makes \(String(format: "%.4g", frameCount)) frames, more than the \(allowed) allowed for \(scan.sampleCount) samples; are the times in seconds?")
+            }
         }
-        let controller = try TiltController(settings: settings)
+        // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
+        let limit = gaps.limit(rate: scan.nominalRate ?? frameRate ?? 1)
+        var sampler = try frameRate.map { frameRate in
+            do {
+                return try FrameSampler<SIMD2<Double>>(settings: FrameSamplerSettings(
+                    frameRate: frameRate, smoothingTimeConstant: smoothing, maximumGap: limit.isFinite ? limit : nil))
+            } catch let e as OrientationSettingsError { throw ValidationError(e.message) }
+        }
+        let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
+        let destination = toFile ? try OutputFile(path: out!) : nil
         let degrees = 1 / Units.radiansPerDegree
-        var text: String
+        var text = ""
         var rowCount = 0
         var events: [String] = []
-        func row(_ t: Double, _ stick: SIMD2<Double>, _ a: TiltAngles, _ e: HomeEvent?) -> String {
+        func flush(force: Bool) {
+            guard force || text.utf8.count >= 1 << 16 else { return }
+            if let destination { destination.append(text) } else { print(text, terminator: "") }
+            text = ""
+        }
+        func row(_ t: Double, _ stick: SIMD2<Double>, _ a: TiltAngles, _ e: HomeEvent?) {
             if let e { events.append("\(e.rawValue) at \(t) s") }
             rowCount += 1
             // `+ 0` turns −0 into 0 for readability.
-            return [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
+            text += [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
         }
-        if let frameRate, let firstTime = outputs.first?.time, let lastTime = outputs.last?.time {
-            // Bounded output: the frame count follows from the time span, checked before any frame is made.
-            let frameCount = ((lastTime - firstTime) * frameRate).rounded(.down) + 1
-            let allowed = max(Self.minimumFrameAllowance, Self.framesPerSample * outputs.count)
-            guard frameCount.isFinite, frameCount <= Double(allowed) else {
-                throw InputError("\(file): --frame-rate \(OptionRange.number(frameRate)) Hz over \(String(format: "%.4g", lastTime - firstTime)) s of recording makes \(String(format: "%.4g", frameCount)) frames, more than the \(allowed) allowed for \(outputs.count) samples; are the times in seconds?")
-            }
+        text = sampler == nil ? "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n" : "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
+        let stickResponse = settings.stick
+        var pending: HomeEvent?
+        func emit(_ f: Frame<SIMD2<Double>>) {
+            let angles = TiltAngles(pitch: f.value.y, roll: f.value.x)
+            let event = f.sampleCount > 0 ? pending : nil
+            if f.sampleCount > 0 { pending = nil }
+            row(f.time, TiltController.stick(angles, stickResponse), angles, event)
+            text += ",\(f.sampleCount)\n"
+            flush(force: false)
         }
-        var gapNote: String?
-        if let frameRate {
-            // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
-            let limit = gaps.limit(rate: nominalSampleRate(of: recording.samples) ?? frameRate)
-            let gapTimes = zip(outputs, outputs.dropFirst()).filter { $1.time - $0.time > limit }
-            if !gapTimes.isEmpty {
-                let listed = gapTimes.prefix(5).map { String(format: "%.3f–%.3f s", $0.0.time, $0.1.time) }.joined(separator: ", ")
-                gapNote = "gaps: \(gapTimes.count) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(listed)\(gapTimes.count > 5 ? ", …" : "")"
+        // Rows before the first valid truth are left out; later rows without truth (tracking
+        // lost) hold the last attitude. Both are counted in the summary.
+        var truthLeading = 0, truthHeld = 0, outputs = 0, full = 0, centred = 0
+        var previousTime: Double?
+        var gapCount = 0
+        var gapsListed: [String] = []
+        let reader = try RecordingSources.open(path: path, options: options)
+        var chunk: [MotionSample] = []
+        while try reader.read(into: &chunk, maximumCount: BatchDriver.chunkSize) > 0 {
+            for sample in chunk {
+                if source == .truth {
+                    if sample.truth == nil {
+                        if outputs == 0 { truthLeading += 1; continue }
+                        truthHeld += 1
+                    }
+                }
+                var record = ProcessedSample(sample)
+                pipeline.process(&record)
+                guard let o = record.tilt else { continue }
+                outputs += 1
+                if max(abs(o.stick.x), abs(o.stick.y)) >= 1 { full += 1 }
+                if o.stick == .zero { centred += 1 }
+                if sampler != nil {
+                    if let p = previousTime, o.time - p > limit {
+                        gapCount += 1
+                        if gapsListed.count < 5 { gapsListed.append(String(format: "%.3f–%.3f s", p, o.time)) }
+                    }
+                    sampler!.process(time: o.time, value: SIMD2(o.angles.roll, o.angles.pitch), emit: emit)
+                    if let e = o.event { pending = e }
+                } else {
+                    row(o.time, o.stick, o.angles, o.event)
+                    text += "\n"
+                    flush(force: false)
+                }
+                previousTime = o.time
             }
-            let frames: [TiltFrame]
-            do {
-                frames = try controller.frames(outputs, settings: FrameSamplerSettings(
-                    frameRate: frameRate, smoothingTimeConstant: smoothing, maximumGap: limit.isFinite ? limit : nil))
-            }
-            catch let e as OrientationSettingsError { throw ValidationError(e.message) }
-            text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
-            for f in frames { text += row(f.time, f.stick, f.angles, f.event) + ",\(f.sampleCount)\n" }
-        } else {
-            text = "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n"
-            for o in outputs { text += row(o.time, o.stick, o.angles, o.event) + "\n" }
+            chunk.removeAll(keepingCapacity: true)
         }
+        if source == .truth && outputs == 0 {
+            throw InputError("\(file): no row has a finite ground-truth quaternion")
+        }
+        sampler?.finish(emit: emit)
+        flush(force: true)
+        let gapNote = gapCount == 0 ? nil
+            : "gaps: \(gapCount) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(gapsListed.joined(separator: ", "))\(gapCount > 5 ? ", …" : "")"
         let truthNote = truthHeld + truthLeading == 0 ? nil
             : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
-        if let out, !OutputFile.isStandardOutput(out) {
-            let file = try OutputFile(path: out)
-            file.append(text)
-            try file.finish()
-            let full = outputs.filter { max(abs($0.stick.x), abs($0.stick.y)) >= 1 }.count
-            let centred = outputs.filter { $0.stick == .zero }.count
-            print("tilt: \(recording.samples.count) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
+        if let destination, let out {
+            try destination.finish()
+            print("tilt: \(scan.sampleCount) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
             if let gapNote { print(gapNote) }
             print("home: \(events.joined(separator: "; "))")
-            print("stick: \(percent(centred, outputs.count)) of samples centred (in the dead zone), \(percent(full, outputs.count)) at full deflection")
+            print("stick: \(percent(centred, outputs)) of samples centred (in the dead zone), \(percent(full, outputs)) at full deflection")
         } else {
-            print(text, terminator: "")
             if let truthNote { StandardError.write(truthNote + "\n") }
             if let gapNote { StandardError.write(gapNote + "\n") }
         }

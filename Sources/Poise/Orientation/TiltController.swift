@@ -172,9 +172,10 @@ extension TiltController {
         return frames
     }
 
-    /// Stick axes of tilt angles: x = response(roll), y = response(−pitch), in degrees.
+    /// Stick axes (−1…1) of tilt angles (radians): x = response(roll), y = response(−pitch), the
+    /// response applied in degrees.
     @inlinable
-    static func stick(_ angles: TiltAngles, _ response: StickResponse) -> SIMD2<Double> {
+    public static func stick(_ angles: TiltAngles, _ response: StickResponse) -> SIMD2<Double> {
         let degrees = 1 / Units.radiansPerDegree
         return SIMD2(response.value(degrees: angles.roll * degrees), response.value(degrees: -angles.pitch * degrees))
     }
