@@ -12,8 +12,9 @@ extension CSVDelimiter: ExpressibleByArgument {}
 ///   column holding milliseconds or epoch nanoseconds). Those commands also refuse a median
 ///   sample rate outside 1 Hz – 100 kHz (`SampleRateCheck`), with the unit that would fix it.
 /// - `--delimiter comma|semicolon|tab`: the field delimiter (detected from the header otherwise).
-/// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); assumed for
-///   semicolon-separated files otherwise.
+/// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); otherwise
+///   the first data row of a semicolon- or tab-separated file decides (decimal commas for
+///   semicolons when it shows neither).
 /// - `--topic NAME` (`TopicOption`): the ROS bag topic to read.
 /// - `--columns MAPPING` (`ColumnSpec`): which columns are time and sensors, with their units,
 ///   for a header Poise does not recognise or a file without one; `--skip-lines N` skips a
@@ -31,7 +32,7 @@ struct ReadingOptions: ParsableArguments {
     var delimiter: CSVDelimiter?
 
     @Flag(inversion: .prefixedNo,
-          help: "Numbers use a decimal comma (9,81) (default: yes for semicolon-separated files, else no).")
+          help: "Numbers use a decimal comma (9,81) (default: as the first row of a semicolon- or tab-separated file shows, else no).")
     var decimalComma: Bool?
 
     @OptionGroup var source: TopicOption
