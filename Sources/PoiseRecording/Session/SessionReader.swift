@@ -226,7 +226,7 @@ public final class SessionReader: SampleSource {
             layout = try SessionLayout(files: names, folder: path) { name in
                 guard let handle = FileHandle(forReadingAtPath: (path as NSString).appendingPathComponent(name)) else { return nil }
                 defer { try? handle.close() }
-                return (try? handle.read(upToCount: 65_536)).map { SessionLayout.firstLine(of: $0 ?? Data()) }
+                return (try? handle.read(upToCount: 65_536)).map { SessionLayout.firstLine(of: $0) }
             }
             folder = path
             extractedFolder = nil
