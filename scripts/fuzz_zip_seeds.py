@@ -1,6 +1,8 @@
 """Writes the seed corpora of the `zip` and `columns` fuzz targets (Fuzz/corpus/zip/,
-Fuzz/corpus/columns/): small synthetic Sensor Logger exports (made-up numbers, no recorded data)
-zipped with Python's zipfile, deflated and stored, without their first 4 bytes (the target puts
+Fuzz/corpus/columns/): small synthetic Sensor Logger and phyphox exports (made-up numbers, no
+recorded data; phyphox's layout: one file per sensor at the top with a quoted header and
+`0.000000000E0` numbers, comma or semicolon with decimal commas, and meta/) zipped with Python's
+zipfile, deflated and stored, without their first 4 bytes (the target puts
 `PK\\3\\4` back); and mapping/mount/CSV inputs for the column mapping target.
 
     python3 scripts/fuzz_zip_seeds.py
@@ -34,13 +36,42 @@ sessions = {
     "gyro-only": {"Gyroscope.csv": sensor(5, 10_000_000, lambda i: (0, i, 0))},
 }
 
+
+
+def phyphox_number(value, decimal):
+    mantissa, exponent = ("%.9E" % value).split("E")
+    return mantissa.replace(".", decimal) + "E" + str(int(exponent))
+
+
+def phyphox(rows, period, names, values, delimiter, decimal):
+    text = delimiter.join('"%s"' % n for n in ["Time (s)"] + names) + "\n"
+    for i in range(rows):
+        text += delimiter.join(phyphox_number(v, decimal) for v in (0.001 + i * period,) + values(i)) + "\n"
+    return text
+
+
+def phyphox_session(delimiter, decimal):
+    axes = lambda quantity, unit: ["%s %s (%s)" % (quantity, a, unit) for a in "xyz"]
+    return {
+        "Accelerometer.csv": phyphox(8, 0.0025, axes("Acceleration", "m/s^2"), lambda i: (0.1 * i, 0.0, 9.81), delimiter, decimal),
+        "Gyroscope.csv": phyphox(4, 0.005, axes("Gyroscope", "rad/s"), lambda i: (0.0, 0.01 * i, 0.0), delimiter, decimal),
+        "Magnetometer.csv": phyphox(2, 0.02, axes("Magnetic field", "\u00b5T"), lambda i: (20.0, 0.0, -40.0 + i), delimiter, decimal),
+        "Linear Acceleration.csv": phyphox(3, 0.0025, axes("Linear Acceleration", "m/s^2"), lambda i: (0.0, 0.0, 0.1), delimiter, decimal),
+        "meta/device.csv": delimiter.join(['"property"', '"value"']) + "\n",
+        "meta/time.csv": delimiter.join(['"event"', '"experiment time"', '"system time"', '"system time text"']) + "\n",
+    }
+
+
+phyphox_sessions = {"phyphox-comma": phyphox_session(",", "."), "phyphox-semicolon": phyphox_session(";", ",")}
+
 os.makedirs(os.path.join(root, "zip"), exist_ok=True)
-for name, files in sessions.items():
+for name, files in list(sessions.items()) + list(phyphox_sessions.items()):
     for method, tag in ((zipfile.ZIP_DEFLATED, "deflate"), (zipfile.ZIP_STORED, "stored")):
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", method) as archive:
             for file, text in files.items():
-                archive.writestr("session/" + file, text)
+                # phyphox puts its files at the top of the archive, Sensor Logger in a folder.
+                archive.writestr(file if name.startswith("phyphox") else "session/" + file, text)
         data = buffer.getvalue()
         assert data[:4] == b"PK\x03\x04" and len(data) <= 4096, (name, len(data))
         with open(os.path.join(root, "zip", "%s-%s" % (name, tag)), "wb") as out:

@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes as a CSV recording, read strict and lenient, through the
-// memory-mapped path and through read(2) with a small buffer, row by row (`next()`) and in
-// batches (`read(into:)`, the fast path): both must deliver the same samples and end the same way.
+// memory-mapped path and through read(2) with a small buffer, without and with comment prefixes
+// (`%`, `;`: skipped before the header and between rows), row by row (`next()`) and in batches
+// (`read(into:)`, the fast path): both must deliver the same samples and end the same way.
 // The same bytes with every line feed turned into a carriage return (when they hold none) must
 // read exactly as the line-feed file does; every time unit must read without trapping, and the
 // sample-rate check must describe any rate the timestamps give.
@@ -93,9 +94,12 @@ func check(_ sample: MotionSample, _ mode: String) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func recordingReaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     write(data, size, to: scratchPath)
-    for (strict, memoryMap, bufferSize) in [(true, true, 1 << 20), (false, true, 1 << 20), (false, false, 64)] {
-        let options = ReadOptions(strict: strict, bufferSize: bufferSize, maximumStoredIssues: 50, memoryMap: memoryMap)
-        let mode = "strict=\(strict) mmap=\(memoryMap) buffer=\(bufferSize)"
+    let modes: [(Bool, Bool, Int, [String])] = [(true, true, 1 << 20, []), (false, true, 1 << 20, []), (false, false, 64, []),
+                                                 (false, true, 1 << 20, ["%", ";"]), (false, false, 64, ["%", ";"])]
+    for (strict, memoryMap, bufferSize, comments) in modes {
+        let options = ReadOptions(strict: strict, bufferSize: bufferSize, maximumStoredIssues: 50, memoryMap: memoryMap,
+                                  commentPrefixes: comments)
+        let mode = "strict=\(strict) mmap=\(memoryMap) buffer=\(bufferSize) comments=\(comments)"
         var rows: [MotionSample] = []
         var rowError: String?
         do {

@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes as a ZIP archive (a Sensor Logger export), opened through
+// libFuzzer target: arbitrary bytes as a ZIP archive (a Sensor Logger or phyphox export), opened through
 // `RecordingSources.open` (which picks the session reader: ZipArchive, InflateDecoder, the
 // per-file CSV readers and the merge) and read to the end, strict and lenient. The input is the
 // archive after its first 4 bytes (`PK\3\4` is put in front). Any input must end in samples or a

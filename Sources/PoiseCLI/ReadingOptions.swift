@@ -12,12 +12,15 @@ extension CSVDelimiter: ExpressibleByArgument {}
 ///   column holding milliseconds or epoch nanoseconds). Those commands also refuse a median
 ///   sample rate outside 1 Hz – 100 kHz (`SampleRateCheck`), with the unit that would fix it.
 /// - `--delimiter comma|semicolon|tab`: the field delimiter (detected from the header otherwise).
-/// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); assumed for
-///   semicolon-separated files otherwise.
+/// - `--decimal-comma` / `--no-decimal-comma`: numbers use a decimal comma (`9,81`); otherwise
+///   the first data row of a semicolon- or tab-separated file decides (decimal commas for
+///   semicolons when it shows neither).
 /// - `--topic NAME` (`TopicOption`): the ROS bag topic to read.
 /// - `--columns MAPPING` (`ColumnSpec`): which columns are time and sensors, with their units,
 ///   for a header Poise does not recognise or a file without one; `--skip-lines N` skips a
-///   preamble (`ReadOptions.skipLines`).
+///   preamble (`ReadOptions.skipLines`); `--comment PREFIX` (repeatable or comma-separated)
+///   skips lines starting with PREFIX before the header and between rows
+///   (`ReadOptions.commentPrefixes`), besides the built-in `//` and `#` header comments.
 /// - `--mount MOUNT` (`SensorMount`): the sensor's axes are turned into the device axes as they
 ///   are read (`x=-y,y=x,z=z`, `-Y+X+Z` or `roll,pitch,yaw` degrees), for every format.
 struct ReadingOptions: ParsableArguments {
@@ -29,7 +32,7 @@ struct ReadingOptions: ParsableArguments {
     var delimiter: CSVDelimiter?
 
     @Flag(inversion: .prefixedNo,
-          help: "Numbers use a decimal comma (9,81) (default: yes for semicolon-separated files, else no).")
+          help: "Numbers use a decimal comma (9,81) (default: as the first row of a semicolon- or tab-separated file shows, else no).")
     var decimalComma: Bool?
 
     @OptionGroup var source: TopicOption
@@ -40,6 +43,15 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("skip-lines"), parsing: .unconditional,
             help: ArgumentHelp("Lines to skip at the start of a CSV file before its header (or first row).", valueName: "N"))
     var skipLines: Int = 0
+
+    @Option(name: .customLong("comment"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Lines starting with PREFIX are comments, skipped before the header and between rows (repeatable or comma-separated, e.g. --comment % --comment ';'); '//' and '#' lines before the header are always skipped.", valueName: "prefix"))
+    var comment: [String] = []
+
+    /// The `--comment` prefixes, each value split at commas.
+    var commentPrefixes: [String] {
+        comment.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How the sensor is mounted: the device axes as signed sensor axes (x=-y,y=x,z=z, or -Y+X+Z), or roll,pitch,yaw in degrees (sensor → device, Z-Y'-X''). Applied to acceleration, rotation rate and magnetic field as they are read.", valueName: "mount"))
     var mount: String?
@@ -54,6 +66,7 @@ struct ReadingOptions: ParsableArguments {
         options.columns = columns.flatMap { try? ColumnSpec($0) }
         options.skipLines = skipLines
         options.mount = mount.flatMap { try? SensorMount($0) }
+        options.commentPrefixes = commentPrefixes
         return options
     }
 
@@ -61,6 +74,9 @@ struct ReadingOptions: ParsableArguments {
     /// that quotes the text with a caret under the part at fault.
     func validate() throws {
         try OptionRange("--skip-lines", 0, 1e6, unit: "lines").check(skipLines)
+        for prefix in commentPrefixes {
+            if let problem = CSVDialect.commentPrefixProblem(prefix) { throw ValidationError("--comment: \(problem)") }
+        }
         do {
             if let columns { _ = try ColumnSpec(columns) }
             if let mount { _ = try SensorMount(mount) }

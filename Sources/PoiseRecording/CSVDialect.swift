@@ -37,6 +37,8 @@ public struct CSVDialect: Sendable, Equatable, Codable {
     /// The file has no header line: its first row (after skipped and comment lines) is data, read
     /// through `ReadOptions.columns` by column number.
     public var headerless: Bool = false
+    /// The comment prefixes given besides `//` and `#` (`ReadOptions.commentPrefixes`).
+    public var commentPrefixes: [String] = []
 
     public init(delimiter: CSVDelimiter = .comma, decimalComma: Bool = false, byteOrderMark: Bool = false,
                 preambleLines: Int = 0, updateRateHz: Double? = nil) {
@@ -58,14 +60,16 @@ public struct CSVDialect: Sendable, Equatable, Codable {
         if preambleLines > 0 { parts.append("\(preambleLines) comment line\(preambleLines == 1 ? "" : "s") before the header") }
         if let rate = updateRateHz { parts.append("update rate \(HeaderMapping.formatRate(rate)) Hz (from the comment lines)") }
         if headerless { parts.append("no header line (columns by number)") }
+        if !commentPrefixes.isEmpty { parts.append("comment lines start with " + commentPrefixes.joined(separator: " or ") + " (--comment)") }
         return parts.joined(separator: ", ")
     }
 
     /// Whether a line before the header is a comment: it starts with `//`, or with `#` and its
     /// first cell is not a known column name (EuRoC's `#timestamp [ns],…` is a header).
-    static func isComment(_ line: String) -> Bool {
+    /// A line starting with one of `prefixes` (`ReadOptions.commentPrefixes`) is a comment too.
+    static func isComment(_ line: String, prefixes: [String] = []) -> Bool {
         let text = line.trimmingSpaces()
-        if text.hasPrefix("//") { return true }
+        if text.hasPrefix("//") || prefixes.contains(where: { text.hasPrefix($0) }) { return true }
         guard text.hasPrefix("#") else { return false }
         let first = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" }).first.map(String.init) ?? text
         return HeaderMapping.meaning(of: first) == nil
@@ -83,6 +87,20 @@ public struct CSVDialect: Sendable, Equatable, Codable {
         return rate
     }
 
+    /// Why `prefix` cannot mark comment lines, or nil when it can: it must be non-empty, without
+    /// spaces, quotes or line breaks, and must not start like a number (a digit, sign or point),
+    /// so that no data row is ever taken for a comment.
+    public static func commentPrefixProblem(_ prefix: String) -> String? {
+        guard let first = prefix.first else { return "an empty comment prefix" }
+        if prefix.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" }) {
+            return "comment prefix '\(prefix)' contains a space, tab, quote or line break"
+        }
+        if first.isNumber || "+-.".contains(first) {
+            return "comment prefix '\(prefix)' starts like a number, so data rows could be taken for comments"
+        }
+        return nil
+    }
+
     /// The delimiter of a header line: the most frequent of comma, semicolon and tab outside
     /// double quotes (comma when none occurs or on a tie with comma).
     static func detectDelimiter(header: String) -> CSVDelimiter {
@@ -98,13 +116,16 @@ public struct CSVDialect: Sendable, Equatable, Codable {
     }
 
     /// The delimiter and decimal separator for a header: forced by the options, or detected
-    /// (a semicolon-separated file is taken to use decimal commas unless `options.decimalComma`
-    /// says otherwise).
+    /// (a semicolon- or tab-separated file: decimal commas when its first data row `firstRow`
+    /// has a comma, decimal points when it has a point, else decimal commas for semicolons;
+    /// `options.decimalComma` decides when given).
     ///
     /// - Throws: `RecordingError` for a decimal comma with comma delimiters.
-    static func resolve(header: String, options: ReadOptions, file: String, line: Int) throws -> (CSVDelimiter, Bool) {
+    static func resolve(header: String, options: ReadOptions, file: String, line: Int,
+                        firstRow: UnsafeBufferPointer<UInt8>? = nil) throws -> (CSVDelimiter, Bool) {
         let delimiter = options.delimiter ?? detectDelimiter(header: header)
-        let decimalComma = options.decimalComma ?? (delimiter == .semicolon)
+        let shown = delimiter == .comma ? nil : firstRow.flatMap { decimalCommaShown(firstRow: $0) }
+        let decimalComma = options.decimalComma ?? shown ?? (delimiter == .semicolon)
         if decimalComma && delimiter == .comma {
             throw RecordingError(file: file, line: line, column: 0,
                                  message: "decimal commas need a semicolon or tab delimiter, but the fields are separated by commas (force one with --delimiter semicolon|tab)")
@@ -129,6 +150,16 @@ public struct CSVDialect: Sendable, Equatable, Codable {
         }
         cells.append(current)
         return cells
+    }
+
+    /// The decimal separator the first data row of a semicolon- or tab-separated file shows: a
+    /// comma in it means decimal commas (true), else a point means decimal points (false); nil
+    /// when it has neither (whole numbers) or there is no row.
+    static func decimalCommaShown(firstRow bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let row = bytes.prefix { $0 != 10 && $0 != 13 }
+        if row.contains(44) { return true }
+        if row.contains(46) { return false }
+        return nil
     }
 
     /// Rewrites row bytes in place to comma-separated text with decimal points.

@@ -36,8 +36,9 @@ public struct ReadOptions: Sendable {
     /// comma, semicolon and tab outside quotes).
     public var delimiter: CSVDelimiter?
 
-    /// Whether numbers use a decimal comma (`9,81`). Nil (default): true for a semicolon-separated
-    /// file, else false. A decimal comma with comma delimiters is an error.
+    /// Whether numbers use a decimal comma (`9,81`). Nil (default): for a semicolon- or
+    /// tab-separated file, what its first data row shows (a comma: true; a point: false; neither:
+    /// true for semicolons), else false. A decimal comma with comma delimiters is an error.
     public var decimalComma: Bool?
 
     /// The topic to read from a multi-topic container (a ROS bag's `sensor_msgs/Imu` topic, e.g.
@@ -59,11 +60,18 @@ public struct ReadOptions: Sendable {
     /// (default): the file's axes are the device axes.
     public var mount: SensorMount?
 
+    /// Line prefixes that mark comment lines besides the built-in `//` and `#` (e.g. `%`, `;`),
+    /// skipped before the header and between data rows (counted in `ReadSummary.commentLines`);
+    /// line numbers in messages stay the file's. Each is non-empty, without spaces, and cannot
+    /// start a number. Default none. CSV files (and each file of a session folder).
+    public var commentPrefixes: [String]
+
     public init(appleAccelerometerSign: Bool = false, strict: Bool = true,
                 bufferSize: Int = 1 << 20, maximumStoredIssues: Int = 1000, memoryMap: Bool = false,
                 sampleRate: Double? = nil, timeUnit: TimeUnit? = nil,
                 delimiter: CSVDelimiter? = nil, decimalComma: Bool? = nil, topic: String? = nil,
-                columns: ColumnSpec? = nil, skipLines: Int = 0, mount: SensorMount? = nil) {
+                columns: ColumnSpec? = nil, skipLines: Int = 0, mount: SensorMount? = nil, commentPrefixes: [String] = []) {
+        self.commentPrefixes = commentPrefixes
         self.columns = columns
         self.skipLines = skipLines
         self.mount = mount

@@ -68,6 +68,8 @@ public struct ReadSummary: Sendable, Equatable {
     public var rowsRepaired = 0
     /// Data rows whose ground-truth quaternion was missing (NaN) and was delivered as `nil`.
     public var rowsWithoutTruth = 0
+    /// Lines between data rows skipped as comments (`ReadOptions.commentPrefixes`).
+    public var commentLines = 0
     /// Number of issues of each kind (all of them, not only the stored ones).
     public var issueCounts: [RecordingIssue.Kind: Int] = [:]
 

@@ -127,6 +127,18 @@ public final class RecordingReader {
     private let truthColumns: SIMD4<Int>?
     private let movementColumn: Int?
 
+    /// `options.commentPrefixes` as bytes, rewritten like the rows of a translated dialect.
+    private var commentRowPrefixes: [[UInt8]] = []
+
+    /// Whether the line at `start` (before `limit`) starts, after spaces, with a comment prefix.
+    private func isCommentRow(_ start: UnsafePointer<UInt8>, _ limit: UnsafePointer<UInt8>) -> Bool {
+        var p = start
+        while p < limit, p.pointee == 32 { p += 1 }
+        return commentRowPrefixes.contains { prefix in
+            limit - p >= prefix.count && prefix.indices.allSatisfy { p[$0] == prefix[$0] }
+        }
+    }
+
     // Gap detection: the last 16 positive intervals, and the first ones (checked once a typical
     // interval is known).
     private let intervalRing: UnsafeMutablePointer<Double>
@@ -174,6 +186,11 @@ public final class RecordingReader {
             guard options.skipLines >= 0 else {
                 throw RecordingError(file: path, line: 0, column: 0, message: "--skip-lines \(options.skipLines): must be 0 or more")
             }
+            for prefix in options.commentPrefixes {
+                if let problem = CSVDialect.commentPrefixProblem(prefix) {
+                    throw RecordingError(file: path, line: 0, column: 0, message: "--comment: \(problem)")
+                }
+            }
             var comments: [String] = []
             var header: String?
             var headerStart = 0
@@ -194,7 +211,7 @@ public final class RecordingReader {
                     dialectResult.skippedLines += 1
                     continue
                 }
-                if CSVDialect.isComment(text) {
+                if CSVDialect.isComment(text, prefixes: options.commentPrefixes) {
                     comments.append(text)
                     continue
                 }
@@ -210,9 +227,13 @@ public final class RecordingReader {
                                      message: comments.isEmpty ? "empty file (no header line)" : "no header line after \(comments.count) comment line(s)")
             }
             dialectResult.preambleLines = comments.count
+            dialectResult.commentPrefixes = options.commentPrefixes
             dialectResult.updateRateHz = comments.lazy.compactMap(CSVDialect.updateRate(inComment:)).first
             var line = state.pointee.lineNumber
-            (dialectResult.delimiter, dialectResult.decimalComma) = try CSVDialect.resolve(header: header, options: options, file: path, line: line)
+            let following = UnsafeBufferPointer(start: UnsafePointer(state.pointee.bytes + state.pointee.position),
+                                                count: state.pointee.filled - state.pointee.position)
+            (dialectResult.delimiter, dialectResult.decimalComma) = try CSVDialect.resolve(header: header, options: options, file: path,
+                                                                                        line: line, firstRow: following)
             let probe = dialectResult.decimalComma ? String(header.map { $0 == "," ? "." : $0 }) : header
             if options.columns != nil, ColumnSpec.isDataRow(CSVDialect.cells(of: probe, delimiter: dialectResult.delimiter)) {
                 // No header: the line is the first data row, read again as one.
@@ -300,6 +321,15 @@ public final class RecordingReader {
         magneticFieldScales = mag.scales
         truthColumns = schemaResult.hasTruth ? truth : nil
         movementColumn = movement
+        commentRowPrefixes = options.commentPrefixes.map { prefix in
+            var bytes = Array(prefix.utf8)
+            if dialectResult.translatesRows {
+                bytes.withUnsafeMutableBufferPointer {
+                    CSVDialect.translate($0.baseAddress!, count: $0.count, delimiter: dialectResult.delimiter.byte, decimalComma: dialectResult.decimalComma)
+                }
+            }
+            return bytes
+        }
         for issue in headerIssues { record(issue) }
     }
 
@@ -459,7 +489,7 @@ public final class RecordingReader {
             if position < filled {
                 let start = buffer + position
                 let limit = buffer + filled
-                if let fieldsEnd = parseShortFields(start, limit) ?? parseFields(start, limit) {
+                if let fieldsEnd = parseShortFields(start, limit) ?? (commentRowPrefixes.isEmpty || !isCommentRow(start, limit) ? parseFields(start, limit) : nil) {
                     var p = fieldsEnd
                     if p < limit, p.pointee == 13 { p += 1 }
                     if p < limit, p.pointee == 10 {
@@ -476,6 +506,10 @@ public final class RecordingReader {
             guard let (start, end) = try nextLine() else { break }
             if start == end {
                 try problem(.blankLine, line: st.pointee.lineNumber, column: 0, message: "blank line", isError: false)
+                continue
+            }
+            if !commentRowPrefixes.isEmpty && isCommentRow(start, end) {
+                storedSummary.commentLines += 1
                 continue
             }
             guard parseFields(start, end) == end else {
@@ -1133,7 +1167,7 @@ public final class RecordingReader {
             line += 1
             start = end + 1
             if line == 1, text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
-            if line <= options.skipLines || CSVDialect.isComment(text) { continue }
+            if line <= options.skipLines || CSVDialect.isComment(text, prefixes: options.commentPrefixes) { continue }
             guard let resolved = try? CSVDialect.resolve(header: text, options: options, file: path, line: line) else { return false }
             return !CSVDialect(delimiter: resolved.0, decimalComma: resolved.1).translatesRows
         }

@@ -72,6 +72,11 @@ public enum RecordingFormat: String, Sendable, Codable {
     /// An x-io x-IMU3 logged session: a folder with one CSV per message (`Inertial.csv`,
     /// `Magnetometer.csv`…), merged onto one timeline.
     case ximu3Session
+    /// A phyphox "Export data → CSV" of an experiment with several sensors: a folder (or the zip
+    /// phyphox writes) with one CSV per sensor (`Accelerometer.csv`, `Gyroscope.csv`,
+    /// `Magnetometer.csv`…, headers `"Time (s)","Acceleration x (m/s^2)"…`) and `meta/`,
+    /// merged onto one timeline.
+    case phyphoxSession
 
     /// The format in words, for reports.
     public var name: String {
@@ -88,6 +93,7 @@ public enum RecordingFormat: String, Sendable, Codable {
         case .mapped: "CSV with columns mapped by --columns"
         case .sensorLogger: "Sensor Logger session"
         case .ximu3Session: "x-io x-IMU3 logged session"
+        case .phyphoxSession: "phyphox session"
         }
     }
 }

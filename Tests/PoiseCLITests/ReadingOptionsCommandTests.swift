@@ -161,3 +161,45 @@ enum PoiseCommandRunner {
 
     struct InputFailure: Error { var message: String }
 }
+
+/// `--comment` with one spelling on the commands that read a recording.
+extension ReadingOptionsCommandTests {
+    /// 4 s at 100 Hz with `%` and `;` comment lines before the header and between rows.
+    static func commentedFile(in folder: String) throws -> String {
+        var text = "% logger 3\n; bench\nt_s,acc_x_g,acc_y_g,acc_z_g\n"
+        for i in 0 ..< 400 {
+            if i % 100 == 50 { text += "% marker \(i)\n;note\n" }
+            text += String(format: "%.2f,%.5f,0,1\n", Double(i) / 100, 0.01 * sin(2 * Double.pi * 2 * Double(i) / 100))
+        }
+        let path = folder + "/commented.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func commentPrefixesReadOnEveryCommandWithOneSpelling() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try Self.commentedFile(in: folder)
+        let cases: [[String]] = [
+            ["info", file], ["spectrum", file], ["replay", file, "--speed", "max"],
+            ["jitter", file, "--filter", "lowpass:cutoff=5"], ["convert", file, "--out", folder + "/converted.csv"],
+        ]
+        for arguments in cases {
+            // Repeated or comma-separated: the same.
+            for comment in [["--comment", "%", "--comment", ";"], ["--comment", "%,;"]] {
+                let result = try PoiseProcess.run(arguments + comment)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            }
+            // Without it the file is refused at its first comment line, never read past it.
+            let refused = try PoiseProcess.run(arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("commented.csv:1"), "\(arguments): \(refused.stderr)")
+        }
+        let converted = try Recording.load(path: folder + "/converted.csv")
+        #expect(converted.samples.count == 400 && converted.samples[399].time == 3.99)
+        let info = try PoiseProcess.run(["info", file, "--comment", "%,;"])
+        #expect(info.stdout.contains("comment lines start with % or ; (--comment)"), "\(info.stdout)")
+        #expect(info.stdout.contains("comment lines between rows skipped (--comment): 8"), "\(info.stdout)")
+        let bad = try PoiseProcess.run(["info", file, "--comment", "-"])
+        #expect(bad.status == 64 && bad.stderr.contains("--comment: comment prefix '-' starts like a number"), "\(bad.stderr)")
+    }
+}

@@ -108,4 +108,47 @@ import Poise
         let userOnly = "t_s,userAcceleration.x,userAcceleration.y,userAcceleration.z\n0,0,0,0\n"
         #expect(error(userOnly)?.message.contains("gravity-free") == true)
     }
+
+    @Test func theFirstRowDecidesTheDecimalSeparatorOfTabAndSemicolonFiles() throws {
+        // phyphox's "Tabulator, decimal comma" and "Semicolon, decimal point" exports.
+        let (tabs, tabDialect) = try read("\"Time (s)\"\t\"Acceleration x (m/s^2)\"\t\"Acceleration y (m/s^2)\"\t\"Acceleration z (m/s^2)\"\n"
+            + "1,000000000E-2\t0,000000000E0\t-9,806650000E-1\t9,806650000E0\n")
+        #expect(tabDialect.delimiter == .tab && tabDialect.decimalComma)
+        #expect(tabs.samples[0].time == 0.01 && tabs.samples[0].acceleration == SIMD3(0, -0.980665, 9.80665) * (1 / 9.80665))
+        let (points, pointDialect) = try read("t_s;acc_x_g;acc_y_g;acc_z_g\n0.5;2.5E-1;0;1\n")
+        #expect(pointDialect.delimiter == .semicolon && !pointDialect.decimalComma)
+        #expect(points.samples[0].time == 0.5 && points.samples[0].acceleration == SIMD3(0.25, 0, 1))
+        // The options still decide when given.
+        #expect(error("t_s\tacc_x_g\tacc_y_g\tacc_z_g\n0\t0,5\t0\t1\n", options: ReadOptions(decimalComma: false)) != nil)
+    }
+
+    @Test func commentPrefixesAreSkippedBeforeTheHeaderAndBetweenRowsKeepingLineNumbers() throws {
+        let text = "% logger v2\n% bench\nt_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n% pause\n  %% resumed\n0.01,0,0,1\n0.02,0,0,x\n"
+        // Without the prefix the lines are no header and no row: an error, never skipped silently.
+        #expect(error(text)?.line == 1)
+        let options = ReadOptions(commentPrefixes: ["%"])
+        let e = error(text, options: options)
+        #expect(e?.line == 8 && e?.column == 4)
+        var lenient = options
+        lenient.strict = false
+        let (r, dialect) = try read(text, options: lenient)
+        #expect(dialect.preambleLines == 2 && dialect.commentPrefixes == ["%"])
+        #expect(dialect.summary.contains("comment lines start with % (--comment)"))
+        #expect(r.samples.map(\.time) == [0, 0.01])
+        #expect(r.summary.commentLines == 2 && r.summary.rowsDropped == 1)
+        // A semicolon prefix in a semicolon file (its rows are translated as they are read), and
+        // a second prefix; '#' lines between rows are comments only when named.
+        let semicolons = "; exported\nt_s;acc_x_g;acc_y_g;acc_z_g\n0;0,5;0;1\n; note\n# mark\n0,01;0;0;1\n"
+        let (s, sDialect) = try read(semicolons, options: ReadOptions(commentPrefixes: [";", "#"]))
+        #expect(sDialect.delimiter == .semicolon && s.samples.map(\.time) == [0, 0.01] && s.summary.commentLines == 2)
+        #expect(error(semicolons, options: ReadOptions(commentPrefixes: [";"]))?.line == 5)
+        // A first skipped column cannot swallow a comment line as a row.
+        let skipped = "name,t_s,acc_x_g,acc_y_g,acc_z_g\na,0,0,0,1\n%x,1,2,3,4\nb,0.01,0,0,1\n"
+        let (k, _) = try read(skipped, options: ReadOptions(commentPrefixes: ["%"]))
+        #expect(k.samples.map(\.time) == [0, 0.01] && k.summary.commentLines == 1)
+        // Prefixes that could start a number or hold spaces are refused.
+        for bad in ["", "-", "1", ".", "a b"] {
+            #expect(error("t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n", options: ReadOptions(commentPrefixes: [bad]))?.message.contains("--comment") == true)
+        }
+    }
 }

@@ -66,7 +66,8 @@ extension RecordingInfo {
             }
         }
         lines.append("  gaps: \(gapCount)" + (gaps.isEmpty ? "" : " — " + gaps.prefix(5).map { "\(f($0.timeS)) s (\(f($0.intervalMs, 2)) ms)" }.joined(separator: ", ") + (gapCount > 5 ? ", …" : "")))
-        lines.append("  repeated timestamps: \(duplicateTimestamps); rows dropped: \(droppedRows); repaired: \(repairedRows)")
+        lines.append("  repeated timestamps: \(duplicateTimestamps); rows dropped: \(droppedRows); repaired: \(repairedRows)"
+            + (commentLines > 0 ? "; comment lines between rows skipped (--comment): \(commentLines)" : ""))
         for name in ["accelerometer", "gyroscope", "magnetometer"] {
             guard let r = ranges[name] else { continue }
             let h = held[name]

@@ -94,6 +94,8 @@ public struct RecordingInfo: Sendable, Codable {
     /// Rows dropped because their time went backwards (lenient read) or other dropped rows.
     public var droppedRows: Int
     public var repairedRows: Int
+    /// Lines between rows skipped as comments (`--comment`).
+    public var commentLines: Int = 0
     public var held: [String: Held]
     public var stillSegments: [TimeSegment]
     /// Rest detector used for `stillSegments` (the core `Poise.RestDetector`).
@@ -382,7 +384,7 @@ public struct RecordingInspector: Sendable {
             suspicious.append(String(format: "magnetometer repeats its previous reading in %.0f %% of rows (updates about every %.1f ms)", mag.fraction * 100, mag.updateIntervalMs))
         }
         let start = first ?? 0
-        return RecordingInfo(
+        var info = RecordingInfo(
             path: path, format: schema.format.rawValue, formatName: schema.format.name,
             columns: schema.columns.map(Self.describe),
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
@@ -398,6 +400,8 @@ public struct RecordingInspector: Sendable {
                 if first[issue.kind.rawValue] == nil { first[issue.kind.rawValue] = issue.description }
             },
             carriageReturnLineEndings: false, suspicious: suspicious)
+        info.commentLines = summary.commentLines
+        return info
     }
 
     /// Share of data rows above which dropped rows are called suspicious (1 %).

@@ -79,8 +79,8 @@ public final class RosBagReader: SampleSource {
     public init(path: String, options: ReadOptions = ReadOptions()) throws {
         self.path = path
         self.options = options
-        if options.columns != nil || options.skipLines > 0 {
-            throw RecordingError(file: path, line: 0, column: 0, message: "--columns and --skip-lines describe a CSV file; a ROS bag's topics are chosen with --topic")
+        if options.columns != nil || options.skipLines > 0 || !options.commentPrefixes.isEmpty {
+            throw RecordingError(file: path, line: 0, column: 0, message: "--columns, --skip-lines and --comment describe a CSV file; a ROS bag's topics are chosen with --topic")
         }
         let input = try RosBagInput(path: path, capacity: options.bufferSize)
         self.input = input

@@ -14,6 +14,11 @@ import Poise
 ///   the two halves of CoreMotion's reading, Android linear acceleration and gravity). Without
 ///   either, `Accelerometer.csv` alone is gravity-free and not an accelerometer reading: the
 ///   session is read without one (gyroscope and magnetometer only) and the schema says why.
+/// - **phyphox** "Export data → CSV" (the zip, or its folder): one CSV per export set, each with
+///   its own `Time (s)` (s since the experiment started), recognised by their headers
+///   (`SessionLayout.phyphox`): `Acceleration x (m/s^2)` (with gravity), `Gyroscope x (rad/s)`,
+///   `Magnetic field x (µT)`; `Linear Acceleration.csv` (gravity-free) and `meta/` are ignored
+///   with the reason. Comma, tab or semicolon delimiters, decimal points or commas, E-notation.
 /// - **x-io x-IMU3 logged session**: `Inertial.csv` (`Timestamp (us)`, gyroscope °/s,
 ///   accelerometer g) and `Magnetometer.csv` in the device's **arbitrary units** (`a.u.`): its
 ///   values are kept as they are (direction and a consistent norm are all fusion needs) and are
@@ -183,7 +188,13 @@ public final class SessionReader: SampleSource {
                 guard entries[name] == nil else { throw archive.failure("two entries named \(name)") }
                 entries[name] = entry
             }
-            layout = try SessionLayout(files: entries.keys.sorted(), folder: path)
+            // Entries whose header was looked at, kept for extraction.
+            var contents: [String: [UInt8]] = [:]
+            layout = try SessionLayout(files: entries.keys.sorted(), folder: path) { name in
+                guard let entry = entries[name], let bytes = try? archive.contents(of: entry) else { return nil }
+                contents[name] = bytes
+                return SessionLayout.firstLine(of: bytes)
+            }
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("poise-session-\(UUID().uuidString)").path
             do {
                 try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
@@ -195,7 +206,7 @@ public final class SessionReader: SampleSource {
             do {
                 for plan in layout.plans {
                     guard let entry = entries[plan.name] else { continue }
-                    let bytes = try archive.contents(of: entry)
+                    let bytes = try contents[plan.name] ?? archive.contents(of: entry)
                     guard FileManager.default.createFile(atPath: (temporary as NSString).appendingPathComponent(plan.name), contents: Data(bytes)) else {
                         throw RecordingError(file: path, line: 0, column: 0, message: "entry \(plan.name): cannot write it to the temporary folder \(temporary)")
                     }
@@ -212,7 +223,11 @@ public final class SessionReader: SampleSource {
             } catch {
                 throw RecordingError(file: path, line: 0, column: 0, message: "cannot list the folder (\(error.localizedDescription))")
             }
-            layout = try SessionLayout(files: names, folder: path)
+            layout = try SessionLayout(files: names, folder: path) { name in
+                guard let handle = FileHandle(forReadingAtPath: (path as NSString).appendingPathComponent(name)) else { return nil }
+                defer { try? handle.close() }
+                return (try? handle.read(upToCount: 65_536)).map { SessionLayout.firstLine(of: $0) }
+            }
             folder = path
             extractedFolder = nil
             isArchive = false
@@ -281,6 +296,7 @@ public final class SessionReader: SampleSource {
             let s = stream.reader.summary
             total.rowsDropped += s.rowsDropped
             total.rowsRepaired += s.rowsRepaired
+            total.commentLines += s.commentLines
             for (kind, count) in s.issueCounts { total.issueCounts[kind, default: 0] += count }
         }
         total.rowsDelivered = delivered
