@@ -127,3 +127,15 @@ public struct Recording: Sendable {
                          issues: reader.issues, summary: reader.summary)
     }
 }
+
+extension ReadOptions {
+    /// Throws when options that describe one CSV file's layout (`columns`, `skipLines`, and
+    /// `commentPrefixes` unless `allowsComments`) are set for a source that is not such a file,
+    /// so they are refused rather than dropped. `reason` says how that source is chosen instead.
+    func refuseCSVLayout(path: String, allowsComments: Bool = false, _ reason: String) throws {
+        let comments = !allowsComments && !commentPrefixes.isEmpty
+        guard columns != nil || skipLines > 0 || comments else { return }
+        let names = allowsComments ? "--columns and --skip-lines" : "--columns, --skip-lines and --comment"
+        throw RecordingError(file: path, line: 0, column: 0, message: "\(names) describe one CSV file; \(reason)")
+    }
+}

@@ -87,9 +87,7 @@ public final class McapReader: SampleSource {
     public init(path: String, options: ReadOptions = ReadOptions()) throws {
         self.path = path
         self.options = options
-        if options.columns != nil || options.skipLines > 0 || !options.commentPrefixes.isEmpty {
-            throw RecordingError(file: path, line: 0, column: 0, message: "--columns, --skip-lines and --comment describe a CSV file; an MCAP file's topics are chosen with --topic")
-        }
+        try options.refuseCSVLayout(path: path, "an MCAP file's topics are chosen with --topic")
         let input = try RosBagInput(path: path, capacity: options.bufferSize)
         self.input = input
         guard input.fileSize >= McapRecord.magic.count, try input.bytes(count: McapRecord.magic.count).elementsEqual(McapRecord.magic) else {

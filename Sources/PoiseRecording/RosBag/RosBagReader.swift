@@ -79,9 +79,7 @@ public final class RosBagReader: SampleSource {
     public init(path: String, options: ReadOptions = ReadOptions()) throws {
         self.path = path
         self.options = options
-        if options.columns != nil || options.skipLines > 0 || !options.commentPrefixes.isEmpty {
-            throw RecordingError(file: path, line: 0, column: 0, message: "--columns, --skip-lines and --comment describe a CSV file; a ROS bag's topics are chosen with --topic")
-        }
+        try options.refuseCSVLayout(path: path, "a ROS bag's topics are chosen with --topic")
         let input = try RosBagInput(path: path, capacity: options.bufferSize)
         self.input = input
         guard input.fileSize >= Self.magic.count, try input.bytes(count: Self.magic.count).elementsEqual(Self.magic) else {

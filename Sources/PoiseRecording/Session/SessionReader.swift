@@ -172,10 +172,8 @@ public final class SessionReader: SampleSource {
         self.path = path
         self.options = options
         accelerationSign = options.appleAccelerometerSign ? -1 : 1
-        if options.columns != nil || options.skipLines > 0 {
-            throw RecordingError(file: path, line: 0, column: 0,
-                                 message: "--columns and --skip-lines describe one CSV file; a session's files are mapped by the session reader (read one of its files alone to map it yourself)")
-        }
+        try options.refuseCSVLayout(path: path, allowsComments: true,
+                                    "a session's files are mapped by the session reader (read one of its files alone to map it yourself)")
         let layout: SessionLayout
         let folder: String
         if ZipArchive.recognizes(path: path) {
