@@ -140,10 +140,11 @@ struct TiltCommand: ParsableCommand {
         }
         // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
         let limit = gaps.limit(rate: scan.nominalRate ?? frameRate ?? 1)
-        var sampler = try frameRate.map { frameRate in
+        var resampler = try frameRate.map { frameRate in
             do {
-                return try FrameSampler<SIMD2<Double>>(settings: FrameSamplerSettings(
-                    frameRate: frameRate, smoothingTimeConstant: smoothing, maximumGap: limit.isFinite ? limit : nil))
+                return try TiltFrames(settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing,
+                                                                      maximumGap: limit.isFinite ? limit : nil),
+                                      stick: settings.stick)
             } catch let e as OrientationSettingsError { throw ValidationError(e.message) }
         }
         let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
@@ -164,14 +165,9 @@ struct TiltCommand: ParsableCommand {
             text += [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
                 + "," + (e?.rawValue ?? "")
         }
-        text = sampler == nil ? "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n" : "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
-        let stickResponse = settings.stick
-        var pending: HomeEvent?
-        func emit(_ f: Frame<SIMD2<Double>>) {
-            let angles = TiltAngles(pitch: f.value.y, roll: f.value.x)
-            let event = f.sampleCount > 0 ? pending : nil
-            if f.sampleCount > 0 { pending = nil }
-            row(f.time, TiltController.stick(angles, stickResponse), angles, event)
+        text = resampler == nil ? "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n" : "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
+        func emit(_ f: TiltFrame) {
+            row(f.time, f.stick, f.angles, f.event)
             text += ",\(f.sampleCount)\n"
             flush(force: false)
         }
@@ -197,13 +193,12 @@ struct TiltCommand: ParsableCommand {
                 outputs += 1
                 if max(abs(o.stick.x), abs(o.stick.y)) >= 1 { full += 1 }
                 if o.stick == .zero { centred += 1 }
-                if sampler != nil {
+                if resampler != nil {
                     if let p = previousTime, o.time - p > limit {
                         gapCount += 1
                         if gapsListed.count < 5 { gapsListed.append(String(format: "%.3f–%.3f s", p, o.time)) }
                     }
-                    sampler!.process(time: o.time, value: SIMD2(o.angles.roll, o.angles.pitch), emit: emit)
-                    if let e = o.event { pending = e }
+                    resampler!.add(o, emit: emit)
                 } else {
                     row(o.time, o.stick, o.angles, o.event)
                     text += "\n"
@@ -216,7 +211,7 @@ struct TiltCommand: ParsableCommand {
         if source == .truth && outputs == 0 {
             throw InputError("\(file): no row has a finite ground-truth quaternion")
         }
-        sampler?.finish(emit: emit)
+        resampler?.finish(emit: emit)
         flush(force: true)
         let gapNote = gapCount == 0 ? nil
             : "gaps: \(gapCount) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(gapsListed.joined(separator: ", "))\(gapCount > 5 ? ", …" : "")"

@@ -135,6 +135,9 @@ public struct RecordingReport {
         var sweep: SweepComparison?
         var problem: String?
         var onsets = MovementOnsets(still: stillRanges, count: count, rate: rate)
+        func findOnsets(_ chunk: [MotionSample]) {
+            for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
+        }
         do {
             // Without a still segment there is no jitter to measure: no sweep, and no onsets.
             guard !stillRanges.isEmpty else { throw StreamingSweep.noStillSegment(name: name, detector: detector) }
@@ -147,7 +150,7 @@ public struct RecordingReport {
             done = 0
             try input.forEachChunk { chunk in
                 running.add(chunk)
-                for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
+                findOnsets(chunk)
                 done += chunk.count
                 progress?("sweep", share(1, done))
             }
@@ -161,9 +164,7 @@ public struct RecordingReport {
         if passes == 1 && !stillRanges.isEmpty {
             // The sweep could not start (a filter kind that does not suit the rate): the onsets
             // still need their pass.
-            try input.forEachChunk { chunk in
-                for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
-            }
+            try input.forEachChunk(findOnsets)
             passes += 1
         }
 

@@ -154,28 +154,17 @@ extension TiltController {
     ///
     /// - Throws: `OrientationSettingsError` for bad frame settings.
     public func frames(_ outputs: [TiltOutput], settings frameSettings: FrameSamplerSettings) throws -> [TiltFrame] {
-        var sampler = try FrameSampler<SIMD2<Double>>(settings: frameSettings)
+        var resampler = try TiltFrames(settings: frameSettings, stick: settings.stick)
         var frames: [TiltFrame] = []
-        var pending: HomeEvent?
-        let stickResponse = settings.stick
-        func emit(_ f: Frame<SIMD2<Double>>) {
-            let angles = TiltAngles(pitch: f.value.y, roll: f.value.x)
-            frames.append(TiltFrame(index: f.index, time: f.time, stick: TiltController.stick(angles, stickResponse),
-                                    angles: angles, sampleCount: f.sampleCount, event: f.sampleCount > 0 ? pending : nil))
-            if f.sampleCount > 0 { pending = nil }
-        }
-        for o in outputs {
-            sampler.process(time: o.time, value: SIMD2(o.angles.roll, o.angles.pitch), emit: emit)
-            if let e = o.event { pending = e }
-        }
-        sampler.finish(emit: emit)
+        for o in outputs { resampler.add(o) { frames.append($0) } }
+        resampler.finish { frames.append($0) }
         return frames
     }
 
     /// Stick axes (−1…1) of tilt angles (radians): x = response(roll), y = response(−pitch), the
     /// response applied in degrees.
     @inlinable
-    public static func stick(_ angles: TiltAngles, _ response: StickResponse) -> SIMD2<Double> {
+    static func stick(_ angles: TiltAngles, _ response: StickResponse) -> SIMD2<Double> {
         let degrees = 1 / Units.radiansPerDegree
         return SIMD2(response.value(degrees: angles.roll * degrees), response.value(degrees: -angles.pitch * degrees))
     }
