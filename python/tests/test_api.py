@@ -103,6 +103,20 @@ def test_streaming_equals_batch_and_state_bytes_resume(walking):
         second.restore_state(state[:50] + bytes([state[50] ^ 1]) + state[51:])
 
 
+def test_fuse_computes_only_the_outputs_asked_for(walking):
+    t, acc, gyr, mag = walking
+    full = poise.fuse(acc, gyr, mag, rate=100.0, times=t)
+    for names in [("quaternion",), ("heading", "flags"), ("gravity", "user_acceleration", "rotation_rate", "bias")]:
+        part = poise.fuse(acc, gyr, mag, rate=100.0, times=t, outputs=names)
+        for name in poise.FusionResult.SHAPES:
+            if name in names:
+                assert np.array_equal(getattr(part, name), getattr(full, name)), name
+            else:
+                assert getattr(part, name) is None, name
+    with pytest.raises(ValueError, match="unknown fusion outputs"):
+        poise.fuse(acc, gyr, mag, rate=100.0, outputs=("attitude",))
+
+
 def test_fuse_rejects_bad_arguments(walking):
     t, acc, gyr, mag = walking
     with pytest.raises(ValueError, match="needs mag"):
