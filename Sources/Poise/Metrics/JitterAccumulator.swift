@@ -23,6 +23,9 @@
 public struct JitterAccumulator<Value: SignalValue>: Sendable {
     /// Moving-average length, s.
     public let window: Double
+    /// Whether the input's residuals are computed (`false`: `result(inputOf:)` takes them from
+    /// an accumulator fed the same input).
+    public let measuresInput: Bool
     let half: Double
     let reach: Double
 
@@ -55,10 +58,15 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     var windowOutput = Value.zero
     var windowInput = Value.zero
 
-    /// - Parameter window: moving-average length in seconds (default 1).
+    /// - Parameters:
+    ///   - window: moving-average length in seconds (default 1).
+    ///   - measuresInput: `false` skips the input's residuals, for many accumulators fed the same
+    ///     input and items (the filters of a sweep): `result(inputOf:)` then takes them from one
+    ///   that measures them.
     @_specialize(exported: true, where Value == SIMD3<Double>)
-    public init(window: Double = 1) {
+    public init(window: Double = 1, measuresInput: Bool = true) {
         self.window = window
+        self.measuresInput = measuresInput
         half = window / 2
         // A hair of slack so that an item exactly window/2 away counts on both sides despite rounding.
         reach = half * (1 + 1e-9)
@@ -110,6 +118,15 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
                             stillSeconds: stillSeconds, evaluatedSamples: evaluated, segmentCount: segmentCount)
     }
 
+    /// The jitter over the kept segments with the raw (input) figures of `reference`, an
+    /// accumulator fed the same times, inputs and segments that measures its input: the same
+    /// values as `result` of an accumulator measuring its own input.
+    public func result(inputOf reference: JitterAccumulator) -> JitterResult {
+        var own = self
+        own.sumInput = reference.sumInput
+        return own.result
+    }
+
     func item(_ index: Int) -> Item { items[head + index - low] }
 
     /// Computes the residuals whose window is complete (all remaining ones when `closing`).
@@ -121,19 +138,19 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
             while high <= next || (high < count && item(high).time <= t + reach) {
                 let entry = item(high)
                 windowOutput = windowOutput + entry.output
-                windowInput = windowInput + entry.input
+                if measuresInput { windowInput = windowInput + entry.input }
                 high += 1
             }
             while item(low).time < t - reach {
                 let entry = items[head]
                 windowOutput = windowOutput - entry.output
-                windowInput = windowInput - entry.input
+                if measuresInput { windowInput = windowInput - entry.input }
                 dropOldest()
             }
             let current = item(next)
             let scale = 1 / Value.Scalar(high - low)
             sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
-            sumInput += Double((current.input - scale * windowInput).lengthSquared)
+            if measuresInput { sumInput += Double((current.input - scale * windowInput).lengthSquared) }
             evaluated += 1
             next += 1
         }
