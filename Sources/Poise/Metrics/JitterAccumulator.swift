@@ -127,38 +127,56 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
         return own.result
     }
 
-    func item(_ index: Int) -> Item { items[head + index - low] }
-
     /// Computes the residuals whose window is complete (all remaining ones when `closing`).
+    ///
+    /// Runs on local copies of the window state and a pointer to the items (the loop is the
+    /// accumulator's whole cost: through `self` every field would be reloaded after each store).
     mutating func evaluate(closing: Bool) {
-        while next < count {
-            let t = item(next).time
-            if !closing, !(item(count - 1).time > t + reach) { return }
-            guard t - first >= half, last - t >= half else { next += 1; continue }
-            while high <= next || (high < count && item(high).time <= t + reach) {
-                let entry = item(high)
-                windowOutput = windowOutput + entry.output
-                if measuresInput { windowInput = windowInput + entry.input }
-                high += 1
+        guard next < count else { return }
+        let count = self.count, first = self.first, last = self.last, half = self.half, reach = self.reach
+        let measuresInput = self.measuresInput
+        var next = self.next, high = self.high, low = self.low
+        var windowOutput = self.windowOutput, windowInput = self.windowInput
+        var sumOutput = self.sumOutput, sumInput = self.sumInput, evaluated = self.evaluated
+        // Item i of the segment is items[i + offset] (head and low advance together).
+        let offset = head - low
+        items.withUnsafeBufferPointer { items in
+            let newest = items[count - 1 + offset].time
+            while next < count {
+                let t = items[next + offset].time
+                if !closing, !(newest > t + reach) { break }
+                guard t - first >= half, last - t >= half else { next += 1; continue }
+                while high <= next || (high < count && items[high + offset].time <= t + reach) {
+                    let entry = items[high + offset]
+                    windowOutput = windowOutput + entry.output
+                    if measuresInput { windowInput = windowInput + entry.input }
+                    high += 1
+                }
+                while items[low + offset].time < t - reach {
+                    let entry = items[low + offset]
+                    windowOutput = windowOutput - entry.output
+                    if measuresInput { windowInput = windowInput - entry.input }
+                    low += 1
+                }
+                let current = items[next + offset]
+                let scale = 1 / Value.Scalar(high - low)
+                sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
+                if measuresInput { sumInput += Double((current.input - scale * windowInput).lengthSquared) }
+                evaluated += 1
+                next += 1
             }
-            while item(low).time < t - reach {
-                let entry = items[head]
-                windowOutput = windowOutput - entry.output
-                if measuresInput { windowInput = windowInput - entry.input }
-                dropOldest()
-            }
-            let current = item(next)
-            let scale = 1 / Value.Scalar(high - low)
-            sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
-            if measuresInput { sumInput += Double((current.input - scale * windowInput).lengthSquared) }
-            evaluated += 1
-            next += 1
         }
+        self.next = next; self.high = high
+        self.windowOutput = windowOutput; self.windowInput = windowInput
+        self.sumOutput = sumOutput; self.sumInput = sumInput; self.evaluated = evaluated
+        dropOldest(low - self.low)
     }
 
-    mutating func dropOldest() {
-        head += 1
-        low += 1
+    /// Forgets the `dropped` oldest items (they left every window), compacting the storage now
+    /// and then.
+    mutating func dropOldest(_ dropped: Int) {
+        head += dropped
+        low += dropped
         if head >= 1024 && 2 * head >= items.count {
             items.removeFirst(head)
             head = 0

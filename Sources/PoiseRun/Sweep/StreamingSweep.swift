@@ -152,32 +152,39 @@ final class SettingRun: @unchecked Sendable {
         /// with the nominal period, as `filterAcceleration`) in one call to the filter, and feeds
         /// the accumulators as `flags` say.
         mutating func process(_ chunk: [MotionSample], inputs: [SIMD3<Double>], periods: [Double], flags: [UInt8], first: Int) {
-            let n = chunk.count
-            if outputs.count < n { outputs = [SIMD3<Double>](repeating: .zero, count: n) }
-            inputs.withUnsafeBufferPointer { input in
-                periods.withUnsafeBufferPointer { dt in
-                    outputs.withUnsafeMutableBufferPointer { output in
-                        var start = 0
-                        if first == 0, n > 0 { output[0] = filter.process(input[0]); start = 1 }
-                        filter.process(UnsafeBufferPointer(rebasing: input[start..<n]), dt: UnsafeBufferPointer(rebasing: dt[start..<n]),
-                                       into: UnsafeMutableBufferPointer(rebasing: output[start..<n]))
+            if outputs.isEmpty { outputs = [SIMD3<Double>](repeating: .zero, count: Self.block) }
+            var start = 0
+            while start < chunk.count {
+                let end = min(start + Self.block, chunk.count)
+                inputs.withUnsafeBufferPointer { input in
+                    periods.withUnsafeBufferPointer { dt in
+                        outputs.withUnsafeMutableBufferPointer { output in
+                            var from = start
+                            if first + start == 0 { output[0] = filter.process(input[0]); from = 1 }
+                            filter.process(UnsafeBufferPointer(rebasing: input[from..<end]), dt: UnsafeBufferPointer(rebasing: dt[from..<end]),
+                                           into: UnsafeMutableBufferPointer(rebasing: output[(from - start)..<(end - start)]))
+                        }
                     }
                 }
-            }
-            for offset in 0..<n {
-                let flag = flags[offset]
-                guard flag != 0 else { continue }
-                let y = outputs[offset], a = inputs[offset]
-                if flag & 1 != 0 {
-                    jitter.add(time: chunk[offset].time, output: y, input: a)
-                    if flag & 2 != 0 { jitter.endSegment(keep: true) }
+                for offset in start..<end {
+                    let flag = flags[offset]
+                    guard flag != 0 else { continue }
+                    let y = outputs[offset - start], a = inputs[offset]
+                    if flag & 1 != 0 {
+                        jitter.add(time: chunk[offset].time, output: y, input: a)
+                        if flag & 2 != 0 { jitter.endSegment(keep: true) }
+                    }
+                    if flag & 4 != 0 {
+                        lag.add(output: y, input: a)
+                        if flag & 8 != 0 { lag.endSegment() }
+                    }
                 }
-                if flag & 4 != 0 {
-                    lag.add(output: y, input: a)
-                    if flag & 8 != 0 { lag.endSegment() }
-                }
+                start = end
             }
         }
+
+        /// Samples filtered per call to the filter (the outputs of one block are held).
+        static let block = 1024
     }
 
     init(filter: AnyFilter<SIMD3<Double>>, maximumShift: Int) {
