@@ -214,6 +214,12 @@ poise_status poise_fusion_config_default(poise_fusion_config *config, double sam
 poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
                                      int32_t reference, poise_error *err);
 
+/** The speed preset (DeviceMotionConfiguration.fast): corrections at 5 Hz, bias_sigma_rest
+ *  0.01, rest_minimum_time 1.0, whatever the defaults become (today it equals them);
+ *  `reference` a poise_reference. Its accuracy cost on BROAD is in docs/fusion.md. */
+poise_status poise_fusion_config_fast(poise_fusion_config *config, double sample_rate,
+                                      int32_t reference, poise_error *err);
+
 /** The fusion estimator (opaque). */
 typedef struct poise_fusion poise_fusion;
 

@@ -158,6 +158,7 @@ for _name, _restype, _args in [
     ("poise_filter_spec", _I, [_P, ctypes.c_char_p, _S, _E]),
     ("poise_fusion_config_default", _I, [ctypes.POINTER(FusionConfigStruct), _D, _E]),
     ("poise_fusion_config_vqf", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
+    ("poise_fusion_config_fast", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
     ("poise_fusion_create", _P, [ctypes.POINTER(FusionConfigStruct), _E]),
     ("poise_fusion_destroy", _I, [_P, _E]),
     ("poise_fusion_reset", _I, [_P, _E]),

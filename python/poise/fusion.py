@@ -20,8 +20,9 @@ class FusionConfig:
     (deg/s), `correction_rate` (Hz, 0 = every sample).
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
-    "ned" or "nwu"; preset "poise" (Poise's defaults) or "vqf" (VQF's published defaults: with
-    them the outputs equal the `vqf` package's)."""
+    "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
+    corrections, whatever the defaults become) or "vqf" (VQF's published defaults: with them
+    the outputs equal the `vqf` package's)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):
         if mode not in ("6d", "9d"):
@@ -37,11 +38,13 @@ class FusionConfig:
         struct = FusionConfigStruct()
         if preset == "vqf":
             call(lib.poise_fusion_config_vqf, ctypes.byref(struct), float(rate), REFERENCES[reference])
+        elif preset == "fast":
+            call(lib.poise_fusion_config_fast, ctypes.byref(struct), float(rate), REFERENCES[reference])
         elif preset == "poise":
             call(lib.poise_fusion_config_default, ctypes.byref(struct), float(rate))
             struct.reference = REFERENCES[reference]
         else:
-            raise ValueError(f"preset must be 'poise' or 'vqf', got {preset!r}")
+            raise ValueError(f"preset must be 'poise', 'fast' or 'vqf', got {preset!r}")
         struct.earth_frame = FRAMES[frame]
         for name, value in settings.items():
             if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
