@@ -16,8 +16,8 @@
 /// minimum, K with the slope fixed at +1/2 over the points within `slopeTolerance` of +1/2 after
 /// it: each a weighted mean of log(σ·√τ) (or log(σ·√(3/τ))) with weights N/m. Each line is fitted
 /// to σ² less the other line's part (N²/τ or K²τ/3), repeated until both settle, so that the
-/// crossing region does not bias them. B is fitted with slope 0 (the same weighted mean of log σ,
-/// of σ² less both lines' parts) over the run of consecutive points whose slope is within
+/// crossing region does not bias them. B is fitted with slope 0 (the same weighted mean of log σ)
+/// over the run of consecutive points whose slope is within
 /// `slopeTolerance` of 0 that reaches lowest; when the curve has no flat run (a sharp bend
 /// between the two lines), B is the smallest σ itself (the plain reading, which then only bounds
 /// the flicker floor from above). A parameter the curve does not show
@@ -119,10 +119,7 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
         }
         let lowestOf = { (run: ClosedRange<Int>) in run.min { points[$0].sigma < points[$1].sigma }! }
         if let run = runs.min(by: { points[lowestOf($0)].sigma < points[lowestOf($1)].sigma }) {
-            let floor = fit(Array(run)) { i in
-                let s2 = points[i].sigma * points[i].sigma - n2 / points[i].tau - k2 * points[i].tau / 3
-                return s2 > 0 ? s2.squareRoot() : nil
-            } ?? points[lowestOf(run)].sigma
+            let floor = fit(Array(run)) { points[$0].sigma } ?? points[lowestOf(run)].sigma
             biasInstability = floor / Self.flickerFloor
             biasInstabilityClusterTime = points[lowestOf(run)].tau
             biasInstabilityClusterTimes = run.map { points[$0].tau }
