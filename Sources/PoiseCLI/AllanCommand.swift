@@ -36,7 +36,7 @@ public struct AllanCommand: RenderingCommand {
             help: "Longest cluster time computed, seconds (default: 524288 samples, 1311 s at 400 Hz; memory ≈ 6 axes × 24 bytes per sample of it).")
     public var maximumClusterTime: Double?
 
-    @Option(parsing: .unconditional, help: "Sample rate in Hz (default: the median interval of the first 2048 samples).")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (default: from the timestamps: the span over the sample steps, a missing sample counted as a step; the median interval of the first 2048 samples for recordings shorter than that).")
     public var rate: Double?
 
     @Option(parsing: .unconditional, help: "Use samples from this time on (seconds, recording clock).")
@@ -125,15 +125,23 @@ public struct AllanCommand: RenderingCommand {
         var biasInstability: Double? { parameters.biasInstability.map { $0 * si } }
         var randomWalk: Double? { parameters.rateRandomWalk.map { $0 * si } }
         static let degree = 180 / Double.pi
+        /// Why B is not determined, with its upper bound in both units when there is one.
+        var biasInstabilityReason: String? {
+            guard let reason = parameters.biasInstabilityReason else { return nil }
+            guard let bound = parameters.biasInstabilityUpperBound.map({ $0 * si }) else { return reason }
+            let shown = axis.isGyroscope ? String(format: "%.3g rad/s = %.3g °/h", bound, bound * Self.degree * 3600)
+                : String(format: "%.3g m/s² = %.3g mg", bound, bound / Units.standardGravity * 1000)
+            return reason + " (B < \(shown))"
+        }
         /// (label, SI unit, SI value, display unit, display value, reason when not determined)
         var rows: [(String, String, Double?, String, Double?, String?)] {
             if axis.isGyroscope {
                 return [("angle random walk N", "rad/s/√Hz", noiseDensity, "°/√h", noiseDensity.map { $0 * Self.degree * 60 }, parameters.whiteNoiseReason),
-                        ("bias instability B", "rad/s", biasInstability, "°/h", biasInstability.map { $0 * Self.degree * 3600 }, parameters.biasInstabilityReason),
+                        ("bias instability B", "rad/s", biasInstability, "°/h", biasInstability.map { $0 * Self.degree * 3600 }, biasInstabilityReason),
                         ("rate random walk K", "rad/s²/√Hz", randomWalk, "°/h/√h", randomWalk.map { $0 * Self.degree * 216_000 }, parameters.rateRandomWalkReason)]
             }
             return [("velocity random walk N", "m/s²/√Hz", noiseDensity, "m/s/√h", noiseDensity.map { $0 * 60 }, parameters.whiteNoiseReason),
-                    ("bias instability B", "m/s²", biasInstability, "mg", biasInstability.map { $0 / Units.standardGravity * 1000 }, parameters.biasInstabilityReason),
+                    ("bias instability B", "m/s²", biasInstability, "mg", biasInstability.map { $0 / Units.standardGravity * 1000 }, biasInstabilityReason),
                     ("acceleration random walk K", "m/s³/√Hz", randomWalk, "m/s²/√h", randomWalk.map { $0 * 60 }, parameters.rateRandomWalkReason)]
         }
     }
@@ -142,7 +150,7 @@ public struct AllanCommand: RenderingCommand {
 
     private func heading(_ r: AllanStream.Result) -> String {
         let adev = r.adev
-        var out = "\(file): \(adev.sampleCount) samples at \(fixed(r.sampleRate, 3)) Hz (\(r.rateFromTimestamps ? "median interval" : "--rate")), \(fixed(r.lastTime - r.firstTime, 1)) s, still; overlapping Allan deviation at \(adev.clusterSizes.count) \(sizes.rawValue) cluster times\n"
+        var out = "\(file): \(adev.sampleCount) samples at \(fixed(r.sampleRate, 3)) Hz (\(r.rateFromTimestamps ? "from timestamps" : "--rate")), \(fixed(r.lastTime - r.firstTime, 1)) s, still; overlapping Allan deviation at \(adev.clusterSizes.count) \(sizes.rawValue) cluster times\n"
         if r.gaps > 0 {
             out += "note: \(r.gaps) gaps longer than 1.5 sample intervals (longest \(fixed(r.longestGap, 3)) s); the Allan deviation treats the samples as evenly spaced\n"
         }

@@ -33,8 +33,8 @@ public struct AllanDeviationAccumulator: Sendable {
     private let sizeSet: AllanClusterSizes?
     private var offsets: [Double]
     private var running: [Double]
-    /// Per channel, Xⱼ for global j in `base ..< base + stored`.
-    private var history: [[Double]]
+    /// Channel c's Xⱼ for global j in `base ..< base + stored` at `history[c · capacity + j − base]`.
+    private var history: [Double]
     private var capacity: Int
     private var base = 0
     private var stored = 0
@@ -76,7 +76,7 @@ public struct AllanDeviationAccumulator: Sendable {
         running = Array(repeating: 0, count: channelCount)
         let longest = 2 * maximumClusterSize + 1 + Self.blockLength
         capacity = Swift.max(Self.blockLength, Swift.min(longest + longest / 2, Swift.max(expectedCount + 1, Self.blockLength)))
-        history = Array(repeating: Array(repeating: 0, count: capacity), count: channelCount)
+        history = Array(repeating: 0, count: capacity * channelCount)
         sums = Array(repeating: Array(repeating: 0, count: sizes.count), count: channelCount)
     }
 
@@ -84,34 +84,61 @@ public struct AllanDeviationAccumulator: Sendable {
     /// A non-finite value is remembered (`firstNonFiniteIndex`) and that channel ignores the rest.
     public mutating func add(_ values: [Double]) {
         precondition(values.count == channelCount, "AllanDeviationAccumulator.add: \(values.count) values for \(channelCount) channels")
-        if stored == capacity { flush() }
-        if count == 0 {
-            for c in 0..<channelCount { offsets[c] = values[c].isFinite ? values[c] : 0; history[c][0] = 0 }
-            stored = 1
-        }
-        let slot = stored
-        for c in 0..<channelCount {
-            var value = values[c]
-            if !value.isFinite || firstNonFiniteIndex[c] != nil {
-                if firstNonFiniteIndex[c] == nil { firstNonFiniteIndex[c] = count }
-                value = offsets[c]
-            }
-            running[c] += value - offsets[c]
-            history[c][slot] = running[c]
-        }
-        stored += 1
-        count += 1
+        values.withUnsafeBufferPointer { v in add(count: 1) { c, _ in v[c] } }
     }
 
     /// Adds whole channels at once (`channels[c]` holds channel c's samples; all the same length):
     /// the same as calling `add` sample by sample.
     public mutating func add(channels: [[Double]]) {
         precondition(channels.count == channelCount && Set(channels.map(\.count)).count <= 1)
-        var row = [Double](repeating: 0, count: channelCount)
-        for i in 0..<(channels.first?.count ?? 0) {
-            for c in 0..<channelCount { row[c] = channels[c][i] }
-            add(row)
+        let total = channels.first?.count ?? 0
+        var done = 0
+        while done < total {
+            let start = done
+            done += add(count: total - done) { c, i in channels[c][start + i] }
         }
+    }
+
+    /// Appends up to `count` samples (`value(c, i)`: channel c of the i-th) as room allows;
+    /// returns how many.
+    @inline(__always)
+    private mutating func add(count wanted: Int, _ value: (Int, Int) -> Double) -> Int {
+        if stored == capacity { flush() }
+        if count == 0 {
+            for c in 0..<channelCount {
+                let first = value(c, 0)
+                offsets[c] = first.isFinite ? first : 0
+                history[c * capacity] = 0
+            }
+            stored = 1
+        }
+        let chunk = Swift.min(wanted, capacity - stored)
+        let capacity = self.capacity, stored = self.stored, count = self.count
+        history.withUnsafeMutableBufferPointer { x in
+            for c in 0..<channelCount {
+                var sum = running[c]
+                let offset = offsets[c]
+                let row = x.baseAddress! + c * capacity + stored
+                if firstNonFiniteIndex[c] == nil {
+                    for i in 0..<chunk {
+                        let v = value(c, i)
+                        if !v.isFinite {
+                            firstNonFiniteIndex[c] = count + i
+                            for j in i..<chunk { row[j] = sum }
+                            break
+                        }
+                        sum += v - offset
+                        row[i] = sum
+                    }
+                } else {
+                    for i in 0..<chunk { row[i] = sum }
+                }
+                running[c] = sum
+            }
+        }
+        self.stored += chunk
+        self.count += chunk
+        return chunk
     }
 
     /// The deviations of everything added so far, per channel, at the sizes with at least two
@@ -141,12 +168,13 @@ public struct AllanDeviationAccumulator: Sendable {
         var tileStart = processed
         while tileStart < end {
             let tileEnd = Swift.min(end, tileStart + Self.tileLength)
-            for c in 0..<channelCount {
-                history[c].withUnsafeBufferPointer { x in
+            history.withUnsafeBufferPointer { x in
+                for c in 0..<channelCount {
+                    let row = x.baseAddress! + c * capacity
                     for (index, m) in clusterSizes.enumerated() {
                         let low = Swift.max(tileStart, 2 * m)
                         guard low < tileEnd else { continue }
-                        sums[c][index] += Self.sumOfSquaredSecondDifferences(x.baseAddress!, from: low - base, to: tileEnd - base, lag: m)
+                        sums[c][index] += Self.sumOfSquaredSecondDifferences(row, from: low - base, to: tileEnd - base, lag: m)
                     }
                 }
             }
@@ -164,23 +192,23 @@ public struct AllanDeviationAccumulator: Sendable {
         let keep = base + stored - newBase
         let shift = newBase - base
         let room = Swift.max(Self.blockLength, keep / 2)
-        let grow = keep + room > capacity
-        if grow { capacity = keep + room }
-        for c in 0..<channelCount {
-            // Re-centre the kept sums on the first of them: the terms do not change (their
-            // coefficients add to zero) and the numbers stay small.
-            let centre = history[c][shift]
-            if grow {
-                var fresh = [Double](repeating: 0, count: capacity)
-                for j in 0..<keep { fresh[j] = history[c][shift + j] - centre }
-                history[c] = fresh
-            } else {
-                history[c].withUnsafeMutableBufferPointer { x in
-                    for j in 0..<keep { x[j] = x[shift + j] - centre }
+        let old = capacity
+        if keep + room > capacity { capacity = keep + room }
+        // Re-centre the kept sums on the first of them: the terms do not change (their
+        // coefficients add to zero) and the numbers stay small.
+        var fresh = capacity == old ? [] : [Double](repeating: 0, count: capacity * channelCount)
+        history.withUnsafeMutableBufferPointer { x in
+            for c in 0..<channelCount {
+                let centre = x[c * old + shift]
+                if fresh.isEmpty {
+                    for j in 0..<keep { x[c * old + j] = x[c * old + shift + j] - centre }
+                } else {
+                    for j in 0..<keep { fresh[c * capacity + j] = x[c * old + shift + j] - centre }
                 }
+                running[c] -= centre
             }
-            running[c] -= centre
         }
+        if !fresh.isEmpty { history = fresh }
         base = newBase
         stored = keep
     }

@@ -35,6 +35,8 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
     public var biasInstabilityClusterTime: Double?
     /// Why B is not determined.
     public var biasInstabilityReason: String?
+    /// When the curve still falls at its end: B is below this (its last σ / 0.664), u.
+    public var biasInstabilityUpperBound: Double?
     /// Rate random walk K, u/√s (= u/s/√Hz).
     public var rateRandomWalk: Double?
     /// Why K is not determined.
@@ -62,6 +64,10 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
             points.append((taus[i], sigma[i], Double(adev.sampleCount) / Double(adev.clusterSizes[i])))
         }
         self.init(points: points)
+        if sigma.allSatisfy({ $0 == 0 }) {
+            let reason = "the values never change: no noise to measure at the recording's resolution"
+            whiteNoiseReason = reason; biasInstabilityReason = reason; rateRandomWalkReason = reason
+        }
     }
 
     private init(points: [(tau: Double, sigma: Double, weight: Double)]) {
@@ -124,7 +130,8 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
             biasInstabilityClusterTime = points[lowestOf(run)].tau
             biasInstabilityClusterTimes = run.map { points[$0].tau }
         } else if minimum == points.count - 1 {
-            biasInstabilityReason = "the curve still falls at τ = \(format(longest)) s (the longest cluster time with at least \(Int(Self.minimumClusters)) clusters), so its floor is not reached: B < \(format(points[minimum].sigma / Self.flickerFloor)); record for longer"
+            biasInstabilityReason = "the curve still falls at τ = \(format(longest)) s (the longest cluster time with at least \(Int(Self.minimumClusters)) clusters), so its floor is not reached; record for longer"
+            biasInstabilityUpperBound = points[minimum].sigma / Self.flickerFloor
         } else {
             biasInstability = points[minimum].sigma / Self.flickerFloor
             biasInstabilityClusterTime = points[minimum].tau
