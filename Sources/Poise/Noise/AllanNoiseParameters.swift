@@ -16,11 +16,11 @@
 /// minimum, K with the slope fixed at +1/2 over the points within `slopeTolerance` of +1/2 after
 /// it: each a weighted mean of log(σ·√τ) (or log(σ·√(3/τ))) with weights N/m. Each line is fitted
 /// to σ² less the other line's part (N²/τ or K²τ/3), repeated until both settle, so that the
-/// crossing region does not bias them. B is fitted with slope 0 (the same weighted mean of log σ)
-/// over the run of consecutive points whose slope is within
-/// `slopeTolerance` of 0 that reaches lowest; when the curve has no flat run (a sharp bend
-/// between the two lines), B is the smallest σ itself (the plain reading, which then only bounds
-/// the flicker floor from above). A parameter the curve does not show
+/// crossing region does not bias them. B is fitted with slope 0 (the same weighted mean of log σ, of σ²
+/// less both lines' parts) over the run of at least `minimumFloorPoints` consecutive points whose slope is within
+/// `slopeTolerance` of 0 that reaches lowest. When the curve has no such floor (it bends from
+/// the −1/2 to the +1/2 line), B is not determined and `biasInstabilityUpperBound` is the
+/// smallest σ / 0.664 (the plain reading, an upper bound). A parameter the curve does not show
 /// is `nil` with the reason: K when the curve never rises at +1/2 (the recording is too short for
 /// the bias to wander), B when the curve still falls at the longest usable cluster time (an upper
 /// bound is given in the reason), N when no point lies on the −1/2 line.
@@ -35,7 +35,7 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
     public var biasInstabilityClusterTime: Double?
     /// Why B is not determined.
     public var biasInstabilityReason: String?
-    /// When the curve still falls at its end: B is below this (its last σ / 0.664), u.
+    /// When B is not determined but bounded: the smallest σ / 0.664, u.
     public var biasInstabilityUpperBound: Double?
     /// Rate random walk K, u/√s (= u/s/√Hz).
     public var rateRandomWalk: Double?
@@ -50,6 +50,9 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
 
     /// Fewest independent clusters (N/m) a point needs to be used.
     public static let minimumClusters = 10.0
+    /// Fewest consecutive flat points (slope within `slopeTolerance` of 0, a factor 4 in τ at
+    /// octave spacing) that make a floor.
+    public static let minimumFloorPoints = 3
     /// Largest distance of a point's local slope from ∓1/2 for it to count as on the line.
     public static let slopeTolerance = 0.15
     /// √(2 ln 2 / π): the Allan deviation of flicker noise over its bias instability.
@@ -124,8 +127,12 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
             if let last = runs.last, last.upperBound == i - 1 { runs[runs.count - 1] = last.lowerBound...i } else { runs.append(i...i) }
         }
         let lowestOf = { (run: ClosedRange<Int>) in run.min { points[$0].sigma < points[$1].sigma }! }
-        if let run = runs.min(by: { points[lowestOf($0)].sigma < points[lowestOf($1)].sigma }) {
-            let floor = fit(Array(run)) { points[$0].sigma } ?? points[lowestOf(run)].sigma
+        let floorRun = runs.min(by: { points[lowestOf($0)].sigma < points[lowestOf($1)].sigma })
+        if let run = floorRun, run.count >= Self.minimumFloorPoints {
+            let floor = fit(Array(run)) { i in
+                let s2 = points[i].sigma * points[i].sigma - n2 / points[i].tau - k2 * points[i].tau / 3
+                return s2 > 0 ? s2.squareRoot() : nil
+            } ?? points[lowestOf(run)].sigma
             biasInstability = floor / Self.flickerFloor
             biasInstabilityClusterTime = points[lowestOf(run)].tau
             biasInstabilityClusterTimes = run.map { points[$0].tau }
@@ -133,9 +140,9 @@ public struct AllanNoiseParameters: Sendable, Equatable, Codable {
             biasInstabilityReason = "the curve still falls at τ = \(format(longest)) s (the longest cluster time with at least \(Int(Self.minimumClusters)) clusters), so its floor is not reached; record for longer"
             biasInstabilityUpperBound = points[minimum].sigma / Self.flickerFloor
         } else {
-            biasInstability = points[minimum].sigma / Self.flickerFloor
+            biasInstabilityReason = "the curve has no flat floor: it turns from falling to rising at τ = \(format(points[minimum].tau)) s, so bias instability is hidden under the white noise and random walk there"
+            biasInstabilityUpperBound = points[minimum].sigma / Self.flickerFloor
             biasInstabilityClusterTime = points[minimum].tau
-            biasInstabilityClusterTimes = [points[minimum].tau]
         }
     }
 
