@@ -26,7 +26,7 @@ func noiseSuite(_ r: Report) {
     // CPU time too: on a shared machine the wall time includes waiting for a core.
     func cpuSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
     }
     let cpuStart = cpuSeconds()
