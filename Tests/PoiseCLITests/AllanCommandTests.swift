@@ -104,4 +104,25 @@ import Testing
         // The reader itself refuses it, with the place.
         Self.expectRefusal([path], "bad.csv:502:5: non-finite value nan in gyr_x_radps")
     }
+
+    /// BROAD trial 02 (../shared, skipped when absent) lies still for its first 39.7 s: the white
+    /// noise is determined (docs/noise.md quotes it), the bias terms are not, with their reasons.
+    static let broad02 = SpectrumCommandTests.packageRoot
+        .appendingPathComponent("../shared/data/broad/02_undisturbed_slow_rotation_B.csv").standardizedFileURL.path
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: broad02), "../shared/data/broad is absent (fresh clone): skipped"))
+    func realStillStretchGivesWhiteNoiseOnly() throws {
+        let output = try AllanCommand.parse([Self.broad02, "--end", "39.6", "--json"]).render()
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(document["samples"] as? Int == 11315)
+        let axes = try #require(document["axes"] as? [[String: Any]])
+        let gyroDensity = axes.prefix(3).compactMap { $0["noise_density"] as? Double }
+        #expect(gyroDensity.count == 3 && gyroDensity.allSatisfy { $0 > 5e-5 && $0 < 2e-4 }, "\(gyroDensity)")
+        let accelDensity = axes.suffix(3).compactMap { $0["noise_density"] as? Double }
+        #expect(accelDensity.count == 3 && accelDensity.allSatisfy { $0 > 1e-3 && $0 < 1e-2 }, "\(accelDensity)")
+        for axis in axes {
+            #expect(axis["random_walk"] == nil && axis["bias_instability"] == nil)
+            #expect((axis["not_determined"] as? [String: String])?.count == 2)
+        }
+    }
 }
