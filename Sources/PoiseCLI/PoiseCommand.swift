@@ -21,7 +21,7 @@ public struct PoiseCommand: ParsableCommand {
             FuseCommand.self,
             EvaluateCommand.self,
             RemapCommand.self, TiltCommand.self,
-            ReportCommand.self,
+            ReportCommand.self, AllanCommand.self,
         ]
     )
 

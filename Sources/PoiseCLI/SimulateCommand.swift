@@ -29,6 +29,8 @@ public struct SimulateCommand: ParsableCommand {
     @Flag(help: "Perfect sensors on a perfect clock (no noise, bias, scale, misalignment, jitter or drops).")
     var ideal = false
 
+    @OptionGroup var noise: SimulatedNoiseOptions
+
     @Option(parsing: .unconditional, help: "Significant digits per value (default: shortest exact round-trip form).")
     var digits: Int?
 
@@ -50,6 +52,7 @@ public struct SimulateCommand: ParsableCommand {
         }
         try OptionRange("--digits", 1, 17).check(digits)
         try OptionRange("--magnetometer-rate", 0, rate, unit: "Hz (the sample rate)", includesLower: false).check(magnetometerRate)
+        try noise.check()
     }
 
     public func run() throws {
@@ -60,7 +63,7 @@ public struct SimulateCommand: ParsableCommand {
     /// Writes the file; returns the one-line summary that `run()` prints.
     public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
-                                                    sensors: ideal ? .ideal : .phone, magnetometerRate: magnetometerRate)
+                                                    sensors: noise.applied(to: ideal ? .ideal : .phone), magnetometerRate: magnetometerRate)
         let interrupt = InterruptFlag()  // SIGINT/SIGTERM: delete the partial file, leave `out` as it was
         defer { interrupt.restore() }
         let writer = try RecordingWriter(path: out, options: WriteOptions(
