@@ -65,11 +65,13 @@ public struct FlickStick: Sendable {
             turn += dt > 0 ? smoothing.process(change / dt, dt: dt) * dt : change
         }
         if let elapsed = flickElapsed {
-            let before = Self.ease(settings.flickTime > 0 ? elapsed / settings.flickTime : 1)
             let now = elapsed + dt
-            let after = Self.ease(settings.flickTime > 0 ? now / settings.flickTime : 1)
+            // The flick ends exactly at flickTime (within rounding of the summed frame times).
+            let ends = now >= settings.flickTime * (1 - 1e-9)
+            let before = settings.flickTime > 0 ? Self.ease(elapsed / settings.flickTime) : 0
+            let after = ends ? 1 : Self.ease(now / settings.flickTime)
             turn += flickSize * (after - before)
-            flickElapsed = now >= settings.flickTime ? nil : now
+            flickElapsed = ends ? nil : now
         }
         return turn
     }

@@ -1,16 +1,18 @@
 /// Gyroscope bias (zero-rate offset) calibration for aiming: continuous while the device is
 /// still, manual on request, saved and restored.
 ///
-/// **Continuous.** A still period grows sample by sample while the running standard deviations of
-/// the rotation rate and of the acceleration stay within `gyroscopeSteadiness` and
-/// `accelerationSteadiness` (a sample that breaks either starts a new period). Once a period has
-/// lasted `stillTime`, its mean rate m is a bias candidate, with uncertainty σ_m = sd/√n. It is
+/// **Continuous.** Samples are gathered in blocks of `stillTime` seconds. A block grows while the
+/// running standard deviations of the rotation rate and of the acceleration stay within
+/// `gyroscopeSteadiness` and `accelerationSteadiness` (a sample that breaks either, or a time step
+/// longer than 0.1 s, starts a new block). A complete block's mean rate m is a bias candidate,
+/// with uncertainty σ_m = sd/√n. It is
 /// accepted when |m| ≤ `maximumBias` and, if a bias b is already known, when
 /// |m − b| ≤ k·√(σ_b² + σ_m²) with σ_b = max(`minimumUncertainty`, σ at calibration) +
 /// `driftRate`·(time since). A slow deliberate turn at a steady rate about the vertical keeps
 /// both sensors steady; these two bounds are what keep it from being calibrated away (a first
-/// calibration has only the `maximumBias` bound). While an accepted period continues, the bias
-/// follows its mean. A rejected period is counted in `rejectedPeriods` and ignored to its end.
+/// calibration has only the `maximumBias` bound). An accepted block replaces the bias
+/// (`acceptedPeriods`); a rejected one is counted in `rejectedPeriods`. Judging whole blocks,
+/// never a running mean, keeps a turn that starts during a still period out of the estimate.
 ///
 /// **Manual.** `beginManualCalibration()` … `endManualCalibration()` averages every sample in
 /// between (the player puts the controller down and presses a button); `setBias(_:)` sets it.
@@ -52,7 +54,7 @@ public struct GyroCalibration: Sendable, Equatable {
     var rateM2 = SIMD3<Double>.zero
     var accelerationMean = SIMD3<Double>.zero
     var accelerationM2 = SIMD3<Double>.zero
-    var decided: Bool?          // nil: not yet judged; true: accepted; false: rejected
+    var lastSample = 0.0
     var manualSum = SIMD3<Double>.zero
     var manualCount = 0
     // Derived, rad/s.
@@ -101,39 +103,43 @@ public struct GyroCalibration: Sendable, Equatable {
     }
 
     mutating func track(time: Double, rate: SIMD3<Double>, acceleration: SIMD3<Double>) {
-        // Welford update of the period with this sample; restart when it breaks steadiness.
-        var n = count + 1
-        var dr = rate - rateMean
-        var rm = rateMean + dr / Double(n)
-        var r2 = rateM2 + dr * (rate - rm)
-        var da = acceleration - accelerationMean
-        var am = accelerationMean + da / Double(n)
-        var a2 = accelerationM2 + da * (acceleration - am)
-        if n > 1 {
-            let rateSD = (r2.sum() / Double(n - 1)).squareRoot()
-            let accelerationSD = (a2.sum() / Double(n - 1)).squareRoot()
-            if rateSD > gyroscopeLimit || accelerationSD > settings.accelerationSteadiness {
-                n = 1; start = time; decided = nil
-                dr = .zero; rm = rate; r2 = .zero
-                da = .zero; am = acceleration; a2 = .zero
-            }
-        } else {
-            start = time; decided = nil
+        // A time step longer than the gap limit, or backwards, starts a new block.
+        if count > 0, !(time >= lastSample && time - lastSample <= Self.longestStep) { count = 0 }
+        lastSample = time
+        // Welford update of the block with this sample; restart when it breaks steadiness.
+        let n = count + 1
+        let dr = rate - rateMean
+        let rm = rateMean + dr / Double(n)
+        let r2 = rateM2 + dr * (rate - rm)
+        let da = acceleration - accelerationMean
+        let am = accelerationMean + da / Double(n)
+        let a2 = accelerationM2 + da * (acceleration - am)
+        if n == 1 || (r2.sum() / Double(n - 1)).squareRoot() > gyroscopeLimit
+            || (a2.sum() / Double(n - 1)).squareRoot() > settings.accelerationSteadiness {
+            count = 1; start = time
+            rateMean = rate; rateM2 = .zero; accelerationMean = acceleration; accelerationM2 = .zero
+            return
         }
         count = n; rateMean = rm; rateM2 = r2; accelerationMean = am; accelerationM2 = a2
-        guard n > 1, time - start >= settings.stillTime else { return }
+        guard time - start >= settings.stillTime else { return }
+        // A complete steady block: its mean is a bias candidate.
+        count = 0
         let candidateUncertainty = (r2.sum() / Double(n - 1) / Double(n)).squareRoot()
-        if decided == nil {
-            let change = rm - state.bias
-            let tolerance = settings.uncertaintyMultiple
-                * (uncertainty(at: time) * uncertainty(at: time) + candidateUncertainty * candidateUncertainty).squareRoot()
-            let accept = (rm * rm).sum().squareRoot() <= maximumBias
-                && (!state.calibrated || (change * change).sum().squareRoot() <= tolerance)
-            decided = accept
-            if accept { acceptedPeriods += 1 } else { rejectedPeriods += 1 }
+        let change = rm - state.bias
+        let u = uncertainty(at: time)
+        let tolerance = settings.uncertaintyMultiple * (u * u + candidateUncertainty * candidateUncertainty).squareRoot()
+        let accept = (rm * rm).sum().squareRoot() <= maximumBias
+            && (!state.calibrated || (change * change).sum().squareRoot() <= tolerance)
+        if accept {
+            acceptedPeriods += 1
+            state = State(bias: rm, uncertainty: candidateUncertainty, time: time)
+        } else {
+            rejectedPeriods += 1
         }
-        if decided == true { state = State(bias: rm, uncertainty: candidateUncertainty, time: time) }
     }
+
+    /// Longest time step inside a still block, s.
+    static let longestStep = 0.1
 
     /// Starts averaging every sample as the bias (continuous calibration pauses).
     public mutating func beginManualCalibration() {
@@ -166,7 +172,7 @@ public struct GyroCalibration: Sendable, Equatable {
 
     /// Forgets the bias and any still period, as a fresh calibration.
     public mutating func reset() {
-        state = State(); count = 0; decided = nil; isManual = false; manualSum = .zero; manualCount = 0
+        state = State(); count = 0; isManual = false; manualSum = .zero; manualCount = 0
         rejectedPeriods = 0; acceptedPeriods = 0
     }
 }
