@@ -97,4 +97,30 @@ import Testing
             #expect(yaw == swift.update(stick: stick, dt: 1.0 / 60))
         }
     }
+
+    /// Extreme but finite settings and inputs: no trap, finite outputs.
+    @Test func anyNumbersNeitherTrapNorSpreadNaN() throws {
+        var settings = poise_gyro_settings()
+        _ = poise_gyro_settings_default(&settings, nil)
+        settings.counts_per_degree = 1e300
+        settings.sensitivity = 1e3
+        settings.high_sensitivity = 1e3
+        settings.maximum_time_step = 1e300
+        settings.maximum_speed = 1e300
+        let gyro = try #require(poise_gyro_create(&settings, nil))
+        defer { poise_gyro_destroy(gyro, nil) }
+        var out = poise_gyro_output()
+        var frame = poise_gyro_frame()
+        let values = [0, 1e-300, -1e300, 1e300, .greatestFiniteMagnitude, -.infinity, .nan, 5e-324]
+        for (i, v) in values.enumerated() {
+            for (j, w) in values.enumerated() {
+                let t = Double(i * values.count + j)
+                _ = poise_gyro_process(gyro, t, [v, w, v], [w, v, 1], [v, 0, w], &out, nil)
+                #expect(out.yaw.isFinite || out.yaw.isInfinite)   // never NaN
+                #expect(!out.yaw.isNaN && !out.pitch.isNaN)
+                #expect(poise_gyro_take_frame(gyro, &frame, nil) == POISE_OK)
+                #expect(!frame.yaw.isNaN && !frame.pitch.isNaN)
+            }
+        }
+    }
 }

@@ -91,7 +91,10 @@ public struct GyroAim: Sendable {
             || (rotationRate.z.magnitude >= saturationRate) { flags.insert(.saturated) }
 
         let before = calibration.state
-        let rate = calibration.process(time: time, rotationRate: rotationRate, acceleration: acceleration) ?? .zero
+        // Finite readings beyond any gyroscope (10⁶ rad/s) are clamped there first, so that the
+        // speed below cannot overflow (the speed bound then scales the turn down).
+        let rate = (calibration.process(time: time, rotationRate: rotationRate, acceleration: acceleration) ?? .zero)
+            .clamped(lowerBound: SIMD3(repeating: -1e6), upperBound: SIMD3(repeating: 1e6))
         if calibration.state != before { flags.insert(.calibrating) }
 
         var space = settings.space
@@ -146,8 +149,10 @@ public struct GyroAim: Sendable {
     public mutating func takeFrame() -> GyroAimFrame {
         var frame = pending
         let exact = settings.countsPerDegree * SIMD2(frame.yaw, -frame.pitch) + countRemainder
-        let whole = exact.rounded(.towardZero)
+        // Bounded so that any finite setting converts to Int (a frame of 10¹⁵ counts is no aim).
+        let whole = exact.rounded(.towardZero).clamped(lowerBound: SIMD2(repeating: -1e15), upperBound: SIMD2(repeating: 1e15))
         countRemainder = exact - whole
+        if !(countRemainder.x.magnitude < 1 && countRemainder.y.magnitude < 1) { countRemainder = .zero }
         frame.counts = SIMD2(Int(whole.x), Int(whole.y))
         pending = GyroAimFrame(yaw: 0, pitch: 0, counts: .zero, sampleCount: 0, flags: [])
         return frame
