@@ -11,7 +11,8 @@
 /// - While the stick stays out (deflection ≥ `releaseThreshold`), each frame turns the camera by
 ///   the change of θ since the previous frame (wrapped to ±180°), through `TieredSmoothing` of
 ///   the rotation speed so that the stick's coarse resolution does not make slow turns jerky.
-/// - Releasing the stick ends rotation (a flick in progress still completes).
+/// - Releasing the stick ends rotation (a flick in progress still completes, and the smoothed
+///   share of the rotation drains, so the camera turns by exactly the stick's rotation).
 ///
 /// Call `update` once per game frame with the frame's duration.
 public struct FlickStick: Sendable {
@@ -49,6 +50,9 @@ public struct FlickStick: Sendable {
         let angle = Double.atan2(y: stick.x, x: stick.y) / Units.radiansPerDegree
         var turn = 0.0
         if !isActive {
+            // The smoothed share of the last rotation still drains, so that a rotation turns
+            // the camera by exactly the stick's rotation in the end.
+            if dt > 0, smoothing.lastOutput != 0 { turn += smoothing.process(0, dt: dt) * dt }
             if deflection >= settings.threshold {
                 isActive = true
                 lastAngle = angle
@@ -58,6 +62,7 @@ public struct FlickStick: Sendable {
             }
         } else if deflection < settings.releaseThreshold {
             isActive = false
+            if dt > 0 { turn += smoothing.process(0, dt: dt) * dt }
         } else {
             var change = angle - lastAngle
             if change > 180 { change -= 360 } else if change <= -180 { change += 360 }

@@ -47,6 +47,11 @@ import Testing
         #expect(slow > 0 && slow < 6)
         for _ in 0..<60 { slow += flick.update(stick: Self.stick(degrees: 6), dt: dt) }
         #expect(abs(slow - 6) < 1e-3)
+        // Released mid-rotation: the smoothed share still drains to the full rotation.
+        var partial = 0.0
+        for k in 1...6 { partial += flick.update(stick: Self.stick(degrees: 6 + Double(k)), dt: dt) }
+        for _ in 0..<60 { partial += flick.update(stick: .zero, dt: dt) }
+        #expect(abs(partial - 6) < 1e-3)
     }
 
     @Test func deadZoneAndBadInput() throws {
