@@ -34,7 +34,8 @@ struct GyroCommand: ParsableCommand {
     var hold: GyroHold = .flat
 
     @Option(parsing: .unconditional, help: "Camera degrees per device degree (1 = 1:1).") var sensitivity: Double = 1
-    @Option(parsing: .unconditional, help: "Real-world calibration: camera degrees for a full 360° device turn (instead of --sensitivity).")
+    @Option(name: .customLong("camera-per-360"), parsing: .unconditional,
+            help: "Real-world calibration: camera degrees for a full 360° device turn (instead of --sensitivity).")
     var cameraPer360: Double?
     @Option(parsing: .unconditional, help: "Acceleration: the sensitivity at or above --high-speed (the low one is --sensitivity).")
     var highSensitivity: Double?
