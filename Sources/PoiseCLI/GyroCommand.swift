@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseReports
 import PoiseRun
 
 extension GyroSpace: ExpressibleByArgument {}
@@ -55,6 +56,8 @@ struct GyroCommand: ParsableCommand {
     var appleAccelerometerSign = false
 
     @Option(help: "Write the per-frame CSV here instead of standard output ('-': standard output).") var out: String?
+    @Option(help: "Also write an HTML page: the aim path, the camera angles over time, the turn speed before and after smoothing (and the comparison with --compare-smoothing).")
+    var report: String?
 
     @OptionGroup var reading: ReadingOptions
 
@@ -70,7 +73,10 @@ struct GyroCommand: ParsableCommand {
     }
 
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, report, "-"], inputs: [file])
+        if let report, OutputFile.isStandardOutput(report), out.map({ OutputFile.isStandardOutput($0) }) ?? true {
+            throw ValidationError("--report - and the CSV cannot both go to standard output; give --out FILE")
+        }
         try StandardInputSpool.withFile(file) { path in try aim(path) }
     }
 
@@ -118,12 +124,17 @@ struct GyroCommand: ParsableCommand {
             if let destination { destination.append(text) } else { print(text, terminator: "") }
             text = ""
         }
+        let page = try report.map { try OutputFile(path: $0) }   // a bad destination is reported before the work
+        var aimReport = AimReport()
         var frameCount = 0, yawTotal = 0.0, pitchTotal = 0.0, pathLength = 0.0
         var flagCounts: [String: Int] = [:]
         func emit(_ f: TimedAimFrame) {
             frameCount += 1
             yawTotal += f.frame.yaw; pitchTotal += f.frame.pitch
             pathLength += (f.frame.yaw * f.frame.yaw + f.frame.pitch * f.frame.pitch).squareRoot()
+            if page != nil {
+                aimReport.frameTimes.append(f.time); aimReport.cameraYaw.append(yawTotal); aimReport.cameraPitch.append(pitchTotal)
+            }
             guard !compareSmoothing else { return }
             text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.sampleCount),\(f.frame.flags.names.joined(separator: "|"))\n"
             flush(force: false)
@@ -149,6 +160,7 @@ struct GyroCommand: ParsableCommand {
         let still = detector.stillSegments(in: samples)
         if compareSmoothing {
             let comparison = try AimSmoothingComparison(times: times, rates: raw, still: still, sampleRate: sampleRate)
+            aimReport.comparison = comparison
             text += "kind,settings,lag_ms,jitter_degps,pareto\n"
             for row in comparison.rows {
                 text += "\(row.kind),\"\(row.settings)\",\(row.lagMilliseconds.map { String(format: "%.2f", $0) } ?? ""),"
@@ -171,9 +183,20 @@ struct GyroCommand: ParsableCommand {
                    bias.x, bias.y, bias.z, aim.calibration.acceptedPeriods, aim.calibration.rejectedPeriods),
             "flags: " + (flagCounts.isEmpty ? "none" : flagCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
         ]
+        if let page, let report {
+            aimReport.summary = summary
+            aimReport.sampleTimes = times
+            aimReport.rawSpeed = raw.map { $0.lengthSquared.squareRoot() }
+            aimReport.smoothedSpeed = smoothed.map { $0.lengthSquared.squareRoot() }
+            aimReport.still = still.map { times[$0.lowerBound]...times[$0.upperBound - 1] }
+            page.append(aimReport.html(title: "poise gyro \((file as NSString).lastPathComponent)"))
+            try page.finish()
+            if destination == nil && !OutputFile.isStandardOutput(report) { StandardError.write("report → \(report)\n") }
+        }
         if let destination {
             try destination.finish()
             for line in summary { print(line) }
+            if let report { print("report → \(report)") }
         } else {
             for line in summary { StandardError.write(line + "\n") }
         }

@@ -80,4 +80,16 @@ import Testing
         let short = try #require(onePole.first { $0[1] == "\"tau=0.005\"" }), long = try #require(onePole.first { $0[1] == "\"tau=0.03\"" })
         #expect(Double(long[2])! > Double(short[2])! && Double(long[3])! < Double(short[3])!)
     }
+
+    /// --report writes a self-contained page with the aim path, the angles and the speeds.
+    @Test func reportPage() throws {
+        let scratch = OrientationScratch()
+        let input = try Self.turnRecording(scratch)
+        let page = scratch.path("aim.html")
+        try runPoise(["gyro", input, "--out", scratch.path("aim.csv"), "--report", page])
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("Aim path") && html.contains("Device turn speed") && html.components(separatedBy: "<svg").count == 4)
+        #expect(!html.contains("http://") && !html.contains("https://"))
+        #expect(throws: (any Error).self) { try runPoise(["gyro", input, "--report", "-"]) }
+    }
 }
