@@ -161,10 +161,11 @@ struct GyroCommand: ParsableCommand {
         if compareSmoothing {
             let comparison = try AimSmoothingComparison(times: times, rates: raw, still: still, sampleRate: sampleRate)
             aimReport.comparison = comparison
-            text += "kind,settings,lag_ms,jitter_degps,pareto\n"
+            text += "kind,settings,lag_ms,jitter_degps,slow_step_ms,fast_step_ms,pareto\n"
+            func ms(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "" }
             for row in comparison.rows {
-                text += "\(row.kind),\"\(row.settings)\",\(row.lagMilliseconds.map { String(format: "%.2f", $0) } ?? ""),"
-                    + "\(String(format: "%.4f", row.jitter)),\(row.onFront ? "front" : "")\n"
+                text += "\(row.kind),\"\(row.settings)\",\(ms(row.lagMilliseconds)),\(String(format: "%.4f", row.jitter)),"
+                    + "\(ms(row.slowStepMilliseconds)),\(ms(row.fastStepMilliseconds)),\(row.onFront ? "front" : "")\n"
             }
         }
         flush(force: true)

@@ -54,9 +54,10 @@ public struct AimReport {
         page.figure(speed.svg(), caption: "Still segments (rest detector) shaded: there the smoothing removes jitter; fast turns pass unsmoothed.")
         if let comparison {
             page.heading("Smoothing compared (lag on moving segments, jitter on still ones)")
-            page.table(header: ["smoother", "settings", "lag, ms", "jitter, °/s", "Pareto front"],
+            page.table(header: ["smoother", "settings", "lag, ms", "jitter, °/s", "2 °/s step to 90 %, ms", "100 °/s step, ms", "Pareto front"],
                        rows: comparison.rows.map { row in
                            [row.kind, row.settings, row.lagMilliseconds.map { formatted($0, 2) } ?? "—", formatted(row.jitter, 4),
+                            row.slowStepMilliseconds.map { formatted($0, 1) } ?? "—", row.fastStepMilliseconds.map { formatted($0, 1) } ?? "—",
                             row.onFront ? "front" : ""]
                        })
         }

@@ -5,7 +5,10 @@ import Poise
 /// maximises the cross-correlation with the raw rate, `lag(output:input:…)`) and jitter on the
 /// still segments (RMS deviation from the 1 s centred moving mean, `jitter(output:input:…)`),
 /// for soft tiered smoothing, the one-pole low-pass and the One Euro filter over a grid of
-/// settings, and marks the Pareto front (no other candidate is better on both).
+/// settings, and marks the Pareto front (no other candidate is better on both). The lag metric is
+/// dominated by the fast turns that carry most of the signal, so each row also gives the latency
+/// to 90 % (`latency90`) of a step from rest to a slow turn (2 °/s, below the tiered thresholds)
+/// and to a fast one (100 °/s), which show where each smoother spends its delay.
 public struct AimSmoothingComparison: Sendable {
     /// One smoother and its measurements.
     public struct Row: Sendable, Equatable {
@@ -17,6 +20,11 @@ public struct AimSmoothingComparison: Sendable {
         public var lagMilliseconds: Double?
         /// Jitter on still segments, °/s.
         public var jitter: Double
+        /// Latency to 90 % of a step from rest to a slow turn (`slowStep` °/s), ms (nil: not
+        /// reached in 60 s).
+        public var slowStepMilliseconds: Double?
+        /// The same for a fast turn (`fastStep` °/s).
+        public var fastStepMilliseconds: Double?
         /// Whether no other row is better on both lag and jitter.
         public var onFront: Bool
     }
@@ -28,6 +36,10 @@ public struct AimSmoothingComparison: Sendable {
     public let movingSegments: Int
     /// The candidates in grid order.
     public let rows: [Row]
+
+    /// The step sizes of the step latencies, °/s: a small aiming correction and a turn.
+    public static let slowStep = 2.0
+    public static let fastStep = 100.0
 
     /// The grid: tiered threshold × τ, one-pole τ, One Euro mincutoff × beta.
     public static let tieredThresholds = [2.0, 5, 10, 20]
@@ -53,7 +65,11 @@ public struct AimSmoothingComparison: Sendable {
             let output = f.process(rates, dt: dts)
             let lag = Poise.lag(output: output, input: rates, segments: moving, sampleRate: sampleRate, maximumShift: maximumShift)
             let j = Poise.jitter(output: output, input: rates, times: times, segments: still)
-            return Row(kind: kind, settings: settings, lagMilliseconds: lag?.milliseconds, jitter: j.jitter, onFront: false)
+            var slow = filter, fast = filter
+            let slowStep = latency90(&slow, from: .zero, to: SIMD2(Self.slowStep, 0), sampleRate: sampleRate)
+            let fastStep = latency90(&fast, from: .zero, to: SIMD2(Self.fastStep, 0), sampleRate: sampleRate)
+            return Row(kind: kind, settings: settings, lagMilliseconds: lag?.milliseconds, jitter: j.jitter,
+                       slowStepMilliseconds: slowStep.milliseconds, fastStepMilliseconds: fastStep.milliseconds, onFront: false)
         }
         var rows: [Row] = [measure(try TieredSmoothing<SIMD2<Double>>(threshold: 0, timeConstant: 0, sampleRate: sampleRate),
                                    kind: "none", settings: "")]

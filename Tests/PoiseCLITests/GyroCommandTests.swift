@@ -70,7 +70,7 @@ import Testing
         try runPoise(["gyro", SpectrumCommandTests.packageRoot.appendingPathComponent("data/rotations-with-breaks.csv").path,
                       "--compare-smoothing", "--out", out])
         let rows = try Self.rows(out)
-        #expect(rows[0] == ["kind", "settings", "lag_ms", "jitter_degps", "pareto"])
+        #expect(rows[0] == ["kind", "settings", "lag_ms", "jitter_degps", "slow_step_ms", "fast_step_ms", "pareto"])
         let kinds = Set(rows.dropFirst().map { $0[0] })
         #expect(kinds == ["none", "tiered", "onepole", "oneeuro"])
         #expect(rows.contains { $0.last == "front" })
@@ -79,6 +79,12 @@ import Testing
         let onePole = rows.filter { $0[0] == "onepole" }
         let short = try #require(onePole.first { $0[1] == "\"tau=0.005\"" }), long = try #require(onePole.first { $0[1] == "\"tau=0.03\"" })
         #expect(Double(long[2])! > Double(short[2])! && Double(long[3])! < Double(short[3])!)
+        // Tiered smoothing: a slow turn starts as late as with the one-pole of the same τ, a fast
+        // one at once (one sample); the one-pole delays both alike.
+        let tieredLine = try #require(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("tiered,\"threshold=5.0,tau=0.03\"") })
+        let tiered = tieredLine.split(separator: ",").map(String.init)   // the settings hold one comma
+        #expect(tiered[5] == long[4] && Double(tiered[6])! <= 10.01 && Double(long[5])! > 50)
     }
 
     /// --report writes a self-contained page with the aim path, the angles and the speeds.
