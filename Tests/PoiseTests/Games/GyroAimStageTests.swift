@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// Tilt controls and gyro aiming side by side in one pipeline: the tilt stage's home and dead
+    /// zone work as alone, and the aim equals the aimer alone.
+    @Test func tiltAndAimTogether() throws {
+        var turn = SimulatedTurn(); turn.turnDegrees = 90
+        var both = try StageCatalog.standard.pipeline("fusion:6d | tilt:deadzone=3 | gyroaim", context: Self.context)
+        var tiltOnly = try StageCatalog.standard.pipeline("fusion:6d | tilt:deadzone=3", context: Self.context)
+        var aimOnly = try StageCatalog.standard.pipeline("fusion:6d | gyroaim", context: Self.context)
+        var yaw = 0.0
+        for s in turn.samples() {
+            var a = ProcessedSample(s), b = ProcessedSample(s), c = ProcessedSample(s)
+            both.process(&a); tiltOnly.process(&b); aimOnly.process(&c)
+            #expect(a.axes == b.axes && a.tilt == b.tilt && a.aim == c.aim)
+            yaw += a.aim?.yaw ?? 0
+        }
+        #expect(abs(yaw - 90) < 0.5)
+    }
+
     @Test func specErrors() throws {
         for spec in ["gyroaim:space=sideways", "gyroaim:hold=left", "gyroaim:smooth=-1", "gyroaim:bogus=1", "gyroaim:calibrate"] {
             #expect(throws: SpecError.self, "\(spec)") { try StageCatalog.standard.pipeline(spec, context: Self.context) }
