@@ -131,8 +131,12 @@ public struct GyroAim: Sendable {
             if length > 0 { up = gravity / length; return }
         }
         guard let acceleration, acceleration.isFinite else { return }
-        let motion = gravityEstimator.process(time: time, acceleration: acceleration, rotationRate: rotationRate)
-        if motion.gravity.isFinite { up = motion.gravity }
+        // Only the inclination is needed: update the fusion and read up from its 6D attitude (the
+        // third row of the device → earth matrix) without building a whole `DeviceMotion`.
+        gravityEstimator.update(time: time, acceleration: acceleration, rotationRate: rotationRate)
+        let q = gravityEstimator.attitude6D
+        let fused = SIMD3(2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        if fused.isFinite { up = fused }
     }
 
     mutating func finish(_ output: GyroAimOutput) -> GyroAimOutput {
