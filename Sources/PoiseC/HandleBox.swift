@@ -45,3 +45,8 @@ enum HandleTag {
     static let fusion: UInt64 = 0x504F_4953_4546_5553     // "POISEFUS"
     static let tilt: UInt64 = 0x504F_4953_4554_4C54       // "POISETLT"
 }
+
+extension HandleTag {
+    static let gyro: UInt64 = 0x504F_4953_4547_5952       // "POISEGYR"
+    static let flick: UInt64 = 0x504F_4953_4546_4C4B      // "POISEFLK"
+}

@@ -20,7 +20,7 @@ public struct PoiseCommand: ParsableCommand {
             SpectrumCommand.self, ResponseCommand.self,
             FuseCommand.self,
             EvaluateCommand.self,
-            RemapCommand.self, TiltCommand.self,
+            RemapCommand.self, TiltCommand.self, GyroCommand.self,
             ReportCommand.self, AllanCommand.self,
         ]
     )
