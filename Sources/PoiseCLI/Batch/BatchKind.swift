@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+
+/// The per-file commands `poise batch` runs, what each writes per input and which of its numbers
+/// go into the summary table.
+enum BatchKind: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case fuse, evaluate, info, spectrum, report, convert
+
+    /// The command's own parser (to check its options before any file is processed).
+    var command: ParsableCommand.Type {
+        switch self {
+        case .fuse: FuseCommand.self
+        case .evaluate: EvaluateCommand.self
+        case .info: InfoCommand.self
+        case .spectrum: SpectrumCommand.self
+        case .report: ReportCommand.self
+        case .convert: ConvertCommand.self
+        }
+    }
+
+    /// True when the command writes its output file itself (`--out PATH`); otherwise batch keeps
+    /// what it prints on standard output as the output file.
+    var writesOutOption: Bool { self == .fuse || self == .report || self == .convert }
+
+    /// The extension of each output (`--csv` makes spectrum's a CSV table).
+    func outputExtension(options: [String]) -> String {
+        switch self {
+        case .fuse, .convert: "csv"
+        case .evaluate, .info: "json"
+        case .spectrum: options.contains("--csv") ? "csv" : "json"
+        case .report: "html"
+        }
+    }
+
+    /// Arguments batch adds to the command's own: the JSON that carries the headline numbers.
+    func addedArguments(options: [String]) -> [String] {
+        switch self {
+        case .fuse, .evaluate, .info: ["--json"]
+        case .spectrum: options.contains("--csv") ? [] : ["--json"]
+        case .report, .convert: []
+        }
+    }
+
+    /// Options batch owns or adds, refused in the command's options.
+    static let reservedOptions: Set<String> = ["--out", "--json"]
+
+    /// Summary columns after `rows`, with their units in the names.
+    var headlineColumns: [String] {
+        switch self {
+        case .fuse: ["sample_rate_hz"]
+        case .evaluate: ["scored_samples", "total_rmse_deg", "heading_rmse_deg", "inclination_rmse_deg"]
+        case .info: ["duration_s", "sample_rate_hz", "sensors"]
+        case .spectrum: ["sample_rate_hz"]
+        case .report, .convert: []
+        }
+    }
+
+    /// `rows` and the headline columns from the JSON the command printed (fuse, evaluate, info,
+    /// spectrum with `--json`); empty for other output.
+    func headline(fromJSON data: Data) -> [String: BatchCell] {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [:] }
+        var cells: [String: BatchCell] = [:]
+        let rowsKey: String? = switch self {
+        case .fuse, .spectrum: "samples"
+        case .evaluate, .info: "rows"
+        case .report, .convert: nil
+        }
+        if let rowsKey, let rows = (object[rowsKey] as? NSNumber)?.intValue { cells["rows"] = .integer(rows) }
+        for column in headlineColumns where column != "sensors" {
+            guard let value = object[column] as? NSNumber else { continue }
+            cells[column] = column == "scored_samples" ? .integer(value.intValue) : .number(value.doubleValue)
+        }
+        if self == .info, let columns = object["columns"] as? [[String: Any]] {
+            let meanings = Set(columns.compactMap { ($0["meaning"] as? String)?.split(separator: ".").first.map(String.init) })
+            let sensors = [("acceleration", "acc"), ("rotation_rate", "gyr"), ("magnetic_field", "mag"), ("truth", "truth")]
+                .filter { meanings.contains($0.0) }.map(\.1)
+            cells["sensors"] = .text(sensors.joined(separator: "+"))
+        }
+        return cells
+    }
+}
