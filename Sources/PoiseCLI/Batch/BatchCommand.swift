@@ -228,7 +228,9 @@ struct BatchCommand: ParsableCommand {
         text += "\n"
         if summaryPrefix != "-" { text += "summary: \(summaryPrefix).csv, \(summaryPrefix).json\n" }
         if summaryPrefix == "-" { StandardError.write(text) } else { print(text, terminator: "") }
-        for row in rows where row.status == .failed { StandardError.write("failed: \(row.input): \(row.error)\n") }
+        for row in rows where row.status == .failed {
+            StandardError.write("failed: " + (row.error.hasPrefix(row.input) ? row.error : "\(row.input): \(row.error)") + "\n")
+        }
         if let notice = result.notice { StandardError.write("poise batch: \(notice)\n") }
     }
 }

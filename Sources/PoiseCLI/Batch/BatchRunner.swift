@@ -62,10 +62,10 @@ struct BatchRunner {
         var rowsDone = 0, processed = 0, failed = 0
         let start = Date().timeIntervalSinceReferenceDate
         var serial = 0
-        while !pending.isEmpty || !running.isEmpty {
+        while !running.isEmpty || (stopReason == nil && !pending.isEmpty) {
             if interrupt.isSet && !signalled {
                 signalled = true
-                stopReason = stopReason ?? "\(interrupt.verb)"
+                stopReason = stopReason ?? "the batch was \(interrupt.verb)"
                 for job in running.values { kill(job.worker.pid, SIGTERM) }
             }
             while stopReason == nil && running.count < jobs, let index = pending.popLast() {
