@@ -100,13 +100,18 @@ struct BatchSummary {
         return text
     }
 
+    /// The JSON array, each object's keys in the order of `columns`.
     func json() throws -> String {
-        let objects: [[String: Any]] = rows.map { row in
+        var text = "[\n"
+        for (index, row) in rows.enumerated() {
             let cells = record(row)
-            return Dictionary(uniqueKeysWithValues: columns.map { ($0, cells[$0]?.json ?? NSNull()) })
+            let fields = try columns.map { column -> String in
+                let value = try JSONSerialization.data(withJSONObject: [cells[column]?.json ?? NSNull()], options: [.withoutEscapingSlashes])
+                return "\"\(column)\": " + String(decoding: value.dropFirst().dropLast(), as: UTF8.self)
+            }
+            text += "  {" + fields.joined(separator: ", ") + "}" + (index + 1 < rows.count ? "," : "") + "\n"
         }
-        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return text + "]\n"
     }
 
     /// Writes `PREFIX.csv` and `PREFIX.json` (each to a temporary file, then renamed).
@@ -121,7 +126,7 @@ struct BatchSummary {
     /// The rows of an earlier summary JSON by input (for the headline numbers of inputs a rerun
     /// skips); empty when there is none or it cannot be read.
     static func previous(prefix: String) -> [String: [String: BatchCell]] {
-        guard let data = FileManager.default.contents(atPath: prefix + ".json"),
+        guard prefix != "-", let data = FileManager.default.contents(atPath: prefix + ".json"),
               let objects = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else { return [:] }
         var rows: [String: [String: BatchCell]] = [:]
         for object in objects {
