@@ -122,7 +122,7 @@ struct BatchCommand: ParsableCommand {
         if let selection { found = found.enumerated().filter { $0.offset % selection.count == selection.index }.map(\.element) }
         let rows = planned(found, options: options, summaryPrefix: prefix)
         if plan {
-            print(try BatchSummary(kind: command, rows: rows).json(), terminator: "")
+            print(BatchSummary(kind: command, rows: rows).json(), terminator: "")
             return
         }
         let runner = BatchRunner(kind: command, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -130,7 +130,7 @@ struct BatchCommand: ParsableCommand {
         let table = BatchSummary(kind: command, rows: result.rows)
         var summaryProblem: String?
         do {
-            if prefix == "-" { print(try table.json(), terminator: "") } else { try table.write(prefix: prefix) }
+            if prefix == "-" { print(table.json(), terminator: "") } else { try table.write(prefix: prefix) }
         } catch {
             summaryProblem = "the summary was not written: \(ExitPolicy.userFacing(error))"
         }

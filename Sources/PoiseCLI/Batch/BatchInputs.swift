@@ -49,7 +49,7 @@ struct BatchInputs {
             var info = stat()
             guard stat(argument, &info) == 0 else {
                 found.append(BatchInput(path: argument, relative: name,
-                                        problem: "cannot read \(argument): \(FileProblem.describe(errno: errno, path: argument))"))
+                                        problem: Self.unreadable(argument, errno: errno)))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR && !SessionReader.isSession(folder: argument) {
@@ -77,7 +77,7 @@ struct BatchInputs {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 found.append(BatchInput(path: path, relative: relative,
-                                        problem: "cannot read \(path): \(FileProblem.describe(errno: errno, path: path))"))
+                                        problem: Self.unreadable(path, errno: errno)))
                 continue
             }
             let isFolder = info.st_mode & S_IFMT == S_IFDIR
@@ -95,6 +95,11 @@ struct BatchInputs {
                                         skipReason: "not a recording format Poise reads (\(kind)); --include '\(name)' takes it"))
             }
         }
+    }
+
+    /// Why `path` cannot be read, in plain words.
+    static func unreadable(_ path: String, errno code: Int32) -> String {
+        "cannot read \(path): " + (code == ENOENT ? "no such file or folder" : FileProblem.describe(errno: code, path: path))
     }
 
     private func matches(_ globs: [String], name: String, relative: String) -> Bool {

@@ -56,22 +56,26 @@ enum BatchKind: String, CaseIterable, ExpressibleByArgument, Sendable {
     }
 
     /// `rows` and the headline columns from the JSON the command printed (fuse, evaluate, info,
-    /// spectrum with `--json`); empty for other output.
+    /// spectrum with `--json`); empty for other output. Read with `JSONDecoder`, which gives
+    /// back the printed doubles exactly.
     func headline(fromJSON data: Data) -> [String: BatchCell] {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [:] }
+        guard let object = try? JSONDecoder().decode([String: BatchJSONValue].self, from: data) else { return [:] }
         var cells: [String: BatchCell] = [:]
         let rowsKey: String? = switch self {
         case .fuse, .spectrum: "samples"
         case .evaluate, .info: "rows"
         case .report, .convert: nil
         }
-        if let rowsKey, let rows = (object[rowsKey] as? NSNumber)?.intValue { cells["rows"] = .integer(rows) }
+        if let rowsKey, case .number(let rows)? = object[rowsKey] { cells["rows"] = .integer(Int(rows)) }
         for column in headlineColumns where column != "sensors" {
-            guard let value = object[column] as? NSNumber else { continue }
-            cells[column] = column == "scored_samples" ? .integer(value.intValue) : .number(value.doubleValue)
+            guard case .number(let value)? = object[column] else { continue }
+            cells[column] = BatchCell.integerColumns.contains(column) ? .integer(Int(value)) : .number(value)
         }
-        if self == .info, let columns = object["columns"] as? [[String: Any]] {
-            let meanings = Set(columns.compactMap { ($0["meaning"] as? String)?.split(separator: ".").first.map(String.init) })
+        if self == .info, case .list(let columns)? = object["columns"] {
+            let meanings = Set(columns.compactMap { column -> String? in
+                guard case .object(let fields) = column, case .text(let meaning)? = fields["meaning"] else { return nil }
+                return meaning.split(separator: ".").first.map(String.init)
+            })
             let sensors = [("acceleration", "acc"), ("rotation_rate", "gyr"), ("magnetic_field", "mag"), ("truth", "truth")]
                 .filter { meanings.contains($0.0) }.map(\.1)
             cells["sensors"] = .text(sensors.joined(separator: "+"))

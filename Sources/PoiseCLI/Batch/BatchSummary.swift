@@ -7,14 +7,21 @@ enum BatchCell: Equatable, Sendable {
     case number(Double)
     case text(String)
 
-    /// The value as JSON sees it (non-finite numbers become null).
-    var json: Any {
+    /// The value as JSON text: shortest round-trip decimals (non-finite numbers: null).
+    var jsonText: String {
         switch self {
-        case .integer(let value): value
-        case .number(let value): value.isFinite ? value : NSNull()
-        case .text(let value): value
+        case .integer(let value): String(value)
+        case .number(let value): value.isFinite ? String(value) : "null"
+        case .text(let value):
+            String(decoding: (try? BatchCell.encoder.encode(value)) ?? Data("\"\"".utf8), as: UTF8.self)
         }
     }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// The CSV field: shortest round-trip decimals (read back bit for bit), text quoted when it
     /// holds a comma, quote or line break; non-finite numbers are left empty.
@@ -33,12 +40,29 @@ enum BatchCell: Equatable, Sendable {
 
     /// Columns that hold counts.
     static let integerColumns: Set<String> = ["rows", "scored_samples"]
+}
 
-    /// The value of `column` read back from a summary JSON (numbers, text; nil for null).
-    init?(json value: Any, column: String) {
-        if let text = value as? String { self = .text(text); return }
-        guard let number = value as? NSNumber else { return nil }
-        self = BatchCell.integerColumns.contains(column) ? .integer(number.intValue) : .number(number.doubleValue)
+/// A JSON value as `JSONDecoder` reads it (numbers exactly as printed).
+enum BatchJSONValue: Decodable {
+    case null, flag(Bool), number(Double), text(String), list([BatchJSONValue]), object([String: BatchJSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .flag(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .text(value) }
+        else if let value = try? container.decode([BatchJSONValue].self) { self = .list(value) }
+        else { self = .object(try container.decode([String: BatchJSONValue].self)) }
+    }
+
+    /// The summary cell of `column` (nil for null and anything that is no number or text).
+    func cell(column: String) -> BatchCell? {
+        switch self {
+        case .number(let value): BatchCell.integerColumns.contains(column) ? .integer(Int(value)) : .number(value)
+        case .text(let value): .text(value)
+        default: nil
+        }
     }
 }
 
@@ -101,22 +125,18 @@ struct BatchSummary {
     }
 
     /// The JSON array, each object's keys in the order of `columns`.
-    func json() throws -> String {
-        var text = "[\n"
-        for (index, row) in rows.enumerated() {
+    func json() -> String {
+        let names = columns.map { BatchCell.text($0).jsonText }
+        let objects = rows.map { row in
             let cells = record(row)
-            let fields = try columns.map { column -> String in
-                let value = try JSONSerialization.data(withJSONObject: [cells[column]?.json ?? NSNull()], options: [.withoutEscapingSlashes])
-                return "\"\(column)\": " + String(decoding: value.dropFirst().dropLast(), as: UTF8.self)
-            }
-            text += "  {" + fields.joined(separator: ", ") + "}" + (index + 1 < rows.count ? "," : "") + "\n"
+            return "  {" + zip(columns, names).map { "\($1): " + (cells[$0]?.jsonText ?? "null") }.joined(separator: ", ") + "}"
         }
-        return text + "]\n"
+        return "[\n" + objects.joined(separator: ",\n") + (objects.isEmpty ? "" : "\n") + "]\n"
     }
 
     /// Writes `PREFIX.csv` and `PREFIX.json` (each to a temporary file, then renamed).
     func write(prefix: String) throws {
-        for (path, text) in [(prefix + ".csv", csv), (prefix + ".json", try json())] {
+        for (path, text) in [(prefix + ".csv", csv), (prefix + ".json", json())] {
             let file = try OutputFile(path: path)
             file.append(text)
             try file.finish()
@@ -127,12 +147,12 @@ struct BatchSummary {
     /// skips); empty when there is none or it cannot be read.
     static func previous(prefix: String) -> [String: [String: BatchCell]] {
         guard prefix != "-", let data = FileManager.default.contents(atPath: prefix + ".json"),
-              let objects = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else { return [:] }
+              let objects = try? JSONDecoder().decode([[String: BatchJSONValue]].self, from: data) else { return [:] }
         var rows: [String: [String: BatchCell]] = [:]
         for object in objects {
-            guard let input = object["input"] as? String,
-                  ["ok", "skipped"].contains(object["status"] as? String ?? "") else { continue }
-            rows[input] = Dictionary(uniqueKeysWithValues: object.compactMap { key, value in BatchCell(json: value, column: key).map { (key, $0) } })
+            guard case .text(let input)? = object["input"], case .text(let status)? = object["status"],
+                  status == BatchRow.Status.ok.rawValue || status == BatchRow.Status.skipped.rawValue else { continue }
+            rows[input] = Dictionary(uniqueKeysWithValues: object.compactMap { key, value in value.cell(column: key).map { (key, $0) } })
         }
         return rows
     }

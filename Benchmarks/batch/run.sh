@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `poise batch fuse` over many recordings: 1 job against N jobs, against `xargs -P N poise fuse`,
+# and the Dask recipe (poise.batch) on a LocalCluster of 1 and N worker processes, all on the
+# same files in the same run; prints the times, rows/s and the ratios the targets are about.
+#
+#   Benchmarks/batch/run.sh                 # 200 recordings of 60 s at 100 Hz, N = 2, 3 rounds
+#   POISE_BATCH_FILES=50 POISE_BATCH_ROUNDS=1 Benchmarks/batch/run.sh   # a quicker look
+#
+# Needs the release `poise` (built here) and, for the Dask rows, a Python with pandas and
+# dask[distributed] and the C library for the `poise` package (`make test` makes both:
+# .build/python-venv and .build/c-library); without them the Dask rows say so.
+# Work folder: $POISE_BATCH_WORK (default .build/batch-bench, ignored by git).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=${POISE_BATCH_WORK:-$root/.build/batch-bench}
+files=${POISE_BATCH_FILES:-200}
+jobs=${POISE_BATCH_JOBS:-2}
+rounds=${POISE_BATCH_ROUNDS:-3}
+export POISE_TARGET_CPU=${POISE_TARGET_CPU-native}
+
+(cd "$root" && swift build -c release --product poise >&2)
+poise="$(cd "$root" && swift build -c release --show-bin-path)/poise"
+inputs="$work/inputs-$files"
+if [[ ! -f $inputs/done ]]; then
+  echo "simulating $files recordings of 60 s at 100 Hz…" >&2
+  rm -rf "$inputs" && mkdir -p "$inputs"
+  for ((i = 0; i < files; i++)); do
+    "$poise" simulate --scenario walking --duration 60 --seed "$i" --out "$inputs/r$(printf %03d "$i").csv" >/dev/null
+  done
+  touch "$inputs/done"
+fi
+
+now() { date +%s.%N; }
+declare -A times
+measure() {  # name command…
+  local name=$1; shift
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  local start end
+  start=$(now); "$@" >/dev/null; end=$(now)
+  times[$name]+="$(echo "$end - $start" | bc) "
+}
+fuse_one() { "$poise" fuse "$1" --json --out "$2/$(basename "$1")"; }
+export -f fuse_one; export poise
+for ((round = 0; round < rounds; round++)); do
+  measure "batch --jobs 1" "$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --jobs 1
+  measure "batch --jobs $jobs" "$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --jobs "$jobs"
+  measure "xargs -P $jobs poise fuse" sh -c "ls '$inputs'/*.csv | xargs -P $jobs -I{} bash -c 'fuse_one \"\$1\" \"\$2\"' _ {} '$work/out'"
+done
+rows=$("$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --summary - 2>/dev/null | python3 -c 'import json,sys; print(sum(r["rows"] or 0 for r in json.load(sys.stdin)))')
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "== batch ($files recordings, $rows rows, median of $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+for name in "batch --jobs 1" "batch --jobs $jobs" "xargs -P $jobs poise fuse"; do
+  t=$(median "${times[$name]}")
+  printf '  %-34s %8.2f s  %8.0f rows/s   (rounds: %s)\n' "$name" "$t" "$(echo "$rows / $t" | bc -l)" "${times[$name]}"
+done
+t1=$(median "${times["batch --jobs 1"]}"); tn=$(median "${times["batch --jobs $jobs"]}"); tx=$(median "${times["xargs -P $jobs poise fuse"]}")
+printf '  speed-up batch --jobs %s / --jobs 1        %6.2f× (target ≥ 1.8)\n' "$jobs" "$(echo "$t1 / $tn" | bc -l)"
+printf '  batch --jobs %s time / xargs -P %s time     %6.3f  (target ≤ 1.10)\n' "$jobs" "$jobs" "$(echo "$tn / $tx" | bc -l)"
+
+venv=${POISE_BATCH_PYTHON:-$root/.build/python-venv/bin/python}
+library=$root/.build/c-library/libpoise.so.0
+if [[ -x $venv ]] && "$venv" -c "import pandas, distributed" 2>/dev/null && [[ -f $library ]]; then
+  PYTHONPATH="$root/python" POISE_LIBRARY="$library" POISE_CLI="$poise" \
+    "$venv" "$here/dask_speed.py" "$inputs" "$work/out" "$jobs" "$rounds"
+else
+  echo "  Dask: not measured (needs $venv with pandas and dask[distributed], and $library: run make test once)"
+fi
