@@ -40,14 +40,12 @@ measure() {  # name command…
   start=$(now); "$@" >/dev/null; end=$(now)
   times[$name]+="$(echo "$end - $start" | bc) "
 }
-fuse_one() { "$poise" fuse "$1" --json --out "$2/$(basename "$1")"; }
-export -f fuse_one; export poise
 for ((round = 0; round < rounds; round++)); do
   measure "batch --jobs 1" "$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --jobs 1
   measure "batch --jobs $jobs" "$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --jobs "$jobs"
-  measure "xargs -P $jobs poise fuse" sh -c "ls '$inputs'/*.csv | xargs -P $jobs -I{} bash -c 'fuse_one \"\$1\" \"\$2\"' _ {} '$work/out'"
+  measure "xargs -P $jobs poise fuse" sh -c "cd '$inputs' && ls *.csv | xargs -P $jobs -I{} '$poise' fuse {} --json --out '$work/out/{}'"
 done
-rows=$("$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --summary - 2>/dev/null | python3 -c 'import json,sys; print(sum(r["rows"] or 0 for r in json.load(sys.stdin)))')
+rows=$(( $(cat "$inputs"/*.csv | wc -l) - files ))  # data rows: lines less one header per file
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "== batch ($files recordings, $rows rows, median of $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for name in "batch --jobs 1" "batch --jobs $jobs" "xargs -P $jobs poise fuse"; do

@@ -411,6 +411,13 @@ target; that target (streaming ≥ 3 × pandas pinned to one core) is measured b
 
 Poise suite notes: {"; ".join(n.removeprefix("note: ") for n in ctx.poise_notes) or "none"}
 """
+    # Sections of other benchmarks ("## …" headings after the peers' table) are kept.
+    if os.path.exists(path):
+        with open(path) as f:
+            previous = f.read()
+        at = previous.find("\n## ")
+        if at >= 0:
+            text += previous[at:]
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
