@@ -217,6 +217,49 @@ import Testing
         #expect(after.allSatisfy { !($0["rows"] ?? "").isEmpty }, "every row has its numbers, skipped ones from the earlier summary")
     }
 
+    /// The worker processes of `pid` (from /proc; empty where the kernel does not list children).
+    static func children(of pid: Int32) -> [Int32] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { Int32($0) }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task/\(getpid())/children"), "needs /proc/PID/task/PID/children"))
+    func aCrashedWorkerAndAFileDeletedDuringTheRunFailAlone() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let folder = scratch.path("in")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try PoiseProcess.run(["simulate", "--scenario", "walking", "--duration", "300", "--out", folder + "/a-long.csv"])
+        try #require(made.status == 0)
+        for name in ["b-walking.csv", "z-steering.csv"] {
+            try FileManager.default.copyItem(atPath: Self.data.appendingPathComponent(String(name.dropFirst(2))).path, toPath: folder + "/" + name)
+        }
+        let out = scratch.path("out")
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["batch", "fuse", folder, "--out", out, "--jobs", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first worker (a-long.csv, seconds of work): crash it, and delete the last input meanwhile.
+        var worker: Int32?
+        for _ in 0 ..< 500 where worker == nil {
+            worker = Self.children(of: process.processIdentifier).first
+            if worker == nil { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        try FileManager.default.removeItem(atPath: folder + "/z-steering.csv")
+        kill(try #require(worker, "no worker started"), SIGSEGV)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let rows = Self.byName(try Self.table(out + "/batch-summary.csv"))
+        #expect(rows["a-long.csv"]?["status"] == "failed")
+        #expect(rows["a-long.csv"]?["error"] == "the worker process was ended by SIGSEGV; no output was written")
+        #expect(rows["b-walking.csv"]?["status"] == "ok")
+        #expect(rows["z-steering.csv"]?["status"] == "failed")
+        #expect(rows["z-steering.csv"]?["error"] == folder + "/z-steering.csv: cannot open the file (No such file or directory)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["b-walking.csv", "batch-summary.csv", "batch-summary.json"])
+    }
+
     /// A 96 KiB tmpfs (only where this process may mount one: root on Linux), unmounted by `remove`.
     struct SmallDisk {
         let folder: String
