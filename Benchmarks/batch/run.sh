@@ -31,14 +31,14 @@ if [[ ! -f $inputs/done ]]; then
   touch "$inputs/done"
 fi
 
-now() { date +%s.%N; }
-declare -A times
-measure() {  # name command…
+declare -A times cpu
+measure() {  # name command…: wall time, and CPU time (user + system) of the command and its children
   local name=$1; shift
   rm -rf "$work/out"; mkdir -p "$work/out"
-  local start end
-  start=$(now); "$@" >/dev/null; end=$(now)
-  times[$name]+="$(echo "$end - $start" | bc) "
+  /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null
+  read -r wall user system < "$work/time"
+  times[$name]+="$wall "
+  cpu[$name]+="$(echo "$user + $system" | bc) "
 }
 for ((round = 0; round < rounds; round++)); do
   measure "batch --jobs 1" "$poise" batch fuse "$inputs" --include '*.csv' --out "$work/out" --jobs 1
@@ -49,12 +49,14 @@ rows=$(( $(cat "$inputs"/*.csv | wc -l) - files ))  # data rows: lines less one 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "== batch ($files recordings, $rows rows, median of $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for name in "batch --jobs 1" "batch --jobs $jobs" "xargs -P $jobs poise fuse"; do
-  t=$(median "${times[$name]}")
-  printf '  %-34s %8.2f s  %8.0f rows/s   (rounds: %s)\n' "$name" "$t" "$(echo "$rows / $t" | bc -l)" "${times[$name]}"
+  t=$(median "${times[$name]}"); c=$(median "${cpu[$name]}")
+  printf '  %-30s %7.2f s wall %8.0f rows/s  %7.2f s CPU  (wall rounds: %s)\n' "$name" "$t" "$(echo "$rows / $t" | bc -l)" "$c" "${times[$name]}"
 done
 t1=$(median "${times["batch --jobs 1"]}"); tn=$(median "${times["batch --jobs $jobs"]}"); tx=$(median "${times["xargs -P $jobs poise fuse"]}")
-printf '  speed-up batch --jobs %s / --jobs 1        %6.2f× (target ≥ 1.8)\n' "$jobs" "$(echo "$t1 / $tn" | bc -l)"
-printf '  batch --jobs %s time / xargs -P %s time     %6.3f  (target ≤ 1.10)\n' "$jobs" "$jobs" "$(echo "$tn / $tx" | bc -l)"
+cn=$(median "${cpu["batch --jobs $jobs"]}"); cx=$(median "${cpu["xargs -P $jobs poise fuse"]}")
+printf '  speed-up batch --jobs %s / --jobs 1 (wall)          %6.2f× (target ≥ 1.8)\n' "$jobs" "$(echo "$t1 / $tn" | bc -l)"
+printf '  batch --jobs %s / xargs -P %s (wall)                %6.3f  (target ≤ 1.10)\n' "$jobs" "$jobs" "$(echo "$tn / $tx" | bc -l)"
+printf '  batch --jobs %s / xargs -P %s (CPU time)            %6.3f\n' "$jobs" "$jobs" "$(echo "$cn / $cx" | bc -l)"
 
 venv=${POISE_BATCH_PYTHON:-$root/.build/python-venv/bin/python}
 library=$root/.build/c-library/libpoise.so.0

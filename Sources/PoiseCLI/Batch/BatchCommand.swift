@@ -60,6 +60,7 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         try OptionRange("--jobs", 1, 1024, unit: "processes").check(jobs)
         _ = try shardSelection()
+        _ = try split()
     }
 
     /// `--shard K/N` as (K, N), or nil.
