@@ -2,10 +2,10 @@
 number of hosts, with the same summary table.
 
 The plan (which inputs, which outputs, what a rerun skips) comes from `poise batch --plan`, so the
-walk over folders, the globs, the output names and the resume rule are the CLI's own. Each
-pending input is then one Dask task that runs `poise batch COMMAND OPTIONS INPUT --out DIR
---jobs 1 --force --summary -` on a worker: one `poise` process for that file, whose summary row
-is the task's result. A worker that dies is replaced by Dask and its tasks run again (outputs are
+walk over folders, the globs, the output names and the resume rule are the CLI's own. The
+pending inputs are then Dask tasks of a few inputs each (sharing an output folder), each running
+`poise batch COMMAND OPTIONS INPUT… --out DIR --jobs 1 --force --summary -` on a worker: one
+`poise` process per file, whose summary rows are the task's result. A worker that dies is replaced by Dask and its tasks run again (outputs are
 written to a temporary name and renamed, so a rerun never meets a half-written file).
 
 Every worker needs the `poise` executable (`cli`, else the environment variable POISE_CLI, else
@@ -60,26 +60,38 @@ def plan(command, inputs, out, options=(), include=(), exclude=(), force=False, 
     return json.loads(done.stdout)
 
 
-def run_file(command, input, output, options=(), cli=None):
-    """Runs one input as `poise batch` does (one `poise` process) and returns its summary row.
-    What a Dask task calls; usable on its own."""
-    arguments = [_cli(cli), "batch", command, *options, "--out", os.path.dirname(output) or ".",
-                 "--jobs", "1", "--force", "--summary", "-", "--", input]
+def run_files(command, inputs, out_dir, options=(), cli=None):
+    """Runs inputs whose outputs share the folder `out_dir` as `poise batch` does (one `poise`
+    process each, one after the other) and returns their summary rows in the same order. What a
+    Dask task calls; usable on its own."""
+    arguments = [_cli(cli), "batch", command, *options, "--out", out_dir or ".",
+                 "--jobs", "1", "--force", "--summary", "-", "--", *inputs]
     done = subprocess.run(arguments, capture_output=True, text=True)
     try:
         rows = json.loads(done.stdout)
     except ValueError:
-        raise RuntimeError(f"poise batch gave no summary for {input} (status {done.returncode}): {done.stderr.strip()}")
-    if len(rows) != 1:
-        raise RuntimeError(f"poise batch gave {len(rows)} rows for {input}")
-    return rows[0]
+        raise RuntimeError(f"poise batch gave no summary for {inputs[0]}… (status {done.returncode}): {done.stderr.strip()}")
+    if [row["input"] for row in rows] != list(inputs):
+        raise RuntimeError(f"poise batch gave rows for other inputs than {inputs[0]}…")
+    return rows
+
+
+def _chunks(rows, pending, size):
+    """The pending rows grouped by output folder, in chunks of at most `size`."""
+    folders = {}
+    for i in pending:
+        folders.setdefault(os.path.dirname(rows[i]["output"]), []).append(i)
+    return [(folder, members[k:k + size]) for folder, members in folders.items() for k in range(0, len(members), size)]
 
 
 def run_batch(command, inputs, out, options=(), client=None, include=(), exclude=(), force=False, summary=None,
-              cli=None, retries=2):
-    """`poise batch COMMAND OPTIONS INPUTS --out OUT` with one Dask task per pending input.
+              cli=None, retries=2, chunk=None):
+    """`poise batch COMMAND OPTIONS INPUTS --out OUT` with Dask tasks for the pending inputs.
 
     client: a `dask.distributed.Client` (default: the current one, `distributed.get_client()`).
+    chunk: inputs per task (default: enough for about four tasks per worker, at most 16), so
+    that the per-task cost of Dask and of the task's `poise batch` process is shared by several
+    files; inputs of one task share their output folder.
     retries: extra attempts for a task that raised (a worker that died is retried by Dask
     itself, up to its `distributed.scheduler.allowed-failures`).
     summary: prefix of the summary files written at the end (default OUT/batch-summary; False:
@@ -95,11 +107,15 @@ def run_batch(command, inputs, out, options=(), client=None, include=(), exclude
     prefix = os.path.join(out, "batch-summary") if summary is None else summary
     rows = plan(command, inputs, out, options, include, exclude, force, prefix or None, cli)
     pending = [i for i, row in enumerate(rows) if row["status"] == "pending"]
-    futures = client.map(run_file, [command] * len(pending), [rows[i]["input"] for i in pending],
-                         [rows[i]["output"] for i in pending], options=list(options), cli=_cli(cli),
-                         pure=False, retries=retries)
-    for i, row in zip(pending, client.gather(futures)):
-        rows[i] = row
+    if chunk is None:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        chunk = max(1, min(16, len(pending) // (4 * workers)))
+    groups = _chunks(rows, pending, chunk)
+    futures = client.map(run_files, [command] * len(groups), [[rows[i]["input"] for i in members] for _, members in groups],
+                         [folder for folder, _ in groups], options=list(options), cli=_cli(cli), pure=False, retries=retries)
+    for (_, members), results in zip(groups, client.gather(futures)):
+        for i, row in zip(members, results):
+            rows[i] = row
     if prefix:
         write_summary(rows, prefix)
     return pandas.DataFrame(rows, columns=list(rows[0]) if rows else None)
