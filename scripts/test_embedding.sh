@@ -2,8 +2,10 @@
 # The embedding checks of `make test`: installs the C library into a fresh temporary prefix,
 # builds the C and C++ examples against it with the system compilers (shared and static),
 # runs them (the C++ one also through CMake's find_package), then runs the Python package's tests.
-# Python, pytest, numpy, vqf and CMake come from a virtual environment of its own
-# (.build/python-venv, created from PyPI on first use).
+# Python, pytest, numpy, vqf, CMake, pandas and dask[distributed] come from a virtual environment
+# of its own (.build/python-venv, created from PyPI on first use; packages added since are
+# installed into an existing one). When Dask cannot be installed, its tests show as skipped with
+# the reason (pytest -rs).
 set -eu
 SWIFT=${SWIFT:-swift}
 BUILT=${1:-.build/c-library}
@@ -19,6 +21,10 @@ VENV=.build/python-venv
 if [ ! -x "$VENV/bin/cmake" ]; then
     ${PYTHON:-python3} -m venv "$VENV"
     "$VENV/bin/pip" install -q --disable-pip-version-check numpy pytest vqf cmake
+fi
+if ! "$VENV/bin/python" -c "import pandas, distributed" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check pandas "dask[distributed]" \
+        || echo "note: pandas and dask[distributed] could not be installed; the Dask tests will be skipped"
 fi
 
 echo "== C game loop (shared library, via pkg-config)"
@@ -45,4 +51,4 @@ echo "== Python package"
 BIN=$($SWIFT build --show-bin-path)
 [ -x "$BIN/poise" ] || $SWIFT build --product poise >&2
 POISE_LIBRARY="$PREFIX/lib/libpoise.so.0" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
-    "$VENV/bin/python" -m pytest -q python/tests
+    "$VENV/bin/python" -m pytest -q -rs python/tests

@@ -50,7 +50,7 @@ struct EvaluateCommand: ParsableCommand {
             let object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue,
                 "total_rmse_deg": error.total, "heading_rmse_deg": error.heading,
-                "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned,
+                "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned, "rows": rows.rows,
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
                 "sample_rate_hz": configuration.sampleRate,
             ]

@@ -159,6 +159,22 @@ public final class SessionReader: SampleSource {
         return isDirectory.boolValue || ZipArchive.recognizes(path: path)
     }
 
+    /// Whether the folder at `path` holds a session Poise reads (x-IMU3, phyphox or Sensor
+    /// Logger layout, judged from its file names and headers as `init(path:options:)` does),
+    /// so that a walk over a tree can take it as one recording instead of descending into it.
+    public static func isSession(folder path: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+        return (try? SessionLayout(files: names.sorted(), folder: path) { firstLine(of: $0, in: path) }) != nil
+    }
+
+    /// The first line of the file `name` in `folder` (from its first 64 KiB), or nil when it
+    /// cannot be read.
+    private static func firstLine(of name: String, in folder: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: (folder as NSString).appendingPathComponent(name)) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 65_536)).map { SessionLayout.firstLine(of: $0) }
+    }
+
     /// Whether the session came as a ZIP archive (the app's export) rather than a folder.
     public let isArchive: Bool
     /// Where an archive's files were extracted (removed when the reader is released), or nil.
@@ -221,11 +237,7 @@ public final class SessionReader: SampleSource {
             } catch {
                 throw RecordingError(file: path, line: 0, column: 0, message: "cannot list the folder (\(error.localizedDescription))")
             }
-            layout = try SessionLayout(files: names, folder: path) { name in
-                guard let handle = FileHandle(forReadingAtPath: (path as NSString).appendingPathComponent(name)) else { return nil }
-                defer { try? handle.close() }
-                return (try? handle.read(upToCount: 65_536)).map { SessionLayout.firstLine(of: $0) }
-            }
+            layout = try SessionLayout(files: names, folder: path) { Self.firstLine(of: $0, in: path) }
             folder = path
             extractedFolder = nil
             isArchive = false
