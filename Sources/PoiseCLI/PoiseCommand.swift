@@ -22,6 +22,7 @@ public struct PoiseCommand: ParsableCommand {
             EvaluateCommand.self,
             RemapCommand.self, TiltCommand.self,
             ReportCommand.self,
+            CalibrateCommand.self,
         ]
     )
 
