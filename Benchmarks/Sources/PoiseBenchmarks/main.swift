@@ -11,6 +11,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("info", infoSuite),
     ("replay", replaySuite),
     ("fusion", fusionSuite),
+    ("calibration", calibrationSuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

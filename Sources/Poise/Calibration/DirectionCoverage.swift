@@ -18,17 +18,28 @@ public struct DirectionCoverage: Sendable, Equatable {
     public var thickness: Double
     /// The normal of that plane (unit vector, device frame).
     public var thinnestAxis: SIMD3<Double>
-    /// Directions used.
+    /// Directions examined (at most ``maximumCount``).
     public var count: Int
+
+    /// Largest number of directions examined: longer inputs are thinned to every k-th vector
+    /// (k = ⌈count / 20 000⌉), which keeps the estimate and bounds the cost.
+    public static let maximumCount = 20_000
 
     /// Coverage of `vectors` (each normalised; zero or non-finite vectors are not counted).
     public init(_ vectors: [SIMD3<Double>]) {
+        self.init(count: vectors.count) { vectors[$0] }
+    }
+
+    /// Coverage of the vectors `vector(i)` for i in 0..<count (nil: not counted).
+    init(count total: Int, _ vector: (Int) -> SIMD3<Double>?) {
         var cells = [Bool](repeating: false, count: 200)
-        var bins = [[Bool]](repeating: [Bool](repeating: false, count: 360), count: 3)
+        var bins = [Bool](repeating: false, count: 3 * 360)
         var sum = SIMD3<Double>.zero
         var products = [Double](repeating: 0, count: 9)
         var n = 0
-        for vector in vectors {
+        let step = max(1, (total + Self.maximumCount - 1) / Self.maximumCount)
+        for index in stride(from: 0, to: total, by: step) {
+            guard let vector = vector(index) else { continue }
             let length = (vector * vector).sum().squareRoot()
             guard length > 0, length.isFinite else { continue }
             let u = vector / length
@@ -43,18 +54,18 @@ public struct DirectionCoverage: Sendable, Equatable {
                 let (a, b) = (u[(axis + 1) % 3], u[(axis + 2) % 3])
                 guard a * a + b * b > 0.0855 else { continue }  // sin²(17°)
                 let degrees = atan2(b, a) * 180 / .pi + 180
-                bins[axis][min(359, max(0, Int(degrees.rounded(.down))))] = true
+                bins[axis * 360 + min(359, max(0, Int(degrees.rounded(.down))))] = true
             }
         }
         count = n
         sphereFraction = Double(cells.filter { $0 }.count) / 200
         var spans = SIMD3<Double>.zero
         for axis in 0..<3 {
-            let used = bins[axis]
+            let used = bins[(axis * 360)..<(axis * 360 + 360)]
             guard used.contains(true) else { continue }
             var largestGap = 0, gap = 0
             for k in 0..<720 {   // twice round, so a gap across 0° is counted whole
-                if used[k % 360] { gap = 0 } else { gap += 1; largestGap = max(largestGap, min(gap, 360)) }
+                if used[axis * 360 + k % 360] { gap = 0 } else { gap += 1; largestGap = max(largestGap, min(gap, 360)) }
             }
             spans[axis] = Double(360 - largestGap)
         }

@@ -14,7 +14,8 @@
 ///    calibrated sample has length F, the field strength (symmetric square root by eigen
 ///    decomposition).
 /// 3. Robustness: samples whose calibrated |B| lies more than `outlierThreshold` robust standard
-///    deviations (1.4826 × the median absolute deviation) from the median — and at least
+///    deviations (1.4826 × the median absolute deviation) from the median (both taken over at
+///    most 20 000 evenly spaced samples) — and at least
 ///    `minimumOutlierFraction` of the field strength from it — are left out as disturbed, and the
 ///    fit repeats until no sample changes side (at most `maximumIterations` fits).
 public enum MagnetometerCalibrator {
@@ -82,7 +83,7 @@ public enum MagnetometerCalibrator {
         }
         spread = (spread / Double(finiteCount)).squareRoot()
         let noise = pairs > 0 ? (differences / Double(2 * pairs)).squareRoot() : 0
-        let raw = DirectionCoverage(zip(fields, finite).map { $1 ? $0 - mean : .zero })
+        let raw = DirectionCoverage(count: fields.count) { finite[$0] ? fields[$0] - mean : nil }
         guard spread >= options.minimumSpreadOverNoise * noise, spread > 0 else {
             throw CalibrationError("the device hardly turned: the readings vary by \(Self.text(spread)) RMS about their mean, no more than \(Int(options.minimumSpreadOverNoise)) × the sensor noise (\(Self.text(noise))); calibration needs a recording in which the device turns in all directions")
         }
@@ -113,9 +114,14 @@ public enum MagnetometerCalibrator {
                 magnitudes[i] = (c * c).sum().squareRoot()
             }
             guard iterations < options.maximumIterations else { break }
-            let kept = (0..<fields.count).filter { include[$0] }.map { magnitudes[$0] }
+            // Median and MAD of the kept samples' |B|, from at most 20 000 evenly spaced ones.
+            var kept: [Double] = []
+            kept.reserveCapacity(Swift.min(fields.count, 2 * Self.statisticsCount))
+            let step = Swift.max(1, fields.count / Self.statisticsCount)
+            for i in stride(from: 0, to: fields.count, by: step) where include[i] { kept.append(magnitudes[i]) }
             let median = Self.median(kept)
-            let deviation = 1.4826 * Self.median(kept.map { ($0 - median).magnitude })
+            for k in kept.indices { kept[k] = (kept[k] - median).magnitude }
+            let deviation = 1.4826 * Self.median(kept)
             let limit = Swift.max(options.outlierThreshold * deviation, options.minimumOutlierFraction * strength)
             var changed = false
             var next = include
@@ -134,7 +140,7 @@ public enum MagnetometerCalibrator {
         var squares = 0.0
         for i in fields.indices where include[i] { squares += (magnitudes[i] - strength) * (magnitudes[i] - strength) }
         let calibrated = fields.map { correction.apply($0) }
-        let coverage = DirectionCoverage(zip(calibrated, include).map { $1 ? $0 : .zero })
+        let coverage = DirectionCoverage(count: fields.count) { include[$0] ? calibrated[$0] : nil }
         let coverageNeeded = options.model == .offset ? options.minimumShapeCoverage / 2 : options.minimumShapeCoverage
         guard coverage.thickness >= options.minimumThickness(options.model), coverage.sphereFraction >= coverageNeeded else {
             throw undetermined(coverage, options: options)
@@ -166,6 +172,9 @@ public enum MagnetometerCalibrator {
         }
         return CalibrationError("the device turned through only \(Int(coverage.turn[least].rounded()))° about \(axis) (\(coverage.turnText)), the field directions cover \(Int((coverage.sphereFraction * 100).rounded())) % of the sphere and stay within \(Int(degrees.rounded()))° (RMS) of one plane, so the \(options.model.rawValue) ellipsoid is not determined; \(advice)")
     }
+
+    /// Most samples the median and MAD of each outlier round are computed from (evenly spaced).
+    static let statisticsCount = 20_000
 
     /// A number with three significant decimals for messages.
     static func text(_ value: Double) -> String {
