@@ -25,12 +25,21 @@ struct CalibrateMagnetometerCommand: ParsableCommand {
         let unit = recording.schema.magneticFieldIsArbitrary ? "au" : "uT"
         var options = MagnetometerCalibrator.Options()
         options.model = model
-        let fields = recording.samples.map { $0.magneticField ?? SIMD3(repeating: .nan) }
+        // A magnetometer slower than the file's rate repeats its last reading on the rows between
+        // (x-IMU3, phones): those repeats are not new measurements and are left out (and counted).
+        var fields: [SIMD3<Double>] = []
+        fields.reserveCapacity(recording.samples.count)
+        var held = 0
+        for sample in recording.samples {
+            let field = sample.magneticField ?? SIMD3(repeating: .nan)
+            if let last = fields.last, last == field { held += 1; continue }
+            fields.append(field)
+        }
         let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try MagnetometerCalibrator.calibrate(fields, options: options) }
         let shown = unit == "au" ? "a.u." : "µT"
         let t = CalibrationText.self
         var lines = [
-            "\((file as NSString).lastPathComponent): magnetometer, \(result.model.rawValue) ellipsoid, \(result.samples - result.rejected - result.nonFinite) of \(result.samples) samples used (\(result.rejected) rejected as disturbed\(result.nonFinite > 0 ? ", \(result.nonFinite) not finite" : ""))",
+            "\((file as NSString).lastPathComponent): magnetometer, \(result.model.rawValue) ellipsoid, \(result.samples - result.rejected - result.nonFinite) of \(result.samples) samples used (\(result.rejected) rejected as disturbed\(result.nonFinite > 0 ? ", \(result.nonFinite) not finite" : "")\(held > 0 ? "; \(held) rows repeating the previous reading left out" : ""))",
             "  field strength     \(t.number(result.fieldStrength)) \(shown)",
             "  hard-iron offset   \(t.vector(result.correction.offset)) \(shown)",
             "  soft-iron matrix",

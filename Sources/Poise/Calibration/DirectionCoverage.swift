@@ -64,7 +64,7 @@ public struct DirectionCoverage: Sendable, Equatable {
             let used = bins[(axis * 360)..<(axis * 360 + 360)]
             guard used.contains(true) else { continue }
             var largestGap = 0, gap = 0
-            for k in 0..<720 {   // twice round, so a gap across 0° is counted whole
+            for k in 0..<720 {   // twice around, so a gap across 0° is counted whole
                 if used[axis * 360 + k % 360] { gap = 0 } else { gap += 1; largestGap = max(largestGap, min(gap, 360)) }
             }
             spans[axis] = Double(360 - largestGap)

@@ -25,7 +25,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     public var rejected: Int
     /// Samples left out as not finite.
     public var nonFinite: Int
-    /// Fits run (the first, then one per round of outlier rejection).
+    /// Fits run (the first, then one after each outlier-rejection pass that changed the kept set).
     public var iterations: Int
     /// Advice about a weak but determined fit (low coverage, many rejected samples), in sentences.
     public var warnings: [String]

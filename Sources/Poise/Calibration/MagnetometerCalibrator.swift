@@ -3,8 +3,9 @@
 /// the device is turned through many directions in a steady field.
 ///
 /// Algorithm:
-/// 1. Non-finite samples are left out (and counted). Readings whose spread about their mean is
-///    within 10 × the sensor noise (the device did not turn), or whose directions about their
+/// 1. Non-finite samples are left out (and counted). Readings in time order whose spread about
+///    their mean is within 10 × the sensor noise (the device did not turn; the noise from the
+///    median length of consecutive differences), or whose directions about their
 ///    mean lie on one plane (turned about one axis only), are refused before any fit; after the
 ///    fit, the calibrated directions must cover enough of the sphere (``DirectionCoverage``:
 ///    `minimumShapeThickness`, `minimumShapeCoverage`). The errors say through how many degrees
@@ -43,7 +44,8 @@ public enum MagnetometerCalibrator {
         /// trials 0.37–0.90); half of it for the offset model.
         public var minimumShapeCoverage = 0.2
         /// Smallest ratio of the readings' RMS spread about their mean to the sensor noise
-        /// (estimated from consecutive differences) (default 10): below it the device did not turn.
+        /// (estimated from the median length of consecutive differences) (default 10): below it
+        /// the device did not turn.
         public var minimumSpreadOverNoise = 10.0
 
         /// The thickness required for `model`.
@@ -57,7 +59,8 @@ public enum MagnetometerCalibrator {
         public init() {}
     }
 
-    /// Calibrates from magnetometer readings (any unit; the results are in the same unit).
+    /// Calibrates from magnetometer readings in time order (any unit; the results are in the same
+    /// unit). Repeats of a held reading should be left out (they are not new measurements).
     ///
     /// - Throws: ``CalibrationError`` for too few finite samples, directions that do not determine
     ///   the ellipsoid ("the device turned through only 40° about X …; turn it in all
@@ -71,21 +74,25 @@ public enum MagnetometerCalibrator {
             throw CalibrationError("\(finiteCount) finite magnetometer samples\(nonFinite > 0 ? " (\(nonFinite) not finite)" : ""); calibration needs at least \(options.minimumSamples), recorded while the device turns in all directions")
         }
         // Did the device turn at all? The readings' spread about their mean against the sensor
-        // noise (from consecutive differences, which see the noise but hardly any slow turning).
+        // noise, from the median length of consecutive differences (robust to the turning that
+        // some differences contain): for Gaussian noise of σ per axis a difference has Maxwell-
+        // distributed length with median 1.5382 · √2 σ, and the noise vector's RMS length is √3 σ.
         var mean = SIMD3<Double>.zero
         for (v, ok) in zip(fields, finite) where ok { mean += v }
         mean /= Double(finiteCount)
-        var spread = 0.0, differences = 0.0, pairs = 0
+        var spread = 0.0
+        var differences: [Double] = []
+        let step = Swift.max(1, fields.count / Self.statisticsCount)
         for i in fields.indices where finite[i] {
             let d = fields[i] - mean
             spread += (d * d).sum()
-            if i > 0, finite[i - 1] { let e = fields[i] - fields[i - 1]; differences += (e * e).sum(); pairs += 1 }
+            if i % step == 0, i > 0, finite[i - 1] { let e = fields[i] - fields[i - 1]; differences.append((e * e).sum().squareRoot()) }
         }
         spread = (spread / Double(finiteCount)).squareRoot()
-        let noise = pairs > 0 ? (differences / Double(2 * pairs)).squareRoot() : 0
+        let noise = differences.isEmpty ? 0 : 3.squareRoot() * Self.median(differences) / (1.5382 * 2.squareRoot())
         let raw = DirectionCoverage(count: fields.count) { finite[$0] ? fields[$0] - mean : nil }
         guard spread >= options.minimumSpreadOverNoise * noise, spread > 0 else {
-            throw CalibrationError("the device hardly turned: the readings vary by \(Self.text(spread)) RMS about their mean, no more than \(Int(options.minimumSpreadOverNoise)) × the sensor noise (\(Self.text(noise))); calibration needs a recording in which the device turns in all directions")
+            throw CalibrationError("the device hardly turned: the readings vary by \(Self.text(spread)) (RMS about their mean, in the sensor's unit), no more than \(Int(options.minimumSpreadOverNoise)) × the sensor noise (\(Self.text(noise))); calibration needs a recording in which the device turns in all directions")
         }
         // Readings on one plane (a device turned about one axis only) cannot determine the ellipsoid.
         guard raw.thickness >= options.minimumThickness(options.model) / 2 else {
@@ -173,7 +180,7 @@ public enum MagnetometerCalibrator {
         return CalibrationError("the device turned through only \(Int(coverage.turn[least].rounded()))° about \(axis) (\(coverage.turnText)), the field directions cover \(Int((coverage.sphereFraction * 100).rounded())) % of the sphere and stay within \(Int(degrees.rounded()))° (RMS) of one plane, so the \(options.model.rawValue) ellipsoid is not determined; \(advice)")
     }
 
-    /// Most samples the median and MAD of each outlier round are computed from (evenly spaced).
+    /// Most samples the median and MAD of each outlier-rejection pass are computed from (evenly spaced).
     static let statisticsCount = 20_000
 
     /// A number with three significant decimals for messages.

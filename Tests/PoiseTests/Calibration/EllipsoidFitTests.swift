@@ -74,7 +74,7 @@ import Testing
         for (row, want) in zip([fit.shape.r0, fit.shape.r1, fit.shape.r2], shape) {
             for i in 0..<3 { #expect(abs(row[i] - want[i]) < 1e-9 * abs(shape[0][0])) }
         }
-        // The calibrator's first fit is the same ellipsoid: with no outlier round its soft iron
+        // The calibrator's first fit is the same ellipsoid: with no outlier rejection its soft iron
         // and field strength equal the reference's.
         var options = MagnetometerCalibrator.Options()
         options.maximumIterations = 1
