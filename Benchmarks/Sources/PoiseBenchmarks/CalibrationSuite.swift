@@ -1,10 +1,11 @@
 import Foundation
 import Poise
+import PoiseRun
 
 /// The magnetometer calibration of 10⁵ samples (a device turned through every direction with
 /// hard and soft iron, 0.4 µT noise, 5 % of the samples disturbed by a magnet): one ellipsoid fit,
 /// and the whole robust calibration (fits until no sample changes side, with coverage). Target:
-/// the whole calibration in under 50 ms.
+/// the whole calibration in under 50 ms of CPU time (single-threaded).
 func calibrationSuite(_ r: Report) {
     let count = 100_000
     let softIron = Matrix3(SIMD3(1.1, 0.05, 0.02), SIMD3(0.05, 0.95, -0.03), SIMD3(0.02, -0.03, 1.02))
@@ -33,9 +34,14 @@ func calibrationSuite(_ r: Report) {
         strength += (try? MagnetometerCalibrator.calibrate(fields, options: single))?.fieldStrength ?? .nan
     })
     var result: MagnetometerCalibration?
-    let robust = measure("MagnetometerCalibrator robust, 1e5 samples", items: count, runs: 11) {
+    let runs = 11
+    let cpuBefore = processCPUTime()
+    let robust = measure("MagnetometerCalibrator robust, 1e5 samples", items: count, runs: runs) {
         result = try? MagnetometerCalibrator.calibrate(fields)
     }
+    // CPU time per call (the harness runs 3 warm-up calls, then `runs`): what the fit costs on
+    // one core, whatever else the machine runs; the wall-clock median above includes waiting.
+    let cpuMilliseconds = Double(processCPUTime() - cpuBefore) / Double(runs + 3) / 1e6
     r.add(robust)
     blackHole(strength)
     if let result {
@@ -43,5 +49,8 @@ func calibrationSuite(_ r: Report) {
     } else {
         r.notes.append("calibration: the fit failed")
     }
-    r.check("robust calibration of 1e5 samples, ms", robust.medianNanoseconds / 1e6, atMost: 50)
+    r.notes.append(String(format: "calibration: robust calibration of 1e5 samples %.1f ms of CPU time per call, %.1f ms wall (median)",
+                          cpuMilliseconds, robust.medianNanoseconds / 1e6))
+    r.check("robust calibration of 1e5 samples, ms CPU", cpuMilliseconds, atMost: 50)
 }
+

@@ -1,7 +1,7 @@
 /// Accelerometer calibration from a multi-position recording: the device held still in several
 /// orientations (each face up and down at least). At rest the calibrated specific force has
 /// length 1 g, so the still segments' mean readings lie on an ellipsoid whose centre is the
-/// offset and whose matrix gives scale and cross-axis coupling (``EllipsoidFit`` on the segment
+/// offset and whose matrix gives scale and cross-axis coupling (`EllipsoidFit` on the segment
 /// means; the matrix is E^½, so |matrix · (mean − offset)| = 1 g).
 ///
 /// Only the symmetric part of the cross-axis coupling is observable from |a|: a rotation of the
@@ -17,6 +17,7 @@ public enum AccelerometerCalibrator {
     /// of the rest detector is switched off by `detector` when the recording has none).
     ///
     /// - Parameters:
+    ///   - samples: the recording, in time order.
     ///   - model: `.full` or `.diagonal`, or `nil` to choose from the number of orientations.
     ///   - detector: finds the still segments (default: ``GyroscopeBiasEstimator/calibrationDetector``).
     /// - Throws: ``CalibrationError`` naming how many distinct orientations were found when fewer

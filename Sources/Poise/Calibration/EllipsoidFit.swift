@@ -50,23 +50,31 @@ struct EllipsoidFit: Sendable, Equatable {
         var normal = [SIMD16<Double>](repeating: .zero, count: m)
         var right = SIMD16<Double>.zero
         normal.withUnsafeMutableBufferPointer { rows in
-            for i in points.indices where include.isEmpty || include[i] {
-                let y = (points[i] - mean) * inverseScale
-                var r = SIMD16<Double>.zero
-                switch model {
-                case .full:
-                    r[0] = y.x * y.x; r[1] = y.y * y.y; r[2] = y.z * y.z
-                    r[3] = 2 * y.y * y.z; r[4] = 2 * y.x * y.z; r[5] = 2 * y.x * y.y
-                    r[6] = 2 * y.x; r[7] = 2 * y.y; r[8] = 2 * y.z
-                case .diagonal:
-                    r[0] = y.x * y.x; r[1] = y.y * y.y; r[2] = y.z * y.z
-                    r[3] = 2 * y.x; r[4] = 2 * y.y; r[5] = 2 * y.z
-                case .offset:
-                    r[0] = (y * y).sum()
-                    r[1] = 2 * y.x; r[2] = 2 * y.y; r[3] = 2 * y.z
-                }
-                for j in 0..<m { rows[j] += r[j] * r }
+            // One loop per model, so the term count is a constant and the row updates unroll.
+            @inline(__always) func add(_ r: SIMD16<Double>, _ count: Int) {
+                for j in 0..<count { rows[j] += r[j] * r }
                 right += r
+            }
+            switch model {
+            case .full:
+                for i in points.indices where include.isEmpty || include[i] {
+                    let y = (points[i] - mean) * inverseScale
+                    let t = 2 * y
+                    add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.y * y.z, t.x * y.z, t.x * y.y, t.x, t.y, t.z,
+                               0, 0, 0, 0, 0, 0, 0), 9)
+                }
+            case .diagonal:
+                for i in points.indices where include.isEmpty || include[i] {
+                    let y = (points[i] - mean) * inverseScale
+                    let t = 2 * y
+                    add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 6)
+                }
+            case .offset:
+                for i in points.indices where include.isEmpty || include[i] {
+                    let y = (points[i] - mean) * inverseScale
+                    let t = 2 * y
+                    add(SIMD16((y * y).sum(), t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 4)
+                }
             }
         }
         let theta = try Self.solve(normal, right, m: m)

@@ -10,7 +10,7 @@
 ///    fit, the calibrated directions must cover enough of the sphere (``DirectionCoverage``:
 ///    `minimumShapeThickness`, `minimumShapeCoverage`). The errors say through how many degrees
 ///    the device turned about each axis and what to do.
-/// 2. An ellipsoid is fitted (``EllipsoidFit``, the general quadric by least squares), and
+/// 2. An ellipsoid is fitted (`EllipsoidFit`, the general quadric by least squares), and
 ///    A = F · E^½ with E the ellipsoid's matrix and F = det(E)^(−1/6), so det A = 1 and every
 ///    calibrated sample has length F, the field strength (symmetric square root by eigen
 ///    decomposition).
