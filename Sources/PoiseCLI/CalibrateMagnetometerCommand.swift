@@ -39,7 +39,7 @@ struct CalibrateMagnetometerCommand: ParsableCommand {
         let shown = unit == "au" ? "a.u." : "µT"
         let t = CalibrationText.self
         var lines = [
-            "\((file as NSString).lastPathComponent): magnetometer, \(result.model.rawValue) ellipsoid, \(result.samples - result.rejected - result.nonFinite) of \(result.samples) samples used (\(result.rejected) rejected as disturbed\(result.nonFinite > 0 ? ", \(result.nonFinite) not finite" : "")\(held > 0 ? "; \(held) rows repeating the previous reading left out" : ""))",
+            "\((file as NSString).lastPathComponent): magnetometer, \(result.model.rawValue) ellipsoid, \(result.samples - result.rejected - result.nonFinite - result.saturated) of \(result.samples) samples used (\(result.rejected) rejected as disturbed\(result.nonFinite > 0 ? ", \(result.nonFinite) not finite" : "")\(result.saturated > 0 ? ", \(result.saturated) saturated" : "")\(held > 0 ? "; \(held) rows repeating the previous reading left out" : ""))",
             "  field strength     \(t.number(result.fieldStrength)) \(shown)",
             "  hard-iron offset   \(t.vector(result.correction.offset)) \(shown)",
             "  soft-iron matrix",

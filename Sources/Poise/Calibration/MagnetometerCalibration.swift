@@ -25,6 +25,8 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     public var rejected: Int
     /// Samples left out as not finite.
     public var nonFinite: Int
+    /// Samples left out as saturated (at an axis's extreme reading, repeated; see the calibrator).
+    public var saturated: Int
     /// Fits run (the first, then one after each outlier-rejection pass that changed the kept set).
     public var iterations: Int
     /// Advice about a weak but determined fit (low coverage, many rejected samples), in sentences.

@@ -67,11 +67,15 @@ public enum MagnetometerCalibrator {
     ///   directions"), a fit that is not an ellipsoid, or more than half the samples rejected.
     /// - Complexity: O(n · iterations).
     public static func calibrate(_ fields: [SIMD3<Double>], options: Options = Options()) throws(CalibrationError) -> MagnetometerCalibration {
-        let finite = fields.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+        var finite = fields.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+        let nonFinite = fields.count - finite.filter { $0 }.count
+        let clipped = Self.markClipped(fields, usable: &finite)
         let finiteCount = finite.filter { $0 }.count
-        let nonFinite = fields.count - finiteCount
+        guard 2 * clipped <= fields.count - nonFinite else {
+            throw CalibrationError("\(clipped) of \(fields.count - nonFinite) samples sit at the largest or smallest reading of an axis: the magnetometer saturates (a magnet too close, or a range set too small); record again")
+        }
         guard finiteCount >= options.minimumSamples else {
-            throw CalibrationError("\(finiteCount) finite magnetometer samples\(nonFinite > 0 ? " (\(nonFinite) not finite)" : ""); calibration needs at least \(options.minimumSamples), recorded while the device turns in all directions")
+            throw CalibrationError("\(finiteCount) usable magnetometer samples\(nonFinite > 0 ? " (\(nonFinite) not finite)" : "")\(clipped > 0 ? " (\(clipped) saturated)" : ""); calibration needs at least \(options.minimumSamples), recorded while the device turns in all directions")
         }
         // Did the device turn at all? The readings' spread about their mean against the sensor
         // noise, from the median length of consecutive differences (robust to the turning that
@@ -156,6 +160,9 @@ public enum MagnetometerCalibrator {
         if coverage.sphereFraction < options.warningCoverage {
             warnings.append("the field directions cover only \(Int((coverage.sphereFraction * 100).rounded())) % of the sphere (\(coverage.turnText)); \(options.model == .offset ? "the offset" : "the soft-iron matrix") is weakly determined: turn the device in all directions")
         }
+        if clipped > 0 {
+            warnings.append("\(clipped) samples at the largest or smallest reading of an axis were left out as saturated")
+        }
         let rejected = finiteCount - kept
         if rejected * 10 > finiteCount {
             warnings.append("\(rejected) of \(finiteCount) samples (\(Int((Double(rejected) * 100 / Double(finiteCount)).rounded())) %) were left out as disturbed: the field was not steady during the recording")
@@ -165,7 +172,35 @@ public enum MagnetometerCalibrator {
             residual: (squares / Double(kept)).squareRoot(),
             before: MagnitudeSpread(fields, include: include), after: MagnitudeSpread(calibrated, include: include),
             afterAll: MagnitudeSpread(calibrated, include: finite), coverage: coverage,
-            samples: fields.count, rejected: rejected, nonFinite: nonFinite, iterations: iterations, warnings: warnings)
+            samples: fields.count, rejected: rejected, nonFinite: nonFinite, saturated: clipped, iterations: iterations, warnings: warnings)
+    }
+
+    /// Marks as unusable the samples sitting at an axis's largest or smallest reading when at
+    /// least 0.5 % of the samples (and at least 10) share that exact value: a saturated sensor
+    /// repeats its limit, a good one reaches its extremes once or twice. Returns how many.
+    static func markClipped(_ fields: [SIMD3<Double>], usable: inout [Bool]) -> Int {
+        var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
+        var count = 0
+        for (v, ok) in zip(fields, usable) where ok { low = pointwiseMin(low, v); high = pointwiseMax(high, v); count += 1 }
+        let needed = Swift.max(10, count / 200)
+        var atLow = SIMD3<Int>.zero, atHigh = SIMD3<Int>.zero
+        for (v, ok) in zip(fields, usable) where ok {
+            for axis in 0..<3 {
+                if v[axis] == low[axis] { atLow[axis] += 1 }
+                if v[axis] == high[axis] { atHigh[axis] += 1 }
+            }
+        }
+        var clipped = 0
+        for i in fields.indices where usable[i] {
+            // An axis that never changed (low = high) did not saturate: the device did not turn.
+            for axis in 0..<3 where low[axis] < high[axis] && ((atLow[axis] >= needed && fields[i][axis] == low[axis])
+                || (atHigh[axis] >= needed && fields[i][axis] == high[axis])) {
+                usable[i] = false
+                clipped += 1
+                break
+            }
+        }
+        return clipped
     }
 
     /// The error for directions that do not determine the ellipsoid.

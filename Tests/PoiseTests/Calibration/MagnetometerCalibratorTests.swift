@@ -50,6 +50,27 @@ import Testing
         #expect(result.fieldStrength.isFinite)
     }
 
+    @Test func saturatedSamplesAreLeftOutAndTooManyAreRefused() throws {
+        let points = EllipsoidFitTests.points(count: 4000, softIron: EllipsoidFitTests.softIron, hardIron: hardIron, noise: 0.4)
+        // A range that clips X at +70 µT: the samples beyond read exactly 70.
+        let clipped = points.map { SIMD3(min($0.x, 70), $0.y, $0.z) }
+        let count = clipped.filter { $0.x == 70 }.count
+        #expect(count > 40)
+        let result = try MagnetometerCalibrator.calibrate(clipped)
+        #expect(result.saturated == count)
+        #expect(result.warnings.contains { $0.contains("saturated") })
+        expectRecovers(result, softIron: EllipsoidFitTests.softIron, tolerance: 0.01 * 50)
+        // Clipped at ±10 µT on every axis: most samples sit at a limit.
+        let crushed = points.map { $0.clamped(lowerBound: SIMD3(repeating: -10), upperBound: SIMD3(repeating: 10)) }
+        #expect {
+            try MagnetometerCalibrator.calibrate(crushed)
+        } throws: { error in
+            ((error as? CalibrationError)?.message ?? "").contains("the magnetometer saturates")
+        }
+        // The unclipped data have no saturated sample.
+        #expect(try MagnetometerCalibrator.calibrate(points).saturated == 0)
+    }
+
     @Test func aDeviceTurnedAboutOneAxisIsRefusedWithTheAngles() {
         // Flat on a table, turned 360° about the vertical (Z): the field traces a circle.
         let points = (0..<2000).map { i -> SIMD3<Double> in
@@ -79,7 +100,7 @@ import Testing
         #expect {
             try MagnetometerCalibrator.calibrate(points)
         } throws: { error in
-            ((error as? CalibrationError)?.message ?? "").contains("at least 50")
+            ((error as? CalibrationError)?.message ?? "").contains("20 usable magnetometer samples; calibration needs at least 50")
         }
     }
 
