@@ -31,7 +31,7 @@ struct CalibrateAccelerometerCommand: ParsableCommand {
         }
         let t = CalibrationText.self
         let lines = [
-            "\((file as NSString).lastPathComponent): accelerometer, \(result.model.rawValue) model, \(result.orientations) distinct orientations in \(result.segments) still segments",
+            "\((file as NSString).lastPathComponent): accelerometer, \(result.model.rawValue) model, \(result.orientations) distinct orientations in \(result.segments) still segments\(result.nonFiniteSegments > 0 ? " (\(result.nonFiniteSegments) left out for readings that are not finite)" : "")",
             "  offset             \(t.vector(result.correction.offset * 1000, 2)) mg",
             "  matrix",
             t.matrix(result.correction.matrix, indent: "    "),

@@ -21,7 +21,7 @@ struct CalibrateGyroscopeCommand: ParsableCommand {
         let t = CalibrationText.self
         let degrees = 180 / Double.pi
         var lines = [
-            "\((file as NSString).lastPathComponent): gyroscope, \(result.segments.count) still segment\(result.segments.count == 1 ? "" : "s"), \(t.number(result.stillDuration, 1)) s, \(result.stillSamples) samples",
+            "\((file as NSString).lastPathComponent): gyroscope, \(result.segments.count) still segment\(result.segments.count == 1 ? "" : "s"), \(t.number(result.stillDuration, 1)) s, \(result.stillSamples) samples\(result.nonFiniteSegments > 0 ? " (\(result.nonFiniteSegments) segments left out for readings that are not finite)" : "")",
             "  bias               \(t.vector(result.bias, 5)) rad/s = \(t.vector(result.bias * degrees, 3)) °/s",
             "  standard error     \(t.vector(result.standardError * degrees, 4)) °/s (white noise only)",
             "  noise              \(t.vector(result.noise * degrees, 4)) °/s per sample",

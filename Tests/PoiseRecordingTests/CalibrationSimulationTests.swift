@@ -93,3 +93,27 @@ import Testing
 }
 
 private func abs(_ v: SIMD3<Double>) -> SIMD3<Double> { SIMD3(v.x.magnitude, v.y.magnitude, v.z.magnitude) }
+
+/// A non-finite reading is never averaged: the rest detector does not take it for still, and a
+/// segment that holds one anyway (a detector without the gyroscope test) is left out and counted.
+@Suite struct CalibrationNonFiniteTests {
+    @Test func nonFiniteReadingsAreNeverAveraged() throws {
+        let simulator = Simulator(SimulationConfiguration(scenario: .multiPosition, seed: 4))
+        var samples = Array(simulator)
+        let clean = try GyroscopeBiasEstimator.estimate(samples)
+        let first = try #require(clean.segments.first)
+        let bad = (first.indices.lowerBound + first.indices.upperBound) / 2
+        samples[bad].rotationRate.x = .nan
+        let gyro = try GyroscopeBiasEstimator.estimate(samples)
+        #expect(gyro.bias.x.isFinite)
+        #expect(!gyro.segments.contains { $0.indices.contains(bad) })
+        var accelerometerOnly = GyroscopeBiasEstimator.calibrationDetector
+        accelerometerOnly.useGyroscope = false
+        let counted = try GyroscopeBiasEstimator.estimate(samples, detector: accelerometerOnly)
+        #expect(counted.nonFiniteSegments == 1)
+        #expect(counted.bias.x.isFinite)
+        samples[bad].acceleration.y = .infinity
+        let accel = try AccelerometerCalibrator.calibrate(samples)
+        #expect(accel.correction.isFinite)
+    }
+}

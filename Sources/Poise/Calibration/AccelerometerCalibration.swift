@@ -11,6 +11,8 @@ public struct AccelerometerCalibration: Sendable, Equatable {
     public var orientations: Int
     /// Still segments used.
     public var segments: Int
+    /// Still segments left out because a reading in them is not finite.
+    public var nonFiniteSegments: Int
     /// RMS of (|raw segment mean| − 1 g) over the segments, g.
     public var residualBefore: Double
     /// RMS of (|calibrated segment mean| − 1 g) over the segments, g.

@@ -25,6 +25,7 @@ public enum AccelerometerCalibrator {
     public static func calibrate(_ samples: [MotionSample], model: EllipsoidModel? = nil,
                                  detector: RestDetector = GyroscopeBiasEstimator.calibrationDetector) throws(CalibrationError) -> AccelerometerCalibration {
         var means: [SIMD3<Double>] = []
+        var nonFinite = 0
         for range in detector.stillSegments(in: samples) {
             var sum = SIMD3<Double>.zero
             var finite = true
@@ -33,7 +34,7 @@ public enum AccelerometerCalibrator {
                 guard a.x.isFinite && a.y.isFinite && a.z.isFinite else { finite = false; break }
                 sum += a
             }
-            if finite { means.append(sum / Double(range.count)) }
+            if finite { means.append(sum / Double(range.count)) } else { nonFinite += 1 }
         }
         // Distinct orientations: greedy clustering of the mean directions.
         var representatives: [SIMD3<Double>] = []
@@ -47,7 +48,7 @@ public enum AccelerometerCalibrator {
         if chosen == .offset { throw CalibrationError("the accelerometer is calibrated with the full or diagonal model") }
         let needed = chosen == .full ? 9 : 6
         guard found >= needed else {
-            throw CalibrationError("found \(found) distinct still orientation\(found == 1 ? "" : "s") (\(means.count) still segment\(means.count == 1 ? "" : "s") of at least \(detector.minimumDuration) s); the \(chosen.rawValue) accelerometer calibration needs at least \(needed): hold the device still for a few seconds with each face up and each face down\(chosen == .full ? ", and in three tilted positions" : "")")
+            throw CalibrationError("found \(found) distinct still orientation\(found == 1 ? "" : "s") (\(means.count) still segment\(means.count == 1 ? "" : "s") of at least \(detector.minimumDuration) s\(nonFinite > 0 ? ", and \(nonFinite) left out for readings that are not finite" : "")); the \(chosen.rawValue) accelerometer calibration needs at least \(needed): hold the device still for a few seconds with each face up and each face down\(chosen == .full ? ", and in three tilted positions" : "")")
         }
         var fit: EllipsoidFit
         var used = chosen
@@ -70,6 +71,7 @@ public enum AccelerometerCalibrator {
             before += raw * raw; after += calibrated * calibrated
         }
         return AccelerometerCalibration(correction: correction, model: used, orientations: found, segments: means.count,
+                                        nonFiniteSegments: nonFinite,
                                         residualBefore: (before / Double(means.count)).squareRoot(),
                                         residual: (after / Double(means.count)).squareRoot())
     }

@@ -12,6 +12,8 @@ public struct GyroscopeBiasEstimate: Sendable, Equatable {
     public var segments: [StillSegment]
     /// Still samples used.
     public var stillSamples: Int
+    /// Still segments left out because a reading in them is not finite.
+    public var nonFiniteSegments: Int
     /// Total duration of the segments, s.
     public var stillDuration: Double
     /// Mean of the last segment minus mean of the first, rad/s; `nil` with one segment.

@@ -21,13 +21,17 @@ public enum GyroscopeBiasEstimator {
         guard samples.count >= 2, let first = samples.first, let last = samples.last, last.time - first.time >= detector.minimumDuration else {
             throw CalibrationError("the recording is too short (\(samples.count) samples); gyroscope bias needs the device still for at least \(detector.minimumDuration) s")
         }
-        let finiteSegments = detector.stillSegments(in: samples).filter { segment in
+        let allSegments = detector.stillSegments(in: samples)
+        let finiteSegments = allSegments.filter { segment in
             samples[segment].allSatisfy { s in
                 let r = s.rotationRate, a = s.acceleration
                 return r.x.isFinite && r.y.isFinite && r.z.isFinite && a.x.isFinite && a.y.isFinite && a.z.isFinite
             }
         }
         guard !finiteSegments.isEmpty else {
+            if !allSegments.isEmpty {
+                throw CalibrationError("every one of the \(allSegments.count) still segments holds a reading that is not finite (NaN or infinity); gyroscope bias needs a still segment of finite readings")
+            }
             throw CalibrationError("no still segment of at least \(detector.minimumDuration) s (accelerometer steady, rotation rate below \(detector.gyroscopeThreshold) rad/s) in \(samples.count) samples over \(Int((last.time - first.time).rounded())) s; put the device down and leave it still for a few seconds")
         }
         var sum = SIMD3<Double>.zero, n = 0
@@ -50,7 +54,7 @@ public enum GyroscopeBiasEstimator {
         let middle = { (s: StillSegment) in (s.startTime + s.endTime) / 2 }
         return GyroscopeBiasEstimate(
             bias: sum / Double(n), standardError: noise / Double(n).squareRoot(), noise: noise,
-            segments: segments, stillSamples: n, stillDuration: duration,
+            segments: segments, stillSamples: n, nonFiniteSegments: allSegments.count - finiteSegments.count, stillDuration: duration,
             drift: means.count > 1 ? means[means.count - 1] - means[0] : nil,
             driftInterval: segments.count > 1 ? middle(segments[segments.count - 1]) - middle(segments[0]) : 0)
     }
