@@ -64,6 +64,7 @@ let package = Package(
         .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
         // Small example programs (docs/reports.md); built with the package so they compile in CI.
         .executableTarget(name: "ExampleGameTilt", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GameTilt"),
+        .executableTarget(name: "ExampleGyroAim", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GyroAim"),
         .executableTarget(name: "ExampleRobotIMU", dependencies: ["Poise", "PoiseRecording"], path: "Examples/RobotIMU"),
         .executableTarget(name: "ExampleUDPReceiver", path: "Examples/UDPReceiver"),
         .testTarget(name: "PoiseTests", dependencies: ["Poise"], exclude: ["Fixtures"], swiftSettings: coreSettings),

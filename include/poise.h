@@ -214,6 +214,12 @@ poise_status poise_fusion_config_default(poise_fusion_config *config, double sam
 poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
                                      int32_t reference, poise_error *err);
 
+/** The speed preset (DeviceMotionConfiguration.fast): corrections at 5 Hz, bias_sigma_rest
+ *  0.01, rest_minimum_time 1.0, whatever the defaults become (today it equals them);
+ *  `reference` a poise_reference. Its accuracy cost on BROAD is in docs/fusion.md. */
+poise_status poise_fusion_config_fast(poise_fusion_config *config, double sample_rate,
+                                      int32_t reference, poise_error *err);
+
 /** The fusion estimator (opaque). */
 typedef struct poise_fusion poise_fusion;
 
@@ -483,6 +489,155 @@ typedef struct poise_jitter_result {
 poise_status poise_jitter(const double *output, const double *input, const double *times,
                           size_t count, const int64_t *segments, size_t segment_count,
                           double window, poise_jitter_result *result, poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Gyro aiming                                                                                 */
+/*
+ * The gyroscope turns a game camera (docs/games.md): per sample, bias calibration, the aiming
+ * space, tiered smoothing, sensitivity (with an optional acceleration curve) and integration
+ * over the sample's own time step; per frame, poise_gyro_take_frame returns the turn since the
+ * previous frame. Camera angles in degrees: yaw positive = turn right, pitch positive = look up.
+ * Bad input (NaN, time not increasing, gaps, saturation) turns the camera by a bounded amount or
+ * not at all and is flagged (POISE_GYRO_FLAG_*); it is not an error.
+ */
+
+/** Aiming spaces (poise_gyro_settings.space). */
+enum {
+    POISE_GYRO_LOCAL = 0,    /* yaw about a fixed device axis (hold), pitch about +x */
+    POISE_GYRO_PLAYER = 1,   /* yaw about gravity however the device is held, pitch about +x */
+    POISE_GYRO_WORLD = 2     /* yaw about gravity, pitch about the horizontal part of +x */
+};
+
+/** Local space's yaw axis (poise_gyro_settings.hold). */
+enum {
+    POISE_GYRO_HOLD_FLAT = 0,     /* gamepad, phone screen up: yaw about +z */
+    POISE_GYRO_HOLD_UPRIGHT = 1   /* phone held up, screen toward the player: yaw about +y */
+};
+
+/** Flags of a sample or frame (bits). */
+enum {
+    POISE_GYRO_FLAG_INVALID = 1,               /* time or rate not finite: turned nothing */
+    POISE_GYRO_FLAG_TIME_NOT_INCREASING = 2,   /* repeated or backwards time: turned nothing */
+    POISE_GYRO_FLAG_GAP = 4,                   /* step > maximum_time_step: integrated over that */
+    POISE_GYRO_FLAG_SATURATED = 8,             /* an axis at >= 99.5 % of gyroscope_range */
+    POISE_GYRO_FLAG_LIMITED = 16,              /* turn speed scaled down to maximum_speed */
+    POISE_GYRO_FLAG_NO_GRAVITY = 32,           /* player/world without accelerometer: local used */
+    POISE_GYRO_FLAG_CALIBRATING = 64           /* the bias was updated from a still block */
+};
+
+/** Gyro-aiming settings; poise_gyro_settings_default fills the defaults given here. */
+typedef struct poise_gyro_settings {
+    int32_t space;                    /* POISE_GYRO_LOCAL/PLAYER/WORLD; default PLAYER */
+    int32_t hold;                     /* POISE_GYRO_HOLD_*; default FLAT */
+    double sensitivity;               /* camera degrees per device degree; default 1 */
+    double high_sensitivity;          /* at or above high_speed; default 1 (= no acceleration) */
+    double low_speed;                 /* degrees/s where acceleration starts; default 0 */
+    double high_speed;                /* degrees/s where it reaches high_sensitivity; default 0 */
+    double pitch_ratio;               /* pitch sensitivity / yaw sensitivity; default 1 */
+    int32_t invert_pitch;             /* 0 or 1; default 0 */
+    double smoothing_threshold;       /* degrees/s; tiered smoothing, 0 = off; default 5 */
+    double smoothing_time_constant;   /* s; default 0.0625 */
+    int32_t continuous_calibration;   /* learn the bias while still, 0 or 1; default 1 */
+    double sample_rate;               /* Hz, nominal (gravity estimator); default 100 */
+    double maximum_time_step;         /* s; longer steps integrated over this; default 0.05 */
+    double gyroscope_range;           /* degrees/s full scale (saturation flag); default 2000 */
+    double maximum_speed;             /* degrees/s; faster turns scaled down; default 2000 */
+    double counts_per_degree;         /* mouse counts per camera degree; default 1 */
+} poise_gyro_settings;
+
+/** What one sample did. */
+typedef struct poise_gyro_output {
+    double time;     /* s */
+    double yaw;      /* camera degrees this sample, positive = right */
+    double pitch;    /* camera degrees this sample, positive = up */
+    uint32_t flags;  /* POISE_GYRO_FLAG_* */
+} poise_gyro_output;
+
+/** The camera turn of one frame (the samples since the previous poise_gyro_take_frame). */
+typedef struct poise_gyro_frame {
+    double yaw;         /* degrees, positive = right */
+    double pitch;       /* degrees, positive = up */
+    int64_t counts_x;   /* whole mouse counts, right positive (remainder carried) */
+    int64_t counts_y;   /* whole mouse counts, down positive */
+    int64_t samples;    /* samples in the frame */
+    uint32_t flags;     /* union of the samples' POISE_GYRO_FLAG_* */
+} poise_gyro_frame;
+
+/** The saved calibration (poise_gyro_get_calibration / poise_gyro_set_calibration). */
+typedef struct poise_gyro_calibration {
+    double bias[3];       /* rad/s, device frame */
+    double uncertainty;   /* rad/s, standard uncertainty when it was set */
+    double time;          /* s, sample time when it was set */
+    int32_t calibrated;   /* 0: bias is zero, never calibrated */
+} poise_gyro_calibration;
+
+/** The defaults listed in poise_gyro_settings. */
+poise_status poise_gyro_settings_default(poise_gyro_settings *settings, poise_error *err);
+
+typedef struct poise_gyro poise_gyro;
+
+/** Creates a gyro aimer; NULL and POISE_ERROR_INVALID_ARGUMENT naming the bad setting. */
+poise_gyro *poise_gyro_create(const poise_gyro_settings *settings, poise_error *err);
+
+/** Destroys a gyro aimer; NULL is ignored. */
+poise_status poise_gyro_destroy(poise_gyro *gyro, poise_error *err);
+
+/** Forgets everything, calibration included (as freshly created). */
+poise_status poise_gyro_reset(poise_gyro *gyro, poise_error *err);
+
+/**
+ * One sensor sample. time: s; gyr: rad/s, device frame (required); acc: g, device frame, or
+ * NULL without an accelerometer; gravity: the up direction from elsewhere (e.g. poise_fusion),
+ * any length, or NULL to use the built-in 6D fusion. out may be NULL.
+ */
+poise_status poise_gyro_process(poise_gyro *gyro, double time, const double gyr[3], const double acc[3],
+                                const double gravity[3], poise_gyro_output *out, poise_error *err);
+
+/** The camera turn since the previous call (call once per rendered frame). */
+poise_status poise_gyro_take_frame(poise_gyro *gyro, poise_gyro_frame *frame, poise_error *err);
+
+/** Manual calibration: average every sample from begin to end as the bias (device still). */
+poise_status poise_gyro_calibration_begin(poise_gyro *gyro, poise_error *err);
+/** Ends it; `*set` (may be NULL) is 1 when samples arrived and the bias was set. */
+poise_status poise_gyro_calibration_end(poise_gyro *gyro, double time, int32_t *set, poise_error *err);
+
+/** The calibration state, to save. */
+poise_status poise_gyro_get_calibration(const poise_gyro *gyro, poise_gyro_calibration *calibration,
+                                        poise_error *err);
+/** Restores a saved state (non-finite values: POISE_ERROR_NON_FINITE). */
+poise_status poise_gyro_set_calibration(poise_gyro *gyro, const poise_gyro_calibration *calibration,
+                                        poise_error *err);
+
+/** Flick-stick settings; poise_flick_settings_default fills the defaults given here. */
+typedef struct poise_flick_settings {
+    double threshold;                         /* deflection 0..1 that starts a flick; default 0.9 */
+    double release_threshold;                 /* deflection below which the stick is released; default 0.8 */
+    double flick_time;                        /* s to face the flicked direction; default 0.1 */
+    double rotation_smoothing_threshold;      /* degrees/s of stick rotation; default 360 */
+    double rotation_smoothing_time_constant;  /* s; default 0.03 */
+} poise_flick_settings;
+
+/** The defaults listed in poise_flick_settings. */
+poise_status poise_flick_settings_default(poise_flick_settings *settings, poise_error *err);
+
+typedef struct poise_flick poise_flick;
+
+/** Creates a flick stick; NULL and POISE_ERROR_INVALID_ARGUMENT naming the bad setting. */
+poise_flick *poise_flick_create(const poise_flick_settings *settings, poise_error *err);
+
+/** Destroys a flick stick; NULL is ignored. */
+poise_status poise_flick_destroy(poise_flick *flick, poise_error *err);
+
+/** Stick centred, no flick in progress. */
+poise_status poise_flick_reset(poise_flick *flick, poise_error *err);
+
+/**
+ * One game frame: stick x (right) and y (forward) in -1..1, dt the frame's duration in s;
+ * `*yaw` gets the camera yaw turn in degrees (positive = right). A non-finite stick or dt turns
+ * nothing (not an error).
+ */
+poise_status poise_flick_update(poise_flick *flick, double stick_x, double stick_y, double dt, double *yaw,
+                                poise_error *err);
 
 #ifdef __cplusplus
 }

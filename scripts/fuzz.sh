@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target for a set time.
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags…]
-#   TARGET: recording | filterspec | pipelinespec | timing | datagram | rosbag | mcap | columns | zip | all   (all: each target for SECONDS)
+#   TARGET: recording | filterspec | pipelinespec | timing | datagram | rosbag | mcap | columns | zip | capi | all   (all: each target for SECONDS)
 #
 # The library modules are compiled straight from Sources/ with swiftc, with coverage
 # instrumentation and AddressSanitizer (-sanitize=fuzzer,address), into .build/fuzz/. Targets
@@ -11,7 +11,7 @@
 # Each run is limited to 2 GB RSS and 10 s per input, so a hang or unbounded growth is a failure.
 set -eu
 cd "$(dirname "$0")/.."
-TARGET=${1:?usage: scripts/fuzz.sh recording|filterspec|pipelinespec|timing|datagram|rosbag|mcap|columns|zip|all SECONDS}
+TARGET=${1:?usage: scripts/fuzz.sh recording|filterspec|pipelinespec|timing|datagram|rosbag|mcap|columns|zip|capi|all SECONDS}
 SECONDS_TO_RUN=${2:-60}
 shift; if [ $# -gt 0 ]; then shift; fi
 B=.build/fuzz
@@ -26,7 +26,7 @@ module() {  # module NAME SOURCE_DIR — static library + swiftmodule, rebuilt w
     if [ -f "$B/lib$name.a" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$B/lib$name.a")" ]; then return; fi
     echo "fuzz: compiling $name ($OPT)…"
     # shellcheck disable=SC2046
-    swiftc $SAN $OPT -parse-as-library -module-name "$name" -I "$B" \
+    swiftc $SAN $OPT -parse-as-library -module-name "$name" -I "$B" -I include \
         -emit-module -emit-module-path "$B/$name.swiftmodule" \
         -emit-library -static -o "$B/lib$name.a" $(find "$dir" -name '*.swift' | sort)
 }
@@ -44,11 +44,12 @@ build() {  # build TARGET → $B/TARGET
         mcap) src=Fuzz/Sources/McapFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
         columns) src=Fuzz/Sources/ColumnMappingFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
         zip) src=Fuzz/Sources/ZipSessionFuzz.swift; libs="-lPoiseRecording -lPoise" ;;
-        *) echo "unknown target $1 (recording, filterspec, pipelinespec, timing, datagram, rosbag, mcap, columns, zip)" >&2; exit 2 ;;
+        capi) module PoiseC Sources/PoiseC; src=Fuzz/Sources/CAPIFuzz.swift; libs="-lPoiseC -lPoise" ;;
+        *) echo "unknown target $1 (recording, filterspec, pipelinespec, timing, datagram, rosbag, mcap, columns, zip, capi)" >&2; exit 2 ;;
     esac
     echo "fuzz: linking $1…"
     # shellcheck disable=SC2086
-    quiet swiftc $SAN $OPT -parse-as-library -I "$B" -L "$B" $src $libs -o "$B/$1"
+    quiet swiftc $SAN $OPT -parse-as-library -I "$B" -I include -L "$B" $src $libs -o "$B/$1"
     [ -x "$B/$1" ] || { echo "fuzz: build of $1 failed" >&2; exit 1; }
 }
 
@@ -65,7 +66,7 @@ run() {  # run TARGET SECONDS [libFuzzer flags…]
 }
 
 if [ "$TARGET" = all ]; then
-    for t in recording filterspec pipelinespec timing datagram rosbag mcap columns zip; do run $t "$SECONDS_TO_RUN" "$@"; done
+    for t in recording filterspec pipelinespec timing datagram rosbag mcap columns zip capi; do run $t "$SECONDS_TO_RUN" "$@"; done
 else
     run "$TARGET" "$SECONDS_TO_RUN" "$@"
 fi

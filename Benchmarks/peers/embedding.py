@@ -3,7 +3,9 @@
 Benchmarks/peers/embedding.sh). Prints tab-separated rows: what, seconds, ns per sample, and
 the peer ÷ Poise time ratio.
 
-- poise.fuse (9D, defaults, one C call) vs vqf.VQF.updateBatch (C++ batch) on N samples;
+- poise.fuse (9D, defaults, one C call) vs vqf.VQF.updateBatch (C++ batch) on N samples, with
+  all of Poise's outputs and with the ones vqf returns (quaternion, bias, rest and magnetic
+  disturbance flags);
   also poise.fuse with preset="vqf" (VQF's schedule: corrections on every sample);
 - imufusion (x-io Fusion's Python binding) called once per sample from Python, on N/10
   samples (per-sample cost is what is compared);
@@ -56,6 +58,8 @@ def main():
 
     fuse = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t))
     out.append(("poise.fuse 9D (defaults)", fuse, n, None))
+    fuse_few = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t, outputs=("quaternion", "bias", "flags")))
+    out.append(("poise.fuse 9D (defaults; quaternion, bias, flags: what vqf returns)", fuse_few, n, None))
     fuse_vqf = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t, preset="vqf"))
     out.append(("poise.fuse 9D (preset vqf: every-sample corrections)", fuse_vqf, n, None))
     try:
@@ -63,6 +67,7 @@ def main():
         acc_ms2 = np.ascontiguousarray(acc * G)
         peer = best(lambda: vqf.VQF(0.01).updateBatch(gyr, acc_ms2, mag))
         out.append(("vqf.VQF.updateBatch 9D", peer, n, peer / fuse))
+        out.append(("vqf.VQF.updateBatch 9D ÷ poise.fuse with vqf's outputs", peer, n, peer / fuse_few))
     except ImportError:
         out.append(("vqf.VQF.updateBatch 9D", None, n, None))
     try:

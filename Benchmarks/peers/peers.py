@@ -49,6 +49,9 @@ LIMITS = {
     "One Euro, 3-axis": "—",
     "Welch PSD, 3 axes, nperseg 1024": "one real FFT per segment and axis (FFTW)",
     "9D fusion update": "faster than x-io Fusion's C (a simpler filter)",
+    "9D fusion from Python": "≥ 10 × vqf.VQF.updateBatch (Benchmarks/peers/EMBEDDING.md)",
+    "one-pole low-pass from Python": "≥ 5 × scipy.signal.lfilter (Benchmarks/peers/EMBEDDING.md)",
+    "9D fusion through the C API": "≤ 1.1 × the Swift loop behind it",
     "orientation total RMSE": "VQF offline (whole recording); ≥ 10 % below VQF online",
 }
 
@@ -349,7 +352,42 @@ def part_accuracy(ctx):
     return rows
 
 
-PARTS = [part_ingest, part_filters, part_welch, part_fusion, part_accuracy]
+def part_embedding(ctx):
+    """The C API and the Python package (Benchmarks/peers/embedding.sh, its own venv and a fresh
+    install of libpoise, on the same number of samples)."""
+    env = dict(os.environ, POISE_EMBED_SAMPLES=str(ctx.samples))
+    result = subprocess.run(["sh", os.path.join(ctx.root, "Benchmarks", "peers", "embedding.sh")], env=env,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr[-2000:])
+        return [["9D fusion from Python", "", "embedding.sh", "failed", "—"]]
+    values = {}
+    for line in result.stdout.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 2 and not line.startswith("#"):
+            values[fields[0]] = [float(f) if f else None for f in fields[1:]]
+    def ns(name, column):
+        return (values.get(name) or [None, None])[column]
+    rows = []
+    vqf = ns("vqf.VQF.updateBatch 9D", 1)
+    few = ns("poise.fuse 9D (defaults; quaternion, bias, flags: what vqf returns)", 1)
+    full = ns("poise.fuse 9D (defaults)", 1)
+    if vqf is not None:
+        rows.append(row("9D fusion from Python, vqf's outputs", few, "vqf.VQF.updateBatch (C++ via Python)", vqf, "ns/sample"))
+        rows.append(row("9D fusion from Python, all 7 outputs", full, "vqf.VQF.updateBatch (C++ via Python)", vqf, "ns/sample"))
+    lfilter = ns("scipy.signal.lfilter one-pole N x 3", 1)
+    if lfilter is not None:
+        rows.append(row("one-pole low-pass from Python, 3-axis", ns("poise.Filter('lowpass:cutoff=5').process N x 3", 1),
+                        "scipy.signal.lfilter (float64)", lfilter))
+    per_call = ns("fusion 9D, poise_fusion_update per sample", 0)
+    loop = ns("fusion 9D, poise_fusion_update_buffer (Swift loop)", 0)
+    if per_call is not None and loop is not None:
+        rows.append(row("9D fusion through the C API, one call per sample", per_call,
+                        "the same update in the library's Swift loop", loop, "ns/update"))
+    return rows
+
+
+PARTS = [part_ingest, part_filters, part_welch, part_fusion, part_embedding, part_accuracy]
 
 
 def machine():
@@ -411,6 +449,13 @@ target; that target (streaming ≥ 3 × pandas pinned to one core) is measured b
 
 Poise suite notes: {"; ".join(n.removeprefix("note: ") for n in ctx.poise_notes) or "none"}
 """
+    # Sections measured by other suites (below the marker) are kept as they are.
+    marker = "<!-- sections below are measured by other suites and kept by peers.py -->"
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+        if marker in old:
+            text += "\n" + old[old.index(marker):]
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)

@@ -130,11 +130,25 @@ public func cFusionConfigDefault(_ config: UnsafeMutablePointer<poise_fusion_con
 @_cdecl("poise_fusion_config_vqf")
 public func cFusionConfigVQF(_ config: UnsafeMutablePointer<poise_fusion_config>?, _ sampleRate: Double, _ reference: Int32,
                              _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
-    guarded(error) { () throws(CError) in
-        guard let config else { throw .null("config") }
-        guard sampleRate.isFinite, sampleRate > 0 else { throw .invalid("sample_rate must be a finite number > 0, got \(sampleRate)") }
-        let references = FusionConfigurationBridge.references
-        guard reference >= 0, Int(reference) < references.count else { throw .invalid("reference must be a poise_reference 0…3, got \(reference)") }
-        config.pointee = FusionConfigurationBridge.cConfig(.vqfDefaults(sampleRate: sampleRate, reference: references[Int(reference)]))
+    FusionConfigurationBridge.fillPreset(config, sampleRate, reference, error) { .vqfDefaults(sampleRate: $0, reference: $1) }
+}
+
+@_cdecl("poise_fusion_config_fast")
+public func cFusionConfigFast(_ config: UnsafeMutablePointer<poise_fusion_config>?, _ sampleRate: Double, _ reference: Int32,
+                              _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    FusionConfigurationBridge.fillPreset(config, sampleRate, reference, error) { .fast(sampleRate: $0, reference: $1) }
+}
+
+extension FusionConfigurationBridge {
+    /// Fills `config` with a preset at `sampleRate` Hz for the `reference` (a poise_reference).
+    static func fillPreset(_ config: UnsafeMutablePointer<poise_fusion_config>?, _ sampleRate: Double, _ reference: Int32,
+                           _ error: UnsafeMutablePointer<poise_error>?,
+                           _ preset: (Double, AttitudeReference) -> DeviceMotionConfiguration) -> poise_status {
+        guarded(error) { () throws(CError) in
+            guard let config else { throw .null("config") }
+            guard sampleRate.isFinite, sampleRate > 0 else { throw .invalid("sample_rate must be a finite number > 0, got \(sampleRate)") }
+            guard reference >= 0, Int(reference) < references.count else { throw .invalid("reference must be a poise_reference 0…3, got \(reference)") }
+            config.pointee = cConfig(preset(sampleRate, references[Int(reference)]))
+        }
     }
 }

@@ -26,6 +26,27 @@ struct FusionHandle {
         o.flags = UInt32(motion.flags.rawValue)
         return o
     }
+
+    /// Writes row `row` of the requested outputs (non-NULL pointers of `o`) after an update.
+    @inline(__always)
+    static func write(_ estimator: inout DeviceMotionEstimator, row i: Int, to o: poise_fusion_outputs) {
+        if o.attitude != nil || o.heading != nil {
+            let enu = estimator.attitudeEastNorthUp
+            if let q = o.attitude {
+                let a = estimator.attitude(eastNorthUp: enu)
+                q[4 * i] = a.w; q[4 * i + 1] = a.x; q[4 * i + 2] = a.y; q[4 * i + 3] = a.z
+            }
+            if let p = o.heading { p[i] = estimator.heading(eastNorthUp: enu) ?? .nan }
+        }
+        if o.gravity != nil || o.user_acceleration != nil {
+            let up = estimator.gravity
+            if let p = o.gravity { store(up, p + 3 * i) }
+            if let p = o.user_acceleration { store(estimator.userAcceleration(gravity: up), p + 3 * i) }
+        }
+        if let p = o.rotation_rate { store(estimator.correctedRotationRate, p + 3 * i) }
+        if let p = o.bias { store(estimator.state.bias, p + 3 * i) }
+        if let p = o.flags { p[i] = UInt32(estimator.lastSample.flags.rawValue) }
+    }
 }
 
 @inline(__always)
@@ -119,17 +140,19 @@ public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times:
             }
             return
         }
-        for i in 0..<count {
-            estimator.update(time: times[i], acceleration: vector(acc + 3 * i),
-                             rotationRate: vector(gyr + 3 * i), magneticField: mag.map { vector($0 + 3 * i) })
-            let m = estimator.deviceMotion
-            if let q = o.attitude { q[4 * i] = m.attitude.w; q[4 * i + 1] = m.attitude.x; q[4 * i + 2] = m.attitude.y; q[4 * i + 3] = m.attitude.z }
-            if let p = o.gravity { store(m.gravity, p + 3 * i) }
-            if let p = o.user_acceleration { store(m.userAcceleration, p + 3 * i) }
-            if let p = o.rotation_rate { store(m.rotationRate, p + 3 * i) }
-            if let p = o.bias { store(m.bias, p + 3 * i) }
-            if let p = o.heading { p[i] = m.heading ?? .nan }
-            if let p = o.flags { p[i] = UInt32(m.flags.rawValue) }
+        // Only the requested outputs are computed (each as `deviceMotion` computes it): the
+        // heading's atan2 and the frame change cost more than the update itself.
+        if let mag {
+            for i in 0..<count {
+                estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                 magneticField: vector(mag + 3 * i))
+                FusionHandle.write(&estimator, row: i, to: o)
+            }
+        } else {
+            for i in 0..<count {
+                estimator.update(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i))
+                FusionHandle.write(&estimator, row: i, to: o)
+            }
         }
     }
 }

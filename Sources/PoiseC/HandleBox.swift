@@ -46,3 +46,8 @@ enum HandleTag {
     static let tilt: UInt64 = 0x504F_4953_4554_4C54       // "POISETLT"
     static let calibration: UInt64 = 0x504F_4953_4543_414C  // "POISECAL"
 }
+
+extension HandleTag {
+    static let gyro: UInt64 = 0x504F_4953_4547_5952       // "POISEGYR"
+    static let flick: UInt64 = 0x504F_4953_4546_4C4B      // "POISEFLK"
+}

@@ -5,7 +5,7 @@ import Poise
 public func cLatency90(_ spec: UnsafePointer<CChar>?, _ sampleRate: Double, _ step: Int32, _ milliseconds: UnsafeMutablePointer<Double>?,
                        _ samples: UnsafeMutablePointer<Int64>?, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
     guarded(error) { () throws(CError) in
-        var handle = try FilterHandle.make(spec: try string(spec, "spec"), sampleRate: sampleRate)
+        var (filter, _) = try FilterHandle.filter(SIMD3<Double>.self, spec: try string(spec, "spec"), sampleRate: sampleRate)
         guard sampleRate <= 1e5 else { throw .invalid("sample rate must be at most 1e5 Hz for latency90, got \(sampleRate)") }
         let standard: StandardStep
         switch step {
@@ -13,7 +13,7 @@ public func cLatency90(_ spec: UnsafePointer<CChar>?, _ sampleRate: Double, _ st
         case Int32(POISE_STEP_SHAKE.rawValue): standard = .shake
         default: throw .invalid("step must be POISE_STEP_TILT (0) or POISE_STEP_SHAKE (1), got \(step)")
         }
-        let result = latency90(&handle.filter, step: standard, sampleRate: sampleRate)
+        let result = latency90(&filter, step: standard, sampleRate: sampleRate)
         milliseconds?.pointee = result.milliseconds ?? .nan
         samples?.pointee = result.samples.map(Int64.init) ?? -1
     }

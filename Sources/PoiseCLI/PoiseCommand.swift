@@ -20,8 +20,8 @@ public struct PoiseCommand: ParsableCommand {
             SpectrumCommand.self, ResponseCommand.self,
             FuseCommand.self,
             EvaluateCommand.self,
-            RemapCommand.self, TiltCommand.self,
-            ReportCommand.self,
+            RemapCommand.self, TiltCommand.self, GyroCommand.self,
+            ReportCommand.self, AllanCommand.self,
             CalibrateCommand.self,
         ]
     )

@@ -30,6 +30,8 @@ public struct SimulateCommand: ParsableCommand {
     @Flag(help: "Perfect sensors on a perfect clock (no noise, bias, scale, misalignment, jitter or drops).")
     var ideal = false
 
+    @OptionGroup var noise: SimulatedNoiseOptions
+
     @Option(name: .customLong("mag-hard-iron"), parsing: .unconditional,
             help: ArgumentHelp("Hard-iron offset added to the magnetometer, µT, device frame (e.g. 25,-40,12).", valueName: "x,y,z"))
     var magneticHardIron: String?
@@ -59,6 +61,7 @@ public struct SimulateCommand: ParsableCommand {
         }
         try OptionRange("--digits", 1, 17).check(digits)
         try OptionRange("--magnetometer-rate", 0, rate, unit: "Hz (the sample rate)", includesLower: false).check(magnetometerRate)
+        try noise.check()
         _ = try distortion()
     }
 
@@ -95,7 +98,7 @@ public struct SimulateCommand: ParsableCommand {
     /// Writes the file; returns the one-line summary that `run()` prints.
     public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
-                                                    sensors: ideal ? .ideal : .phone, magnetometerRate: magnetometerRate,
+                                                    sensors: noise.applied(to: ideal ? .ideal : .phone), magnetometerRate: magnetometerRate,
                                                     magnetometerDistortion: try distortion())
         let interrupt = InterruptFlag()  // SIGINT/SIGTERM: delete the partial file, leave `out` as it was
         defer { interrupt.restore() }

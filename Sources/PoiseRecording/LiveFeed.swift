@@ -5,10 +5,11 @@ import Darwin
 #endif
 import Foundation
 
-/// A live stream made readable like a file: a pump thread copies what arrives — bytes on
-/// standard input, or datagrams on a UDP port — into a pipe as CSV lines, and the CSV reader
-/// (`RecordingSources.open(path: feed.path)`) reads the pipe's other end, with the same column
-/// names, units and `file:line:column` errors as a recording file.
+/// A live stream made readable like a file: the CSV reader (`RecordingReader(stream: feed,
+/// name: feed.source)`) reads what arrives — bytes on standard input or a serial port, or
+/// datagrams on a UDP port turned into CSV lines — in its own thread, as it arrives, with the same
+/// column names, units and `file:line:column` errors as a recording file. No thread or pipe sits
+/// between the socket and the parser: a row is parsed by the thread that received it.
 ///
 /// Sources:
 /// - `-`: standard input, a header line first, then rows as they come (an Arduino or a script
@@ -24,32 +25,35 @@ import Foundation
 ///   empty; `null` is empty).
 ///
 /// Datagrams longer than `maximumDatagram` bytes are dropped and counted (`droppedDatagrams`).
-/// Memory is bounded: the pipe holds at most the kernel's pipe buffer; when the reader falls
-/// behind, the pump waits and the socket's receive buffer (4 MiB) fills, after which the kernel
-/// drops datagrams. Nothing in a datagram is interpreted as anything but CSV or JSON values.
+/// Memory is bounded: the feed holds at most one datagram's lines; when the reader falls behind,
+/// the socket's receive buffer (4 MiB) fills, after which the kernel drops datagrams (counted,
+/// `kernelDrops`). Nothing in a datagram is interpreted as anything but CSV or JSON values.
 ///
 /// A live source has no end of its own: `stop()` (or the `shouldStop` condition, polled every
-/// 100 ms) ends the feed, and the reader then sees the end of its file after the last complete
-/// line. Standard input also ends at its end of file.
+/// 100 ms while no data arrives) ends the feed, and the reader then sees the end of its file
+/// after the last complete line. Standard input also ends at its end of file.
 ///
-/// Arrival times: the pump stamps each read (a datagram, or what one `read` of standard input or
-/// the serial port returned) with `CLOCK_MONOTONIC` as soon as the call returns, before the bytes
-/// go into the pipe; `arrivalTime(throughByte:)` gives the stamp of the read that completed a
-/// row, by the row's end offset in the pipe's stream (`RecordingReader.bytesConsumed`). On a UDP
+/// Arrival times: the feed stamps each read (a datagram, or what one `read` of standard input or
+/// the serial port returned) with `CLOCK_MONOTONIC` as soon as the call returns;
+/// `arrivalTime(throughByte:)` gives the stamp of the read that completed a row, by the row's end
+/// offset in the stream of bytes given to the reader (`RecordingReader.bytesConsumed`). On a UDP
 /// socket the kernel's drop counter (`SO_RXQ_OVFL`: datagrams the kernel discarded because the
 /// socket's receive buffer was full) comes with every datagram; `kernelDrops` is the latest.
-public final class LiveFeed: @unchecked Sendable {
-    /// The path the reader opens (`/dev/fd/N`, the pipe's read end).
-    public let path: String
-    /// The source as given.
+public final class LiveFeed: ByteStream, @unchecked Sendable {
+    /// The source as given (the name in the reader's messages).
     public let source: String
     private let input: Int32
     private let isDatagram: Bool
-    private let readEnd: Int32
-    private let writeEnd: Int32
+    private let shouldStop: @Sendable () -> Bool
     private let lock = NSLock()
     private var stopped = false
-    private var thread: Thread?
+    private var finished = false
+    /// The lines of the last datagram not yet given to the reader.
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+    private var datagram = [UInt8](repeating: 0, count: 65536)
+    private var control = [UInt8](repeating: 0, count: 256)
+    private var converter = DatagramLines()
     private var received = 0
     private var dropped = 0
     private var kernelDropped = 0
@@ -57,7 +61,7 @@ public final class LiveFeed: @unchecked Sendable {
     /// arrival time (ns, `CLOCK_MONOTONIC`), oldest first from `arrivalHead`.
     private var arrivals: [(end: Int, time: Int64)] = []
     private var arrivalHead = 0
-    /// Bytes written into the pipe so far, and the end offset of the newest read forgotten
+    /// Bytes given to the reader so far, and the end offset of the newest read forgotten
     /// because too many waited (`maximumPendingArrivals`).
     private var written = 0
     private var forgottenEnd = 0
@@ -69,13 +73,15 @@ public final class LiveFeed: @unchecked Sendable {
     /// For a UDP source listening beyond the loopback address, the line to tell the user.
     public let listeningNote: String?
 
-    /// Opens the source and starts the pump.
+    /// Opens the source; nothing is read until the reader reads.
     ///
-    /// - Parameter shouldStop: polled by the pump about every 100 ms; `true` ends the feed.
+    /// - Parameter shouldStop: polled about every 100 ms while the reader waits for data; `true`
+    ///   ends the feed.
     /// - Throws: `RecordingError` naming the source when it cannot be opened (a bad address, a
     ///   port in use).
     public init(source: String, shouldStop: @escaping @Sendable () -> Bool = { false }) throws {
         self.source = source
+        self.shouldStop = shouldStop
         if source == "-" {
             input = STDIN_FILENO
             isDatagram = false
@@ -95,22 +101,10 @@ public final class LiveFeed: @unchecked Sendable {
             let loopback = ["", "127.0.0.1", "::1", "localhost"].contains(endpoint.host)
             listeningNote = loopback ? nil : "listening on \(endpoint.host):\(endpoint.port): reachable from other machines on that network"
         }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
-            throw RecordingError(file: source, line: 0, column: 0, message: "cannot make a pipe: \(String(cString: strerror(errno)))")
-        }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        path = "/dev/fd/\(readEnd)"
-        let thread = Thread { [self] in pump(shouldStop: shouldStop) }
-        thread.name = "poise live feed"
-        self.thread = thread
-        thread.start()
     }
 
     deinit {
-        stop()
-        close(readEnd)
+        if input != STDIN_FILENO { close(input) }
     }
 
     /// Datagrams (or standard-input reads) received so far, and datagrams dropped for their size.
@@ -136,7 +130,7 @@ public final class LiveFeed: @unchecked Sendable {
         return arrivalHead < arrivals.count ? arrivals[arrivalHead].time : nil
     }
 
-    /// Notes a read of `count` bytes (as they go into the pipe) that arrived at `time`.
+    /// Notes a read of `count` bytes (as they go to the reader) that arrived at `time`.
     private func noteArrival(count: Int, time: Int64) {
         guard count > 0 else { return }
         lock.lock(); defer { lock.unlock() }
@@ -159,7 +153,7 @@ public final class LiveFeed: @unchecked Sendable {
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
-    /// Ends the feed: the pump closes the pipe within about 100 ms.
+    /// Ends the feed: a reader waiting for data sees the end of the stream within about 100 ms.
     public func stop() {
         lock.lock(); stopped = true; lock.unlock()
     }
@@ -221,6 +215,7 @@ public final class LiveFeed: @unchecked Sendable {
             #if os(Linux)
             var on: Int32 = 1   // the kernel's drop count with every datagram
             setsockopt(descriptor, SOL_SOCKET, Self.receiveQueueOverflow, &on, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(descriptor, SOL_SOCKET, Self.timestampNanoseconds, &on, socklen_t(MemoryLayout<Int32>.size))
             #endif
             return descriptor
         } catch {
@@ -228,44 +223,62 @@ public final class LiveFeed: @unchecked Sendable {
         }
     }
 
-    /// Copies input to the pipe until the source ends or the feed is stopped, then closes the
-    /// pipe's write end (the reader's end of file).
-    private func pump(shouldStop: @Sendable () -> Bool) {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var control = [UInt8](repeating: 0, count: 256)
-        var converter = DatagramLines()
-        defer {
-            close(writeEnd)
-            if input != STDIN_FILENO { close(input) }
-        }
-        while !isStopped && !shouldStop() {
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 100)
-            if ready < 0 && errno != EINTR { return }
-            guard ready > 0 else { continue }
-            let count = isDatagram ? receive(into: &buffer, control: &control)
-                : buffer.withUnsafeMutableBytes { systemRead(input, $0.baseAddress!, $0.count) }
-            let arrival = Self.monotonicNow()
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }   // EIO: the device went away
-            if count == 0 && !isDatagram { return }   // end of standard input
-            if isDatagram && count > Self.maximumDatagram {
+    /// Reads what arrives, in the caller's thread (`ByteStream`): waits (polling every 100 ms for
+    /// `stop()` and `shouldStop`) until the source has data, then returns it — a datagram's lines
+    /// (across several calls when they exceed `count`), or what one `read` of standard input or
+    /// the serial port returned. 0 at the end: stopped, standard input closed, a device gone.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        while true {
+            if pendingStart < pending.count {
+                let n = min(count, pending.count - pendingStart)
+                pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + pendingStart, byteCount: n) }
+                pendingStart += n
+                return n
+            }
+            if finished || isStopped || shouldStop() { finished = true; return 0 }
+            // A datagram already queued is taken without waiting (one system call per sample
+            // while the sender keeps up); otherwise wait for the source.
+            var (n, arrival) = isDatagram ? receive(flags: Int32(MSG_DONTWAIT)) : (-1, 0)
+            if n < 0 {
+                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, 100)
+                if ready < 0 && errno != EINTR { finished = true; return 0 }
+                guard ready > 0 else { continue }
+            }
+            if !isDatagram {
+                let n = systemRead(input, buffer, count)
+                let arrival = Self.monotonicNow()
+                if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; finished = true; return 0 }   // EIO: the device went away
+                if n == 0 { finished = true; return 0 }   // end of standard input
+                lock.lock(); received += 1; lock.unlock()
+                noteArrival(count: n, time: arrival)
+                return n
+            }
+            if n < 0 { (n, arrival) = receive(flags: 0) }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; finished = true; return 0 }
+            if n > Self.maximumDatagram {
                 lock.lock(); dropped += 1; lock.unlock()
                 continue
             }
             lock.lock(); received += 1; lock.unlock()
-            let bytes = isDatagram ? converter.lines(buffer[..<count]) : Array(buffer[..<count])
-            noteArrival(count: bytes.count, time: arrival)
-            guard write(all: bytes) else { return }   // the reader has gone
+            pending = converter.lines(datagram[..<n])
+            pendingStart = 0
+            noteArrival(count: pending.count, time: arrival)
         }
     }
 
     /// `SO_RXQ_OVFL` (Linux `asm-generic/socket.h`; not exported to Swift).
     static let receiveQueueOverflow: Int32 = 40
+    /// `SO_TIMESTAMPNS` (= `SCM_TIMESTAMPNS`, Linux `asm-generic/socket.h`): the kernel's receive
+    /// time of each datagram as a `timespec`.
+    static let timestampNanoseconds: Int32 = 35
 
-    /// Receives one datagram into `buffer` with `recvmsg`, noting the kernel's drop counter from
-    /// its control message; returns the datagram's length (or −1, `errno` set).
-    private func receive(into buffer: inout [UInt8], control: inout [UInt8]) -> Int {
-        buffer.withUnsafeMutableBytes { data in
+    /// Receives one datagram into `datagram` with `recvmsg`, noting the kernel's drop counter
+    /// from its control message; returns the datagram's length (or −1, `errno` set) and the
+    /// kernel's receive time on `CLOCK_MONOTONIC` (ns; now when the kernel gave none).
+    private func receive(flags: Int32) -> (count: Int, arrival: Int64) {
+        datagram.withUnsafeMutableBytes { data in
             control.withUnsafeMutableBytes { controlBytes in
                 var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
                 return withUnsafeMutablePointer(to: &vector) { vectorPointer in
@@ -274,11 +287,13 @@ public final class LiveFeed: @unchecked Sendable {
                     message.msg_iovlen = 1
                     message.msg_control = controlBytes.baseAddress
                     message.msg_controllen = controlBytes.count
-                    let count = recvmsg(input, &message, 0)
-                    if count >= 0, let drops = Self.dropCount(UnsafeRawBufferPointer(rebasing: controlBytes[..<Int(message.msg_controllen)])) {
+                    let count = recvmsg(input, &message, flags)
+                    guard count >= 0 else { return (count, 0) }
+                    let received = UnsafeRawBufferPointer(rebasing: controlBytes[..<Int(message.msg_controllen)])
+                    if let drops = Self.dropCount(received) {
                         lock.lock(); kernelDropped = drops; lock.unlock()
                     }
-                    return count
+                    return (count, Self.kernelReceiveTime(received).map(Self.monotonicTime(ofRealtime:)) ?? Self.monotonicNow())
                 }
             }
         }
@@ -286,6 +301,22 @@ public final class LiveFeed: @unchecked Sendable {
 
     /// The `SO_RXQ_OVFL` counter (a 32-bit count) in a control-message buffer, if present.
     static func dropCount(_ control: UnsafeRawBufferPointer) -> Int? {
+        controlPayload(control, type: receiveQueueOverflow, size: MemoryLayout<UInt32>.size)
+            .map { Int(control.loadUnaligned(fromByteOffset: $0, as: UInt32.self)) }
+    }
+
+    /// The kernel's receive time of the datagram (`SO_TIMESTAMPNS`, `CLOCK_REALTIME`) in a
+    /// control-message buffer, ns, if present.
+    static func kernelReceiveTime(_ control: UnsafeRawBufferPointer) -> Int64? {
+        controlPayload(control, type: timestampNanoseconds, size: MemoryLayout<timespec>.size).map {
+            let time = control.loadUnaligned(fromByteOffset: $0, as: timespec.self)
+            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        }
+    }
+
+    /// The offset of the payload of the first `SOL_SOCKET` control message of `type` with at
+    /// least `size` bytes, if any.
+    static func controlPayload(_ control: UnsafeRawBufferPointer, type: Int32, size: Int) -> Int? {
         let header = MemoryLayout<cmsghdr>.size
         let alignment = MemoryLayout<Int>.size
         func aligned(_ n: Int) -> Int { (n + alignment - 1) & ~(alignment - 1) }
@@ -294,22 +325,21 @@ public final class LiveFeed: @unchecked Sendable {
             let message = control.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
             let length = Int(message.cmsg_len)
             guard length >= header, offset + length <= control.count else { return nil }
-            if message.cmsg_level == SOL_SOCKET, message.cmsg_type == receiveQueueOverflow,
-               length >= aligned(header) + MemoryLayout<UInt32>.size {
-                return Int(control.loadUnaligned(fromByteOffset: offset + aligned(header), as: UInt32.self))
+            if message.cmsg_level == SOL_SOCKET, message.cmsg_type == type, length >= aligned(header) + size {
+                return offset + aligned(header)
             }
             offset += aligned(length)
         }
         return nil
     }
 
-    private func write(all bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { systemWrite(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 { if errno == EINTR { continue }; return false }
-            offset += written
-        }
-        return true
+    /// The `CLOCK_MONOTONIC` time (ns) of a `CLOCK_REALTIME` instant `realtime` shortly before
+    /// now: now minus how long ago it was (never later than now).
+    static func monotonicTime(ofRealtime realtime: Int64) -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let now = monotonicNow()
+        let ago = Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec) - realtime
+        return now - max(0, ago)
     }
 }

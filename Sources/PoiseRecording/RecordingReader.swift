@@ -43,7 +43,7 @@ public final class RecordingReader {
     public var onIssue: ((RecordingIssue) -> Void)?
 
     // Input.
-    private var descriptor: Int32
+    private let input: ReaderInput
     /// The reader's own buffer (read(2) path).
     private let ownedBuffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
@@ -151,17 +151,31 @@ public final class RecordingReader {
     ///   that cannot be mapped (unknown column in strict mode, duplicate or incomplete columns,
     ///   no time column unless `options.sampleRate` is given), or when `options.sampleRate` is
     ///   not a positive finite number.
-    public init(path: String, options: ReadOptions = ReadOptions()) throws {
-        self.path = path
-        self.options = options
+    public convenience init(path: String, options: ReadOptions = ReadOptions()) throws {
         if let rate = options.sampleRate, !(rate.isFinite && rate > 0) {
             throw RecordingError(file: path, line: 0, column: 0, message: "sample rate \(rate) Hz: must be a positive number")
         }
-        descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
             throw RecordingError(file: path, line: 0, column: 0, message: "cannot open the file (\(reason))")
         }
+        try self.init(name: path, input: .descriptor(descriptor), options: options)
+    }
+
+    /// Reads CSV rows from `stream` (a live feed, read in the calling thread), named `name` in
+    /// every message. Never memory-mapped; otherwise as `init(path:options:)`.
+    public convenience init(stream: any ByteStream, name: String, options: ReadOptions = ReadOptions()) throws {
+        if let rate = options.sampleRate, !(rate.isFinite && rate > 0) {
+            throw RecordingError(file: name, line: 0, column: 0, message: "sample rate \(rate) Hz: must be a positive number")
+        }
+        try self.init(name: name, input: .stream(stream), options: options)
+    }
+
+    private init(name path: String, input: ReaderInput, options: ReadOptions) throws {
+        self.path = path
+        self.options = options
+        self.input = input
         capacity = max(64, options.bufferSize)
         ownedBuffer = .allocate(capacity: capacity)
         parser = DecimalParser()
@@ -169,8 +183,11 @@ public final class RecordingReader {
         state.initialize(to: State(bytes: ownedBuffer))
         // A file with carriage-return line ends or another dialect is translated in the buffer, so
         // it is not mapped.
-        mapping = options.memoryMap && RecordingReader.mappable(descriptor, options: options, path: path)
-            ? RecordingReader.mapWholeFile(descriptor) : nil
+        if let descriptor = input.descriptor, options.memoryMap, RecordingReader.mappable(descriptor, options: options, path: path) {
+            mapping = RecordingReader.mapWholeFile(descriptor)
+        } else {
+            mapping = nil
+        }
         if let mapping {
             state.pointee.bytes = mapping.base.assumingMemoryBound(to: UInt8.self)
             state.pointee.filled = mapping.length
@@ -195,7 +212,7 @@ public final class RecordingReader {
             var header: String?
             var headerStart = 0
             while let (line, start) = try RecordingReader.lineBeforeData(
-                descriptor: descriptor, buffer: state.pointee.bytes, capacity: capacity, path: path,
+                input: input, buffer: state.pointee.bytes, capacity: capacity, path: path,
                 position: &state.pointee.position, filled: &state.pointee.filled, atEndOfFile: &state.pointee.atEndOfFile,
                 carriageReturnLines: &state.pointee.carriageReturnLines, writable: mapping == nil,
                 lineNumber: state.pointee.lineNumber + 1) {
@@ -260,7 +277,7 @@ public final class RecordingReader {
                                      delimiter: dialectResult.delimiter.byte, decimalComma: dialectResult.decimalComma)
             }
         } catch {
-            close(descriptor)
+            input.close()
             if let mapping { munmap(mapping.base, mapping.length) }
             ownedBuffer.deallocate()
             parser.deallocate()
@@ -334,7 +351,7 @@ public final class RecordingReader {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        input.close()
         if let mapping { munmap(mapping.base, mapping.length) }
         ownedBuffer.deallocate()
         parser.deallocate()
@@ -358,7 +375,7 @@ public final class RecordingReader {
     /// The file's size in bytes when it is a regular file, else nil (pipes).
     public var fileSize: Int? {
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard let descriptor = input.descriptor, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
     }
 
@@ -1007,7 +1024,7 @@ public final class RecordingReader {
         // The unread tail moves to the front; the bytes read after it are new.
         let kept = state.pointee.filled - state.pointee.position
         state.pointee.discarded += state.pointee.position
-        try RecordingReader.refill(descriptor: descriptor, buffer: ownedBuffer, capacity: capacity, path: path,
+        try RecordingReader.refill(input: input, buffer: ownedBuffer, capacity: capacity, path: path,
                                    position: &state.pointee.position, filled: &state.pointee.filled,
                                    atEndOfFile: &state.pointee.atEndOfFile, lineNumber: state.pointee.lineNumber,
                                    carriageReturnLines: state.pointee.carriageReturnLines)
@@ -1020,7 +1037,7 @@ public final class RecordingReader {
 
     /// Moves the unread tail to the front and reads more bytes; rejects binary data and lines
     /// longer than the buffer.
-    private static func refill(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
+    private static func refill(input: ReaderInput, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
                                position: inout Int, filled: inout Int, atEndOfFile: inout Bool, lineNumber: Int,
                                carriageReturnLines: Bool) throws {
         if position > 0 {
@@ -1034,7 +1051,7 @@ public final class RecordingReader {
         }
         var count: Int
         repeat {
-            count = systemRead(descriptor, buffer + filled, capacity - filled)
+            count = input.read(buffer + filled, capacity - filled)
         } while count < 0 && errno == EINTR
         if count < 0 {
             throw RecordingError(file: path, line: lineNumber + 1, column: 0,
@@ -1080,7 +1097,7 @@ public final class RecordingReader {
 
     /// The next line before the first data row (a comment line or the header), as text; nil at
     /// the end of the file. `lineNumber` is its 1-based number, for messages.
-    private static func lineBeforeData(descriptor: Int32, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
+    private static func lineBeforeData(input: ReaderInput, buffer: UnsafeMutablePointer<UInt8>, capacity: Int, path: String,
                                        position: inout Int, filled: inout Int, atEndOfFile: inout Bool,
                                        carriageReturnLines: inout Bool, writable: Bool, lineNumber: Int) throws -> (String, Int)? {
         while true {
@@ -1112,7 +1129,7 @@ public final class RecordingReader {
                 position = filled
                 return (try lineText(bytes, path: path, line: lineNumber), start)
             }
-            try refill(descriptor: descriptor, buffer: buffer, capacity: capacity, path: path,
+            try refill(input: input, buffer: buffer, capacity: capacity, path: path,
                        position: &position, filled: &filled, atEndOfFile: &atEndOfFile, lineNumber: lineNumber - 1,
                        carriageReturnLines: carriageReturnLines)
         }

@@ -56,6 +56,13 @@ public enum RecordingSources {
         if McapReader.recognizes(path: path) { return try McapReader(path: path, options: options) }
         return try RecordingReader(path: path, options: options)
     }
+
+    /// CSV rows from a live stream (`LiveFeed`), named `name` in messages, read in the calling
+    /// thread; `options.mount` applies as for files.
+    public static func open(stream: any ByteStream, name: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
+        if let mount = options.mount { return MountedSource(try open(stream: stream, name: name, options: options.withoutMount), mount: mount) }
+        return try RecordingReader(stream: stream, name: name, options: options)
+    }
 }
 
 extension ReadOptions {

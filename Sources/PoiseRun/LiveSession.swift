@@ -48,9 +48,9 @@ public struct LiveReport: Sendable, Codable, Equatable {
     /// Wall time from the first to the last sample, s.
     public var wallSeconds: Double
     /// Per sample, the time from its arrival to the end of its sinks (processed, written, sent),
-    /// ns. Arrival is when the feed's read that brought the row's last byte returned (a datagram
-    /// read from the UDP socket, a read of standard input or the serial port), before the pipe to
-    /// the CSV reader; samples held for the rate estimate (without `--rate`) are not counted.
+    /// ns. Arrival is the kernel's receive time of the datagram that brought the row's last byte
+    /// (UDP), or when the read of standard input or the serial port that brought it returned;
+    /// samples held for the rate estimate (without `--rate`) are not counted.
     public var latencyNanoseconds: DistributionSummary?
     /// The whole pipeline's filtering figures on the stream (latency to 90 %, jitter on its still
     /// segments, lag), as in the replay report.
@@ -119,16 +119,6 @@ public enum LiveSession {
                            note: (String) -> Void = { _ in },
                            waiting: @escaping @Sendable (LiveWait) -> Void = { _ in },
                            progress: (LiveProgress) -> Void = { _ in }) throws -> LiveReport {
-        do {
-            return try stream(request, shouldStop: shouldStop, note: note, waiting: waiting, progress: progress)
-        } catch var error as RecordingError where error.file.hasPrefix("/dev/fd/") {
-            error.file = request.source   // the stream's name, not the pipe it is read through
-            throw error
-        }
-    }
-
-    static func stream(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool, note: (String) -> Void,
-                       waiting: @escaping @Sendable (LiveWait) -> Void, progress: (LiveProgress) -> Void) throws -> LiveReport {
         let clock = MonotonicClock()
         let feed = try LiveFeed(source: request.source, shouldStop: shouldStop)
         defer { feed.stop() }
@@ -137,8 +127,9 @@ public enum LiveSession {
         defer { watch.stop() }
         var options = request.readOptions
         options.strict = false
-        let reader = try RecordingSources.open(path: feed.path, options: options)
-        let rows = reader as? RecordingReader
+        // The reader reads the socket, port or standard input itself, in this thread.
+        let reader = try RecordingSources.open(stream: feed, name: request.source, options: options)
+        let rows = reader.unmounted as? RecordingReader
         /// The next sample and its arrival (ns): the feed's stamp of the read that completed its
         /// row, or now when the feed no longer knows it.
         func next() throws -> (sample: MotionSample, arrival: Int64)? {

@@ -33,6 +33,7 @@ import Testing
             ["step", "--filter", "factor:k=0.1", "--noise", file],
             ["replay", file, "--speed", "max"],
             ["tilt", file],
+            ["gyro", file],
             ["report", file, "--out", files.path("report.html")],
             ["spectrum", file, "--channels", "acc_x"],
         ]
@@ -87,6 +88,7 @@ import Testing
             (["fuse", sixAxis, "--mode", "9d"], "magnetometer"),
             (["evaluate", sixAxis, "--mode", "9d"], "magnetometer"),
             (["tilt", accOnly, "--source", "fusion"], "gyroscope"),
+            (["gyro", accOnly], "gyro aiming needs gyroscope columns"),
         ]
         for (arguments, phrase) in cases {
             let result = try PoiseProcess.run(arguments)
@@ -125,7 +127,7 @@ import Testing
         let file = try files.recording("ms.csv", sensors: [.accelerometer, .gyroscope], timeScale: 1000)
         let cases: [[String]] = [
             ["fuse", file, "--mode", "6d"], ["jitter", file, "--filter", "lowpass:cutoff=5"],
-            ["spectrum", file], ["replay", file, "--speed", "max"], ["tilt", file],
+            ["spectrum", file], ["replay", file, "--speed", "max"], ["tilt", file], ["gyro", file],
             ["bench", file, "--filter", "factor"], ["remap", file, "--axes", "+Y-X+Z", "--out", files.path("r.csv")],
             ["report", file, "--out", files.path("r.html")],
         ]

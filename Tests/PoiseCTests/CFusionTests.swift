@@ -44,6 +44,12 @@ import Testing
         #expect(c.motion_bias_estimation == 1 && c.skip_held_magnetometer_samples == 0)
         #expect(poise_fusion_config_vqf(&c, 200, 0, nil) == POISE_OK)
         #expect(c.correction_rate == 0 && c.bias_sigma_rest == 0.03 && c.rest_minimum_time == 1.5 && c.reference == 0)
+        let fast = DeviceMotionConfiguration.fast(sampleRate: 50, reference: .arbitraryZVertical)
+        #expect(poise_fusion_config_fast(&c, 50, 0, nil) == POISE_OK)
+        #expect(c.sample_rate == 50 && c.reference == 0 && c.correction_rate == fast.correctionRate)
+        #expect(c.bias_sigma_rest == fast.biasSigmaRest && c.rest_minimum_time == fast.restMinimumTime)
+        var e = poise_error()
+        #expect(poise_fusion_config_fast(&c, 50, 9, &e) == POISE_ERROR_INVALID_ARGUMENT)
     }
 
     @Test(arguments: [false, true])

@@ -12,6 +12,7 @@ import Testing
             poise_filter_reset(nil, &e), poise_filter_process(nil, nil, &e), poise_filter_process_buffer(nil, nil, 1, &e),
             poise_filter_process_buffer_f(nil, nil, 1, &e), poise_filter_spec(nil, nil, 0, &e),
             poise_fusion_config_default(nil, 100, &e), poise_fusion_config_vqf(nil, 100, 0, &e),
+            poise_fusion_config_fast(nil, 100, 0, &e),
             poise_fusion_reset(nil, &e), poise_fusion_get_config(nil, nil, &e),
             poise_fusion_update(nil, 0, nil, nil, nil, nil, &e), poise_fusion_get_motion(nil, nil, &e),
             poise_fusion_update_buffer(nil, 1, nil, nil, nil, nil, nil, &e), poise_fusion_save_state(nil, nil, 0, nil, &e),

@@ -5,11 +5,12 @@ import Testing
 import Glibc
 #endif
 
-/// `LiveFeed` on a loopback UDP port: arrival times are stamped when a datagram is read from the
-/// socket, and the kernel's drops (a full receive buffer) are counted.
+/// `LiveFeed` on a loopback UDP port: arrival times are the kernel's receive times of the
+/// datagrams, and the kernel's drops (a full receive buffer) are counted.
 @Suite struct LiveFeedTests {
-    /// The second row is read 300 ms after it arrived: its arrival time is when the datagram
-    /// came (200 ms after the first row's), not when the reader handed the row over.
+    /// Both rows arrive before the reader exists and the second is read 300 ms after it arrived:
+    /// its arrival time is when the datagram came (200 ms after the first row's), not when the
+    /// reader took it from the socket.
     @Test func rowsCarryTheirDatagramsArrivalTime() throws {
         let (feed, port) = try Self.listeningFeed()
         defer { feed.stop() }
@@ -18,7 +19,8 @@ import Glibc
         sender.send("0,0,0,1")
         usleep(200_000)
         sender.send("0.01,0,0,1")
-        let reader = try RecordingReader(path: feed.path, options: ReadOptions(strict: false))
+        usleep(50_000)
+        let reader = try RecordingReader(stream: feed, name: feed.source, options: ReadOptions(strict: false))
         _ = try #require(try reader.next())
         let first = try #require(feed.arrivalTime(throughByte: reader.bytesConsumed))
         usleep(300_000)
@@ -30,8 +32,8 @@ import Glibc
         #expect(feed.kernelDrops == 0)
     }
 
-    /// A flood while nothing reads the feed fills the pipe and then the socket's receive buffer;
-    /// every datagram sent is either received or counted as dropped by the kernel.
+    /// A flood while nothing reads the feed fills the socket's receive buffer; every datagram
+    /// sent is either received or counted as dropped by the kernel.
     @Test func kernelDropsAreCounted() throws {
         let (feed, port) = try Self.listeningFeed()
         defer { feed.stop() }
@@ -40,9 +42,12 @@ import Glibc
         let row = "0.01,0,0,1," + String(repeating: "0", count: 1300)   // a long (malformed) row
         var sent = 1
         for _ in 0 ..< 20_000 { if sender.send(row) { sent += 1 } }
-        // Drain the pipe, then one more datagram brings the kernel's final count.
-        let drained = FileHandle(forReadingAtPath: feed.path)
-        let drain = Thread { while let data = try? drained?.read(upToCount: 1 << 16), !data.isEmpty {} }
+        // Drain the socket, then one more datagram brings the kernel's final count.
+        let drain = Thread {
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
+            while feed.read(into: buffer, count: 1 << 16) > 0 {}
+            buffer.deallocate()
+        }
         drain.start()
         usleep(500_000)
         if sender.send("0.02,0,0,1") { sent += 1 }
@@ -54,7 +59,8 @@ import Glibc
         usleep(200_000)
     }
 
-    /// The drop counter is read from `SO_RXQ_OVFL` control messages, skipping others.
+    /// The drop counter is read from `SO_RXQ_OVFL` control messages, skipping others; the
+    /// receive time from `SO_TIMESTAMPNS`.
     @Test func dropCountIsFoundAmongControlMessages() {
         let header = MemoryLayout<cmsghdr>.size
         var bytes = [UInt8](repeating: 0, count: 2 * (header + 8))
@@ -73,6 +79,15 @@ import Glibc
         #expect(bytes.withUnsafeBytes { LiveFeed.dropCount($0) } == 1234)
         #expect(bytes.withUnsafeBytes { LiveFeed.dropCount(UnsafeRawBufferPointer(rebasing: $0[..<(header + 8)])) } == nil)
         #expect([UInt8]().withUnsafeBytes { LiveFeed.dropCount($0) } == nil)
+        #expect(bytes.withUnsafeBytes { LiveFeed.kernelReceiveTime($0) } == nil)
+        var stamped = [UInt8](repeating: 0, count: header + 16)
+        stamped.withUnsafeMutableBytes { raw in
+            var stamp = message(level: SOL_SOCKET, type: LiveFeed.timestampNanoseconds)
+            stamp.cmsg_len = header + 16
+            raw.storeBytes(of: stamp, toByteOffset: 0, as: cmsghdr.self)
+            raw.storeBytes(of: timespec(tv_sec: 12, tv_nsec: 345), toByteOffset: header, as: timespec.self)
+        }
+        #expect(stamped.withUnsafeBytes { LiveFeed.kernelReceiveTime($0) } == 12_000_000_345)
     }
 
     /// A feed listening on a free loopback port.

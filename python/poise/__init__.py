@@ -1,4 +1,4 @@
-"""Poise for Python: motion-sensor filters, VQF device-motion fusion, tilt input and metrics,
+"""Poise for Python: motion-sensor filters, VQF device-motion fusion, tilt input, gyro aiming and metrics,
 numpy in and numpy out, over Poise's C library (libpoise).
 
 Units everywhere: time s, acceleration g (specific force, +1 g up at rest), rotation rate
@@ -14,10 +14,11 @@ from ._library import PoiseError, lib as _lib
 from .calibration import Calibration
 from .filter import Filter
 from .fusion import FLAGS, Fusion, FusionConfig, FusionResult, fuse
+from .games import Flick, Gyro
 from .metrics import jitter, latency90
 from .orientation import Tilt, remap, remap_attitudes
 
 __version__ = _lib.poise_version().decode()
 
-__all__ = ["Calibration", "Filter", "Fusion", "FusionConfig", "FusionResult", "FLAGS", "PoiseError", "Tilt", "fuse",
+__all__ = ["Calibration", "Filter", "Flick", "Fusion", "FusionConfig", "FusionResult", "FLAGS", "Gyro", "PoiseError", "Tilt", "fuse",
            "jitter", "latency90", "remap", "remap_attitudes", "__version__"]

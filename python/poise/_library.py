@@ -82,6 +82,40 @@ class TiltOutput(ctypes.Structure):
     ]
 
 
+class GyroSettingsStruct(ctypes.Structure):
+    _fields_ = [
+        ("space", ctypes.c_int32), ("hold", ctypes.c_int32), ("sensitivity", ctypes.c_double),
+        ("high_sensitivity", ctypes.c_double), ("low_speed", ctypes.c_double), ("high_speed", ctypes.c_double),
+        ("pitch_ratio", ctypes.c_double), ("invert_pitch", ctypes.c_int32), ("smoothing_threshold", ctypes.c_double),
+        ("smoothing_time_constant", ctypes.c_double), ("continuous_calibration", ctypes.c_int32),
+        ("sample_rate", ctypes.c_double), ("maximum_time_step", ctypes.c_double), ("gyroscope_range", ctypes.c_double),
+        ("maximum_speed", ctypes.c_double), ("counts_per_degree", ctypes.c_double),
+    ]
+
+
+class GyroOutput(ctypes.Structure):
+    _fields_ = [("time", ctypes.c_double), ("yaw", ctypes.c_double), ("pitch", ctypes.c_double), ("flags", ctypes.c_uint32)]
+
+
+class GyroFrame(ctypes.Structure):
+    _fields_ = [
+        ("yaw", ctypes.c_double), ("pitch", ctypes.c_double), ("counts_x", ctypes.c_int64), ("counts_y", ctypes.c_int64),
+        ("samples", ctypes.c_int64), ("flags", ctypes.c_uint32),
+    ]
+
+
+class GyroCalibrationStruct(ctypes.Structure):
+    _fields_ = [("bias", ctypes.c_double * 3), ("uncertainty", ctypes.c_double), ("time", ctypes.c_double),
+                ("calibrated", ctypes.c_int32)]
+
+
+class FlickSettingsStruct(ctypes.Structure):
+    _fields_ = [
+        ("threshold", ctypes.c_double), ("release_threshold", ctypes.c_double), ("flick_time", ctypes.c_double),
+        ("rotation_smoothing_threshold", ctypes.c_double), ("rotation_smoothing_time_constant", ctypes.c_double),
+    ]
+
+
 class JitterResult(ctypes.Structure):
     _fields_ = [
         ("jitter", ctypes.c_double), ("raw_jitter", ctypes.c_double), ("attenuation", ctypes.c_double),
@@ -158,6 +192,7 @@ for _name, _restype, _args in [
     ("poise_filter_spec", _I, [_P, ctypes.c_char_p, _S, _E]),
     ("poise_fusion_config_default", _I, [ctypes.POINTER(FusionConfigStruct), _D, _E]),
     ("poise_fusion_config_vqf", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
+    ("poise_fusion_config_fast", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
     ("poise_fusion_create", _P, [ctypes.POINTER(FusionConfigStruct), _E]),
     ("poise_fusion_destroy", _I, [_P, _E]),
     ("poise_fusion_reset", _I, [_P, _E]),
@@ -176,6 +211,21 @@ for _name, _restype, _args in [
     ("poise_tilt_recalibrate", _I, [_P, _E]),
     ("poise_tilt_process_sample", _I, [_P, _D, c_double_p, c_double_p, ctypes.POINTER(TiltOutput), _E]),
     ("poise_tilt_process_attitude", _I, [_P, _D, c_double_p, c_double_p, ctypes.POINTER(TiltOutput), _E]),
+    ("poise_gyro_settings_default", _I, [ctypes.POINTER(GyroSettingsStruct), _E]),
+    ("poise_gyro_create", _P, [ctypes.POINTER(GyroSettingsStruct), _E]),
+    ("poise_gyro_destroy", _I, [_P, _E]),
+    ("poise_gyro_reset", _I, [_P, _E]),
+    ("poise_gyro_process", _I, [_P, _D, c_double_p, c_double_p, c_double_p, ctypes.POINTER(GyroOutput), _E]),
+    ("poise_gyro_take_frame", _I, [_P, ctypes.POINTER(GyroFrame), _E]),
+    ("poise_gyro_calibration_begin", _I, [_P, _E]),
+    ("poise_gyro_calibration_end", _I, [_P, _D, ctypes.POINTER(ctypes.c_int32), _E]),
+    ("poise_gyro_get_calibration", _I, [_P, ctypes.POINTER(GyroCalibrationStruct), _E]),
+    ("poise_gyro_set_calibration", _I, [_P, ctypes.POINTER(GyroCalibrationStruct), _E]),
+    ("poise_flick_settings_default", _I, [ctypes.POINTER(FlickSettingsStruct), _E]),
+    ("poise_flick_create", _P, [ctypes.POINTER(FlickSettingsStruct), _E]),
+    ("poise_flick_destroy", _I, [_P, _E]),
+    ("poise_flick_reset", _I, [_P, _E]),
+    ("poise_flick_update", _I, [_P, _D, _D, _D, c_double_p, _E]),
     ("poise_alignment_parse", _I, [ctypes.c_char_p, _I, ctypes.POINTER(Alignment), _E]),
     ("poise_alignment_apply", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
     ("poise_alignment_apply_attitudes", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),

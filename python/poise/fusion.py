@@ -20,8 +20,9 @@ class FusionConfig:
     (deg/s), `correction_rate` (Hz, 0 = every sample).
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
-    "ned" or "nwu"; preset "poise" (Poise's defaults) or "vqf" (VQF's published defaults: with
-    them the outputs equal the `vqf` package's)."""
+    "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
+    corrections, whatever the defaults become) or "vqf" (VQF's published defaults: with them
+    the outputs equal the `vqf` package's)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):
         if mode not in ("6d", "9d"):
@@ -37,11 +38,13 @@ class FusionConfig:
         struct = FusionConfigStruct()
         if preset == "vqf":
             call(lib.poise_fusion_config_vqf, ctypes.byref(struct), float(rate), REFERENCES[reference])
+        elif preset == "fast":
+            call(lib.poise_fusion_config_fast, ctypes.byref(struct), float(rate), REFERENCES[reference])
         elif preset == "poise":
             call(lib.poise_fusion_config_default, ctypes.byref(struct), float(rate))
             struct.reference = REFERENCES[reference]
         else:
-            raise ValueError(f"preset must be 'poise' or 'vqf', got {preset!r}")
+            raise ValueError(f"preset must be 'poise', 'fast' or 'vqf', got {preset!r}")
         struct.earth_frame = FRAMES[frame]
         for name, value in settings.items():
             if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
@@ -68,21 +71,30 @@ class FusionResult:
     frame; rotation_rate and bias (N, 3) rad/s, device frame; heading (N,) degrees clockwise
     from north (NaN in 6D); flags (N,) uint32 bits (see poise.FLAGS)."""
 
-    def __init__(self, count):
-        self.quaternion = np.empty((count, 4))
-        self.gravity = np.empty((count, 3))
-        self.user_acceleration = np.empty((count, 3))
-        self.rotation_rate = np.empty((count, 3))
-        self.bias = np.empty((count, 3))
-        self.heading = np.empty(count)
-        self.flags = np.empty(count, dtype=np.uint32)
+    SHAPES = {"quaternion": 4, "gravity": 3, "user_acceleration": 3, "rotation_rate": 3, "bias": 3,
+              "heading": None, "flags": None}
+
+    def __init__(self, count, outputs=None):
+        """Arrays for `outputs` (names of SHAPES; default all); the others are None and are
+        not computed."""
+        names = tuple(self.SHAPES) if outputs is None else tuple(outputs)
+        unknown = [name for name in names if name not in self.SHAPES]
+        if unknown:
+            raise ValueError(f"unknown fusion outputs {unknown}; choose from {list(self.SHAPES)}")
+        for name, width in self.SHAPES.items():
+            if name not in names:
+                array = None
+            elif name == "flags":
+                array = np.empty(count, dtype=np.uint32)
+            else:
+                array = np.empty(count if width is None else (count, width))
+            setattr(self, name, array)
 
     def outputs(self):
-        return FusionOutputs(
-            _arrays.pointer(self.quaternion, c_double_p), _arrays.pointer(self.gravity, c_double_p),
-            _arrays.pointer(self.user_acceleration, c_double_p), _arrays.pointer(self.rotation_rate, c_double_p),
-            _arrays.pointer(self.bias, c_double_p), _arrays.pointer(self.heading, c_double_p),
-            _arrays.pointer(self.flags, c_uint32_p))
+        def p(array, kind=c_double_p):
+            return None if array is None else _arrays.pointer(array, kind)
+        return FusionOutputs(p(self.quaternion), p(self.gravity), p(self.user_acceleration), p(self.rotation_rate),
+                             p(self.bias), p(self.heading), p(self.flags, c_uint32_p))
 
     def flag(self, name):
         """Boolean (N,) array of one flag ("at_rest", "magnetic_disturbance", …)."""
@@ -121,9 +133,10 @@ class Fusion(Handle):
             "heading": motion.heading, "flags": motion.flags,
         }
 
-    def update_batch(self, acc, gyr, mag=None, times=None):
+    def update_batch(self, acc, gyr, mag=None, times=None, outputs=None):
         """Arrays (N, 3) (mag may be None); times (N,) s, default row / rate continuing from 0.
-        Returns a FusionResult. One C call for the whole batch."""
+        Returns a FusionResult with the arrays named in `outputs` (default all; the others are
+        None and cost nothing). One C call for the whole batch."""
         a = _arrays.rows("acc", acc, 3)
         count = a.shape[0]
         g = _arrays.rows("gyr", gyr, 3)
@@ -138,12 +151,12 @@ class Fusion(Handle):
             t = np.arange(count, dtype=np.float64) / self.config.sample_rate
         else:
             t = _arrays.column("times", times, count)
-        result = FusionResult(count)
-        outputs = result.outputs()
+        result = FusionResult(count, outputs)
+        pointers = result.outputs()
         with self._lock:
             call(lib.poise_fusion_update_buffer, self._live(), count, _arrays.pointer(t, c_double_p),
                  _arrays.pointer(a, c_double_p), _arrays.pointer(g, c_double_p),
-                 None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(outputs))
+                 None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(pointers))
         result.times = t
         return result
 
@@ -168,10 +181,11 @@ class Fusion(Handle):
             call(lib.poise_fusion_reset, self._live())
 
 
-def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, calibration=None, **settings):
+def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, outputs=None, calibration=None, **settings):
     """Fuses whole recordings: acc (N, 3) g, gyr (N, 3) rad/s, mag (N, 3) µT (needed for "9d"),
     times (N,) s (default row / rate). Returns a FusionResult (quaternion, gravity,
-    user_acceleration, rotation_rate, bias, heading, flags). `settings` override
+    user_acceleration, rotation_rate, bias, heading, flags); `outputs` names the ones to
+    compute (e.g. ("quaternion",); default all, the others are None). `settings` override
     FusionConfig fields, e.g. preset="vqf" or correction_rate=0. `calibration` (a
     poise.Calibration, or a path or JSON text for Calibration.load) is applied to the samples
     first, as `poise fuse --calibration`."""
@@ -183,4 +197,4 @@ def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, cal
         loaded = calibration if isinstance(calibration, Calibration) else Calibration.load(calibration)
         acc, gyr, mag = loaded.apply(acc, gyr, mag)
     with Fusion(config=cfg) as fusion:
-        return fusion.update_batch(acc, gyr, mag if cfg.mode == "9d" else None, times)
+        return fusion.update_batch(acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)

@@ -103,6 +103,20 @@ def test_streaming_equals_batch_and_state_bytes_resume(walking):
         second.restore_state(state[:50] + bytes([state[50] ^ 1]) + state[51:])
 
 
+def test_fuse_computes_only_the_outputs_asked_for(walking):
+    t, acc, gyr, mag = walking
+    full = poise.fuse(acc, gyr, mag, rate=100.0, times=t)
+    for names in [("quaternion",), ("heading", "flags"), ("gravity", "user_acceleration", "rotation_rate", "bias")]:
+        part = poise.fuse(acc, gyr, mag, rate=100.0, times=t, outputs=names)
+        for name in poise.FusionResult.SHAPES:
+            if name in names:
+                assert np.array_equal(getattr(part, name), getattr(full, name)), name
+            else:
+                assert getattr(part, name) is None, name
+    with pytest.raises(ValueError, match="unknown fusion outputs"):
+        poise.fuse(acc, gyr, mag, rate=100.0, outputs=("attitude",))
+
+
 def test_fuse_rejects_bad_arguments(walking):
     t, acc, gyr, mag = walking
     with pytest.raises(ValueError, match="needs mag"):
@@ -159,3 +173,23 @@ def test_tilt_remap_and_jitter():
     smooth = poise.Filter("lowpass:cutoff=2", 100.0).process(noise)
     result = poise.jitter(smooth, noise, np.arange(1000) / 100.0, segments=[(0, 1000)])
     assert result["attenuation"] > 2 and result["segment_count"] == 1
+
+
+def test_gyro_aim_and_flick():
+    gyro = poise.Gyro(space="player", smoothing_threshold=0, counts_per_degree=10)
+    # 360 degrees to the right about the vertical in 4 s at 100 Hz, held flat.
+    for k in range(401):
+        gyro.process(k / 100, [0, 0, -np.pi / 2 if k > 0 else 0], acc=[0, 0, 1])
+    frame = gyro.take_frame()
+    assert frame["yaw"] == pytest.approx(360, rel=1e-9) and frame["samples"] == 401
+    assert abs(frame["counts"][0] - 3600) <= 1
+    bad = gyro.process(5.0, [np.nan, 0, 0])
+    assert bad["yaw"] == 0 and "invalid" in bad["flags"]
+    state = gyro.calibration
+    gyro.calibration = {"bias": (0.01, 0, 0), "uncertainty": 0.0, "time": 5.0, "calibrated": True}
+    assert gyro.calibration["bias"][0] == 0.01 and state["calibrated"] in (True, False)
+    with pytest.raises(TypeError, match="unknown gyro setting"):
+        poise.Gyro(speed=3)
+    flick = poise.Flick(flick_time=0)
+    assert flick.update(1, 0, 1 / 60) == pytest.approx(90)
+    assert flick.update(0, 0, 1 / 60) == 0

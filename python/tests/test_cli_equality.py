@@ -12,8 +12,9 @@ import poise
 from conftest import DATA, load
 
 
-def cli_fuse(cli, name, mode):
-    out = subprocess.run([cli, "fuse", os.path.join(DATA, name), "--sample-rate", "100", "--mode", mode, "--out", "-"],
+def cli_fuse(cli, name, mode, preset=None):
+    extra = [] if preset is None else ["--preset", preset]
+    out = subprocess.run([cli, "fuse", os.path.join(DATA, name), "--sample-rate", "100", "--mode", mode, "--out", "-"] + extra,
                          check=True, capture_output=True, text=True).stdout
     header = out.splitlines()[0].split(",")
     table = np.genfromtxt(io.StringIO(out), delimiter=",", skip_header=1)
@@ -45,3 +46,13 @@ def test_fuse_equals_the_cli(cli, name, mode):
     assert np.array_equal(result.flag("magnetic_disturbance"), swift["mag_disturbance"] == 1)
     assert np.array_equal(result.flag("time_gap"), swift["time_gap"] == 1)
     assert result.flag("at_rest").any()
+
+
+@pytest.mark.parametrize("preset", ["fast", "vqf"])
+def test_presets_equal_the_clis(cli, preset):
+    t, acc, gyr, mag = load("walking.csv")
+    result = poise.fuse(acc, gyr, mag, rate=100.0, times=t, preset=preset)
+    swift = cli_fuse(cli, "walking.csv", "9d", preset)
+    theirs = np.column_stack([swift[c] for c in ["att_qw", "att_qx", "att_qy", "att_qz"]])
+    assert np.array_equal(result.quaternion, theirs)
+    assert np.array_equal(result.heading, swift["heading_deg"])

@@ -17,6 +17,8 @@ public struct AnyFilter<Value: SignalValue>: Filter, @unchecked Sendable {
         @usableFromInline let process: @Sendable (AnyFilterStorage, Value) -> Value
         @usableFromInline let processWithPeriod: @Sendable (AnyFilterStorage, Value, Double) -> Value
         @usableFromInline let processBuffer: @Sendable (AnyFilterStorage, UnsafeBufferPointer<Value>, UnsafeMutableBufferPointer<Value>) -> Void
+        @usableFromInline let processBufferWithPeriods: @Sendable (AnyFilterStorage, UnsafeBufferPointer<Value>, UnsafeBufferPointer<Double>,
+                                                                   UnsafeMutableBufferPointer<Value>) -> Void
         @usableFromInline let reset: @Sendable (AnyFilterStorage) -> Void
         @usableFromInline let copy: @Sendable (AnyFilterStorage) -> AnyFilterStorage
 
@@ -24,11 +26,14 @@ public struct AnyFilter<Value: SignalValue>: Filter, @unchecked Sendable {
         init(process: @escaping @Sendable (AnyFilterStorage, Value) -> Value,
              processWithPeriod: @escaping @Sendable (AnyFilterStorage, Value, Double) -> Value,
              processBuffer: @escaping @Sendable (AnyFilterStorage, UnsafeBufferPointer<Value>, UnsafeMutableBufferPointer<Value>) -> Void,
+             processBufferWithPeriods: @escaping @Sendable (AnyFilterStorage, UnsafeBufferPointer<Value>, UnsafeBufferPointer<Double>,
+                                                            UnsafeMutableBufferPointer<Value>) -> Void,
              reset: @escaping @Sendable (AnyFilterStorage) -> Void,
              copy: @escaping @Sendable (AnyFilterStorage) -> AnyFilterStorage) {
             self.process = process
             self.processWithPeriod = processWithPeriod
             self.processBuffer = processBuffer
+            self.processBufferWithPeriods = processBufferWithPeriods
             self.reset = reset
             self.copy = copy
         }
@@ -43,6 +48,7 @@ public struct AnyFilter<Value: SignalValue>: Filter, @unchecked Sendable {
             process: { unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter.process($1) },
             processWithPeriod: { unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter.process($1, dt: $2) },
             processBuffer: { unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter.process($1, into: $2) },
+            processBufferWithPeriods: { unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter.process($1, dt: $2, into: $3) },
             reset: { unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter.reset() },
             copy: { FilterBox(unsafeDowncast($0, to: FilterBox<Wrapped>.self).filter) }
         )
@@ -69,6 +75,16 @@ public struct AnyFilter<Value: SignalValue>: Filter, @unchecked Sendable {
     public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
         makeUnique()
         operations.processBuffer(box, input, output)
+    }
+
+    /// The wrapped filter's loop over a buffer with per-sample periods (one indirect call per
+    /// buffer, not per sample): `output[i] = process(input[i], dt: dt[i])` exactly.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, dt: UnsafeBufferPointer<Double>,
+                                 into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(output.count >= input.count && dt.count >= input.count, "buffer shorter than input")
+        makeUnique()
+        operations.processBufferWithPeriods(box, input, dt, output)
     }
 
     @inlinable

@@ -123,38 +123,63 @@ extension DeviceMotionEstimator {
     }
 
     /// The attitude (device → configured earth frame).
-    @inlinable public var attitude: Quaternion<Double> {
-        let q = attitudeEastNorthUp
-        return configuration.earthFrame == .eastNorthUp ? q : configuration.earthFrame.fromEastNorthUp * q
-    }
+    @inlinable public var attitude: Quaternion<Double> { attitude(eastNorthUp: attitudeEastNorthUp) }
 
-    /// The full device motion after the last sample.
-    @inlinable @inline(__always) public var deviceMotion: DeviceMotion {
-        // This getter and the two attitude getters it uses are always inlined: called out of
-        // line from `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
+    /// Up in device coordinates after the last sample (`DeviceMotion.gravity`): unit length.
+    @inlinable @inline(__always) public var gravity: SIMD3<Double> {
         let q6 = attitude6D
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
-        // Up in device coordinates: the third row of the device → earth matrix.
-        let up = SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
-        let enu = attitudeEastNorthUp
-        var heading: Double?
-        if coefficients.usesMagnetometer {
-            let r = enu.rotationMatrix
-            var h = Double.atan2(y: r[0, 1], x: r[1, 1]) * (180 / Double.pi)
-            if h < 0 { h += 360 }
-            if h >= 360 { h -= 360 }
-            heading = h
-        }
+        // The third row of the device → earth matrix.
+        return SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+    }
+
+    /// The last accelerometer sample minus `gravity`, g, device frame
+    /// (`DeviceMotion.userAcceleration`; zero when the sample was not finite).
+    @inlinable @inline(__always) public func userAcceleration(gravity up: SIMD3<Double>) -> SIMD3<Double> {
+        lastSample.acceleration == .zero ? .zero : lastSample.acceleration - up
+    }
+
+    /// The last gyroscope sample minus the estimated bias, rad/s, device frame
+    /// (`DeviceMotion.rotationRate`; zero when the sample was not finite).
+    @inlinable @inline(__always) public var correctedRotationRate: SIMD3<Double> {
+        lastSample.rotationRate.isFinite ? lastSample.rotationRate - state.bias : .zero
+    }
+
+    /// The compass heading of an ENU attitude (`attitudeEastNorthUp`), degrees in [0, 360)
+    /// clockwise from north (`DeviceMotion.heading`), or `nil` without a magnetometer reference.
+    @inlinable @inline(__always) public func heading(eastNorthUp enu: Quaternion<Double>) -> Double? {
+        guard coefficients.usesMagnetometer else { return nil }
+        // Entries (0, 1) and (1, 1) of the rotation matrix: the device's +y in east and north.
+        let (w, x, y, z) = (enu.w, enu.x, enu.y, enu.z)
+        var h = Double.atan2(y: 2 * (x * y - w * z), x: 1 - 2 * (x * x + z * z)) * (180 / Double.pi)
+        if h < 0 { h += 360 }
+        if h >= 360 { h -= 360 }
+        return h
+    }
+
+    /// An ENU attitude in the configured earth frame (`attitude` is this of `attitudeEastNorthUp`).
+    @inlinable @inline(__always) public func attitude(eastNorthUp enu: Quaternion<Double>) -> Quaternion<Double> {
         let frame = configuration.earthFrame
+        return frame == .eastNorthUp ? enu : frame.fromEastNorthUp * enu
+    }
+
+    /// The full device motion after the last sample. Hosts that need a few of its fields read
+    /// them one at a time with the accessors above (`gravity`, `heading(eastNorthUp:)`, …),
+    /// which compute exactly these values.
+    @inlinable @inline(__always) public var deviceMotion: DeviceMotion {
+        // This getter and the getters it uses are always inlined: called out of line from
+        // `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
+        let up = gravity
+        let enu = attitudeEastNorthUp
         return DeviceMotion(
             time: state.lastTime ?? 0,
-            attitude: frame == .eastNorthUp ? enu : frame.fromEastNorthUp * enu,
-            earthFrame: frame,
+            attitude: attitude(eastNorthUp: enu),
+            earthFrame: configuration.earthFrame,
             gravity: up,
-            userAcceleration: lastSample.acceleration == .zero ? .zero : lastSample.acceleration - up,
-            rotationRate: lastSample.rotationRate.isFinite ? lastSample.rotationRate - state.bias : .zero,
+            userAcceleration: userAcceleration(gravity: up),
+            rotationRate: correctedRotationRate,
             bias: state.bias,
-            heading: heading,
+            heading: heading(eastNorthUp: enu),
             flags: lastSample.flags)
     }
 }

@@ -23,6 +23,9 @@
 public struct JitterAccumulator<Value: SignalValue>: Sendable {
     /// Moving-average length, s.
     public let window: Double
+    /// Whether the input's residuals are computed (`false`: `result(inputOf:)` takes them from
+    /// an accumulator fed the same input).
+    public let measuresInput: Bool
     let half: Double
     let reach: Double
 
@@ -55,10 +58,15 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     var windowOutput = Value.zero
     var windowInput = Value.zero
 
-    /// - Parameter window: moving-average length in seconds (default 1).
+    /// - Parameters:
+    ///   - window: moving-average length in seconds (default 1).
+    ///   - measuresInput: `false` skips the input's residuals, for many accumulators fed the same
+    ///     input and items (the filters of a sweep): `result(inputOf:)` then takes them from one
+    ///   that measures them.
     @_specialize(exported: true, where Value == SIMD3<Double>)
-    public init(window: Double = 1) {
+    public init(window: Double = 1, measuresInput: Bool = true) {
         self.window = window
+        self.measuresInput = measuresInput
         half = window / 2
         // A hair of slack so that an item exactly window/2 away counts on both sides despite rounding.
         reach = half * (1 + 1e-9)
@@ -110,38 +118,65 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
                             stillSeconds: stillSeconds, evaluatedSamples: evaluated, segmentCount: segmentCount)
     }
 
-    func item(_ index: Int) -> Item { items[head + index - low] }
-
-    /// Computes the residuals whose window is complete (all remaining ones when `closing`).
-    mutating func evaluate(closing: Bool) {
-        while next < count {
-            let t = item(next).time
-            if !closing, !(item(count - 1).time > t + reach) { return }
-            guard t - first >= half, last - t >= half else { next += 1; continue }
-            while high <= next || (high < count && item(high).time <= t + reach) {
-                let entry = item(high)
-                windowOutput = windowOutput + entry.output
-                windowInput = windowInput + entry.input
-                high += 1
-            }
-            while item(low).time < t - reach {
-                let entry = items[head]
-                windowOutput = windowOutput - entry.output
-                windowInput = windowInput - entry.input
-                dropOldest()
-            }
-            let current = item(next)
-            let scale = 1 / Value.Scalar(high - low)
-            sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
-            sumInput += Double((current.input - scale * windowInput).lengthSquared)
-            evaluated += 1
-            next += 1
-        }
+    /// The jitter over the kept segments with the raw (input) figures of `reference`, an
+    /// accumulator fed the same times, inputs and segments that measures its input: the same
+    /// values as `result` of an accumulator measuring its own input.
+    public func result(inputOf reference: JitterAccumulator) -> JitterResult {
+        var own = self
+        own.sumInput = reference.sumInput
+        return own.result
     }
 
-    mutating func dropOldest() {
-        head += 1
-        low += 1
+    /// Computes the residuals whose window is complete (all remaining ones when `closing`).
+    ///
+    /// Runs on local copies of the window state and a pointer to the items (the loop is the
+    /// accumulator's whole cost: through `self` every field would be reloaded after each store).
+    mutating func evaluate(closing: Bool) {
+        guard next < count else { return }
+        let count = self.count, first = self.first, last = self.last, half = self.half, reach = self.reach
+        let measuresInput = self.measuresInput
+        var next = self.next, high = self.high, low = self.low
+        var windowOutput = self.windowOutput, windowInput = self.windowInput
+        var sumOutput = self.sumOutput, sumInput = self.sumInput, evaluated = self.evaluated
+        // Item i of the segment is items[i + offset] (head and low advance together).
+        let offset = head - low
+        items.withUnsafeBufferPointer { items in
+            let newest = items[count - 1 + offset].time
+            while next < count {
+                let t = items[next + offset].time
+                if !closing, !(newest > t + reach) { break }
+                guard t - first >= half, last - t >= half else { next += 1; continue }
+                while high <= next || (high < count && items[high + offset].time <= t + reach) {
+                    let entry = items[high + offset]
+                    windowOutput = windowOutput + entry.output
+                    if measuresInput { windowInput = windowInput + entry.input }
+                    high += 1
+                }
+                while items[low + offset].time < t - reach {
+                    let entry = items[low + offset]
+                    windowOutput = windowOutput - entry.output
+                    if measuresInput { windowInput = windowInput - entry.input }
+                    low += 1
+                }
+                let current = items[next + offset]
+                let scale = 1 / Value.Scalar(high - low)
+                sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
+                if measuresInput { sumInput += Double((current.input - scale * windowInput).lengthSquared) }
+                evaluated += 1
+                next += 1
+            }
+        }
+        self.next = next; self.high = high
+        self.windowOutput = windowOutput; self.windowInput = windowInput
+        self.sumOutput = sumOutput; self.sumInput = sumInput; self.evaluated = evaluated
+        dropOldest(low - self.low)
+    }
+
+    /// Forgets the `dropped` oldest items (they left every window), compacting the storage now
+    /// and then.
+    mutating func dropOldest(_ dropped: Int) {
+        head += dropped
+        low += dropped
         if head >= 1024 && 2 * head >= items.count {
             items.removeFirst(head)
             head = 0

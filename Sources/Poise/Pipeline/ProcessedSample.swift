@@ -39,6 +39,9 @@ public struct ProcessedSample: Sendable, Equatable {
     /// The tilt controller's full reading (stick, tilt angles from home, home events) of a tilt
     /// stage; its stick is also `axes`. `nil` before such a stage.
     public var tilt: TiltOutput?
+    /// The camera turn of a gyro-aim stage for this sample (degrees, yaw right and pitch up
+    /// positive, with its flags). `nil` before such a stage.
+    public var aim: GyroAimOutput?
 
     /// Starts a record from a raw sample: the current signals equal the input, nothing derived.
     @inlinable
@@ -53,6 +56,7 @@ public struct ProcessedSample: Sendable, Equatable {
         axes = nil
         fusion = nil
         tilt = nil
+        aim = nil
     }
 
     /// Timestamp in seconds (the input's).
@@ -77,6 +81,8 @@ public struct StageOutputs: OptionSet, Sendable, Hashable {
     public static let axes = StageOutputs(rawValue: 1 << 4)
     /// `fusion` (gyroscope bias, heading, flags).
     public static let fusion = StageOutputs(rawValue: 1 << 5)
+    /// `aim` (a gyro-aim stage's camera turn).
+    public static let aim = StageOutputs(rawValue: 1 << 6)
 }
 
 /// The one vector signal a stage is judged by in reports (latency to 90 %, jitter, lag).

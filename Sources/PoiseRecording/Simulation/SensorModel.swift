@@ -4,7 +4,9 @@
 /// Reading = saturate(M · (1 + S) · truth + bias(t) + noise), where M is a fixed small-angle
 /// misalignment (I + skew-free random off-diagonal terms), S a fixed per-axis scale error,
 /// bias(t) = constant bias + a first-order Gauss–Markov process (the bias instability), and noise
-/// white Gaussian with per-sample standard deviation `noiseDensity · √rate`.
+/// white Gaussian with per-sample standard deviation `noiseDensity · √rate`. Optionally the bias
+/// also holds a rate random walk and a flicker bias instability of known Allan-deviation
+/// parameters (`BiasNoiseProcesses`; docs/noise.md).
 public struct SensorErrorModel: Sendable, Codable, Equatable {
     /// White-noise density, u/√Hz (per-sample σ = density · √(sample rate)).
     public var noiseDensity: Double
@@ -20,10 +22,17 @@ public struct SensorErrorModel: Sendable, Codable, Equatable {
     public var misalignmentStandardDeviation: Double
     /// Full-scale range: readings are clipped to ±range, u.
     public var range: Double
+    /// Rate random walk K of the bias (Allan deviation K·√(τ/3)), u/√s (= u/s/√Hz); 0: none.
+    public var rateRandomWalk: Double = 0
+    /// Bias instability B as flicker noise (Allan deviation floor 0.664·B), u; 0: none.
+    public var flickerBiasInstability: Double = 0
 
     public init(noiseDensity: Double, biasStandardDeviation: Double, biasInstability: Double,
                 biasCorrelationTime: Double = 100, scaleErrorStandardDeviation: Double,
-                misalignmentStandardDeviation: Double, range: Double) {
+                misalignmentStandardDeviation: Double, range: Double,
+                rateRandomWalk: Double = 0, flickerBiasInstability: Double = 0) {
+        self.rateRandomWalk = rateRandomWalk
+        self.flickerBiasInstability = flickerBiasInstability
         self.noiseDensity = noiseDensity
         self.biasStandardDeviation = biasStandardDeviation
         self.biasInstability = biasInstability

@@ -66,9 +66,15 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         var drift: SIMD3<Double>
         /// Rows of M · diag(1 + scale).
         var rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+        /// Rate random walk and flicker bias instability, when the model has them.
+        var slowBias: BiasNoiseProcesses?
 
-        init(model: SensorErrorModel, random: inout SimulationRandom) {
+        init(model: SensorErrorModel, random: inout SimulationRandom, seed: UInt64) {
             self.model = model
+            if model.rateRandomWalk > 0 || model.flickerBiasInstability > 0 {
+                slowBias = BiasNoiseProcesses(rateRandomWalk: model.rateRandomWalk,
+                                              biasInstability: model.flickerBiasInstability, seed: seed)
+            }
             bias = model.biasStandardDeviation * random.gaussian3()
             drift = model.biasInstability * random.gaussian3()
             let scale = SIMD3<Double>(repeating: 1) + model.scaleErrorStandardDeviation * random.gaussian3()
@@ -82,6 +88,7 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         /// Advances the Gauss–Markov drift by `dt` seconds (draws 3 normals every call).
         mutating func advance(_ dt: Double, random: inout SimulationRandom) {
             let w = random.gaussian3()
+            slowBias?.advance(dt)
             guard model.biasInstability > 0, model.biasCorrelationTime > 0 else { return }
             let a = _exp(-dt / model.biasCorrelationTime)
             drift = a * drift + model.biasInstability * (1 - a * a).squareRoot() * w
@@ -90,7 +97,7 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         /// The reading for a true value (draws 3 normals every call).
         func measure(_ truth: SIMD3<Double>, rate: Double, random: inout SimulationRandom) -> SIMD3<Double> {
             let noise = model.noiseDensity * rate.squareRoot() * random.gaussian3()
-            let v = SIMD3((rows.0 * truth).sum(), (rows.1 * truth).sum(), (rows.2 * truth).sum()) + bias + drift + noise
+            let v = SIMD3((rows.0 * truth).sum(), (rows.1 * truth).sum(), (rows.2 * truth).sum()) + bias + drift + noise + (slowBias?.value ?? .zero)
             return v.clamped(lowerBound: SIMD3(repeating: -model.range), upperBound: SIMD3(repeating: model.range))
         }
     }
@@ -102,9 +109,10 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         let duration = configuration.effectiveDuration
         (trajectory, disturbances) = configuration.scenario.trajectory(duration: duration, random: &motionRandom)
         random = SimulationRandom(seed: configuration.seed)
-        accelerometer = SensorState(model: configuration.sensors.accelerometer, random: &random)
-        gyroscope = SensorState(model: configuration.sensors.gyroscope, random: &random)
-        magnetometer = SensorState(model: configuration.sensors.magnetometer, random: &random)
+        // The slow bias processes draw from generators of their own ("bias" + sensor).
+        accelerometer = SensorState(model: configuration.sensors.accelerometer, random: &random, seed: configuration.seed ^ 0x6269_6173_0061)
+        gyroscope = SensorState(model: configuration.sensors.gyroscope, random: &random, seed: configuration.seed ^ 0x6269_6173_0067)
+        magnetometer = SensorState(model: configuration.sensors.magnetometer, random: &random, seed: configuration.seed ^ 0x6269_6173_006D)
         count = Swift.max(0, Int(saturating: (duration * configuration.rate).rounded(.down)) + 1)
     }
 

@@ -56,14 +56,11 @@ public struct ReportInput {
     /// Rows read at a time in each pass.
     static let chunkSize = 16_384
 
-    /// Reads the whole recording once, in order, handing `body` chunks of samples.
+    /// Reads the whole recording once, in order, handing `body` chunks of samples; the next
+    /// chunks are parsed in another thread while `body` works (`ChunkPrefetcher`).
     func forEachChunk(_ body: ([MotionSample]) throws -> Void) throws {
-        let source = try open()
-        var chunk: [MotionSample] = []
-        chunk.reserveCapacity(Self.chunkSize)
-        while try source.read(into: &chunk, maximumCount: Self.chunkSize) > 0 {
-            try body(chunk)
-            chunk.removeAll(keepingCapacity: true)
-        }
+        let ahead = ChunkPrefetcher(try open(), chunkSize: Self.chunkSize)
+        defer { ahead.stop() }
+        while let chunk = try ahead.next() { try body(chunk) }
     }
 }

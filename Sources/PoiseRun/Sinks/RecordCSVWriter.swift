@@ -180,6 +180,7 @@ public struct RecordColumns: Sendable {
             add(Self.flagColumns.map(\.name))
         }
         if outputs.contains(.axes) && !accelerationOnly { add(["axis_x", "axis_y"]) }
+        if outputs.contains(.aim) && !accelerationOnly { add(["aim_yaw_deg", "aim_pitch_deg", "aim_flags"]) }
     }
 
     /// Appends `,VALUE` for every column of `record` (empty where the record lacks the value).
@@ -220,6 +221,9 @@ public struct RecordColumns: Sendable {
         }
         if outputs.contains(.axes) && !accelerationOnly {
             if let a = record.axes { line += ",\(a.x),\(a.y)" } else { line += ",," }
+        }
+        if outputs.contains(.aim) && !accelerationOnly {
+            if let a = record.aim { line += ",\(a.yaw),\(a.pitch),\(a.flags.names.joined(separator: "|"))" } else { line += ",,," }
         }
     }
 }

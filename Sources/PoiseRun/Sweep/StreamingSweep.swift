@@ -19,6 +19,11 @@ public struct StreamingSweep {
     /// Per sample of the current chunk: in a still segment (1), its last sample (2), in a moving
     /// segment measured for lag (4), its last sample (8).
     var flags: [UInt8] = []
+    /// The current chunk's accelerations and the period before each (the first sample of the
+    /// recording: unused, it is filtered with the nominal period).
+    var inputs: [SIMD3<Double>] = []
+    var periods: [Double] = []
+    var previousTime = 0.0
     var still: [Range<Int>]
     var moving: [Range<Int>]
     var stillCursor = 0
@@ -71,8 +76,13 @@ public struct StreamingSweep {
     /// Measures the next samples of the recording (in order) for every setting, in parallel.
     public mutating func add(_ chunk: [MotionSample]) {
         flags.removeAll(keepingCapacity: true)
+        inputs.removeAll(keepingCapacity: true)
+        periods.removeAll(keepingCapacity: true)
         for offset in chunk.indices {
             let i = index + offset
+            inputs.append(chunk[offset].acceleration)
+            periods.append(chunk[offset].time - previousTime)
+            previousTime = chunk[offset].time
             var flag: UInt8 = 0
             while stillCursor < still.count, still[stillCursor].upperBound <= i { stillCursor += 1 }
             if stillCursor < still.count, still[stillCursor].contains(i) {
@@ -91,9 +101,9 @@ public struct StreamingSweep {
                 if flag & 2 != 0 { raw.endSegment(keep: true) }
             }
         }
-        let start = index, flags = self.flags, runs = self.runs
+        let start = index, flags = self.flags, runs = self.runs, inputs = self.inputs, periods = self.periods
         _ = parallelMap(count: runs.count, threads: threads, progress: nil) { k in
-            runs[k].process(chunk, flags: flags, first: start)
+            runs[k].process(chunk, inputs: inputs, periods: periods, flags: flags, first: start)
         }
         index += chunk.count
     }
@@ -107,7 +117,7 @@ public struct StreamingSweep {
         return zip(settings, runs).map { setting, run in
             let steps = Sweeper.stepLatencies(of: run.fresh, sampleRate: sampleRate)
             let measurement = RecordingMeasurement(recording: name, sampleRate: sampleRate, tilt: steps.tilt, shake: steps.shake,
-                                                   jitter: run.jitter.result, lag: measuresLag ? run.lag.result(sampleRate: sampleRate) : nil)
+                                                   jitter: run.jitter.result(inputOf: raw), lag: measuresLag ? run.lag.result(sampleRate: sampleRate) : nil)
             return Sweeper.point(setting, pooling: [measurement])
         }
     }
@@ -132,30 +142,49 @@ final class SettingRun: @unchecked Sendable {
 
     struct State {
         var filter: AnyFilter<SIMD3<Double>>
-        var jitter = JitterAccumulator<SIMD3<Double>>()
+        /// The input's residuals are the sweep's own (`raw`), the same for every setting.
+        var jitter = JitterAccumulator<SIMD3<Double>>(measuresInput: false)
         var lag: LagAccumulator<SIMD3<Double>>
-        var previousTime = 0.0
+        var outputs: [SIMD3<Double>] = []
 
-        /// Filters `chunk` (sample `first` of the recording onwards) with the real periods (the
-        /// first sample of the recording as one nominal period, as `filterAcceleration`) and feeds
+        /// Filters `chunk` (sample `first` of the recording onwards; `inputs` its accelerations,
+        /// `periods` the real periods before them, the first sample of the recording filtered
+        /// with the nominal period, as `filterAcceleration`) in one call to the filter, and feeds
         /// the accumulators as `flags` say.
-        mutating func process(_ chunk: [MotionSample], flags: [UInt8], first: Int) {
-            for offset in chunk.indices {
-                let sample = chunk[offset]
-                let a = sample.acceleration
-                let y = first + offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
-                previousTime = sample.time
-                let flag = flags[offset]
-                if flag & 1 != 0 {
-                    jitter.add(time: sample.time, output: y, input: a)
-                    if flag & 2 != 0 { jitter.endSegment(keep: true) }
+        mutating func process(_ chunk: [MotionSample], inputs: [SIMD3<Double>], periods: [Double], flags: [UInt8], first: Int) {
+            if outputs.isEmpty { outputs = [SIMD3<Double>](repeating: .zero, count: Self.block) }
+            var start = 0
+            while start < chunk.count {
+                let end = min(start + Self.block, chunk.count)
+                inputs.withUnsafeBufferPointer { input in
+                    periods.withUnsafeBufferPointer { dt in
+                        outputs.withUnsafeMutableBufferPointer { output in
+                            var from = start
+                            if first + start == 0 { output[0] = filter.process(input[0]); from = 1 }
+                            filter.process(UnsafeBufferPointer(rebasing: input[from..<end]), dt: UnsafeBufferPointer(rebasing: dt[from..<end]),
+                                           into: UnsafeMutableBufferPointer(rebasing: output[(from - start)..<(end - start)]))
+                        }
+                    }
                 }
-                if flag & 4 != 0 {
-                    lag.add(output: y, input: a)
-                    if flag & 8 != 0 { lag.endSegment() }
+                for offset in start..<end {
+                    let flag = flags[offset]
+                    guard flag != 0 else { continue }
+                    let y = outputs[offset - start], a = inputs[offset]
+                    if flag & 1 != 0 {
+                        jitter.add(time: chunk[offset].time, output: y, input: a)
+                        if flag & 2 != 0 { jitter.endSegment(keep: true) }
+                    }
+                    if flag & 4 != 0 {
+                        lag.add(output: y, input: a)
+                        if flag & 8 != 0 { lag.endSegment() }
+                    }
                 }
+                start = end
             }
         }
+
+        /// Samples filtered per call to the filter (the outputs of one block are held).
+        static let block = 1024
     }
 
     init(filter: AnyFilter<SIMD3<Double>>, maximumShift: Int) {
@@ -166,7 +195,7 @@ final class SettingRun: @unchecked Sendable {
     var jitter: JitterAccumulator<SIMD3<Double>> { state.jitter }
     var lag: LagAccumulator<SIMD3<Double>> { state.lag }
 
-    func process(_ chunk: [MotionSample], flags: [UInt8], first: Int) {
-        state.process(chunk, flags: flags, first: first)
+    func process(_ chunk: [MotionSample], inputs: [SIMD3<Double>], periods: [Double], flags: [UInt8], first: Int) {
+        state.process(chunk, inputs: inputs, periods: periods, flags: flags, first: first)
     }
 }

@@ -1,0 +1,151 @@
+import Poise
+import PoiseRecording
+
+/// The one streaming pass of `poise allan`: the overlapping Allan deviation of the gyroscope
+/// (rad/s) and accelerometer (g) axes the recording has, and what tells whether the recording
+/// suits it (still, not saturated, finite, evenly timed). Keeps no samples beyond the first
+/// `rateSamples` (for the sample rate) and the accumulator's bounded history, so memory does not
+/// grow with the recording; reads standard input (`-`) like a file.
+struct AllanStream {
+    /// The axes analysed, in accumulator channel order.
+    enum Axis: String, CaseIterable {
+        case gyr_x, gyr_y, gyr_z, acc_x, acc_y, acc_z
+        var isGyroscope: Bool { rawValue.hasPrefix("gyr") }
+        func value(_ s: MotionSample) -> Double {
+            switch self {
+            case .gyr_x: s.rotationRate.x
+            case .gyr_y: s.rotationRate.y
+            case .gyr_z: s.rotationRate.z
+            case .acc_x: s.acceleration.x
+            case .acc_y: s.acceleration.y
+            case .acc_z: s.acceleration.z
+            }
+        }
+    }
+
+    /// What the pass found.
+    struct Result {
+        var axes: [Axis]
+        var adev: AllanDeviation
+        var sampleRate: Double
+        var rateFromTimestamps: Bool
+        var firstTime: Double
+        var lastTime: Double
+        /// Samples outside still segments (rest detector), and the detector's description.
+        var movingSamples: Int
+        /// Intervals longer than 1.5 × the median, and the longest, s.
+        var gaps: Int
+        var longestGap: Double
+        /// Per axis: the extreme value and how many samples sat on it.
+        var extremes: [(value: Double, count: Int)]
+        var firstNonFinite: (axis: Axis, index: Int, time: Double)?
+    }
+
+    /// Samples whose intervals give the sample rate (their median) before the accumulator starts.
+    static let rateSamples = 2048
+
+    let path: String
+    let options: ReadOptions
+    let start: Double?
+    let end: Double?
+    let rate: Double?
+    let sizes: AllanClusterSizes
+    /// Largest cluster time, s (nil: `defaultMaximumClusterSize` samples).
+    let maximumClusterTime: Double?
+
+    /// Largest cluster size by default: 2¹⁹ samples (1311 s at 400 Hz, 5243 s at 100 Hz), about
+    /// 75 MB for six axes.
+    static let defaultMaximumClusterSize = 1 << 19
+
+    func run() throws -> Result {
+        let reader = try RecordingSources.open(path: path, options: options)
+        let schema = reader.schema
+        guard schema.hasGyroscope || schema.hasAccelerometer else {
+            try schema.require([.gyroscope], file: path, for: "the Allan deviation")
+            throw CommandError("\(path): no gyroscope or accelerometer columns")
+        }
+        let axes = Axis.allCases.filter { $0.isGyroscope ? schema.hasGyroscope : schema.hasAccelerometer }
+        let detector = try RestDetector.forRecording(schema, file: path, purpose: "the still check of the Allan deviation")
+        var tracker = StillSegmentTracker(detector: detector)
+        var still = 0
+        var pending: [MotionSample] = []
+        var accumulator: AllanDeviationAccumulator?
+        var interval = rate.map { 1 / $0 }
+        var previousTime: Double?
+        var firstTime = 0.0, lastTime = 0.0, count = 0
+        var gaps = 0, longestGap = 0.0, missing = 0
+        var extremes = [(value: Double, count: Int)](repeating: (0, 0), count: axes.count)
+        var nonFinite: (axis: Axis, index: Int, time: Double)?
+        var row = [Double](repeating: 0, count: axes.count)
+        let low = start ?? -.infinity, high = end ?? .infinity
+
+        func begin() throws {
+            if interval == nil {
+                var intervals: [Double] = []
+                for (a, b) in zip(pending, pending.dropFirst()) where b.time - a.time > 0 && (b.time - a.time).isFinite {
+                    intervals.append(b.time - a.time)
+                }
+                guard !intervals.isEmpty else {
+                    throw CommandError("\(path): timestamps never increase in the first \(pending.count) samples; give the sample rate with --rate")
+                }
+                interval = intervals.sorted()[intervals.count / 2]
+                try SampleRateCheck.check(rate: 1 / interval!, schema: schema, file: path)
+            }
+            let largest = maximumClusterTime.map { Swift.max(1, Int(($0 / interval!).rounded(.down))) } ?? Self.defaultMaximumClusterSize
+            accumulator = AllanDeviationAccumulator(channelCount: axes.count, sizes: sizes, maximumClusterSize: largest)
+            for sample in pending { feed(sample) }
+            pending = []
+        }
+        func feed(_ sample: MotionSample) {
+            if let previousTime, let interval {
+                let step = sample.time - previousTime
+                if step > 1.5 * interval {
+                    gaps += 1; longestGap = Swift.max(longestGap, step)
+                    missing += Int((step / interval).rounded()) - 1
+                }
+            }
+            previousTime = sample.time
+            for (c, axis) in axes.enumerated() {
+                let value = axis.value(sample)
+                row[c] = value
+                if !value.isFinite {
+                    if nonFinite == nil { nonFinite = (axis, count, sample.time) }
+                    continue
+                }
+                let magnitude = abs(value)
+                if magnitude > extremes[c].value { extremes[c] = (magnitude, 1) } else if magnitude == extremes[c].value { extremes[c].count += 1 }
+            }
+            accumulator!.add(row)
+            for segment in tracker.add(sample) { still += segment.indices.count }
+            if count == 0 { firstTime = sample.time }
+            lastTime = sample.time
+            count += 1
+        }
+
+        while let sample = try reader.next() {
+            guard sample.time >= low else { continue }
+            if sample.time > high { break }
+            if accumulator == nil {
+                pending.append(sample)
+                if pending.count >= Self.rateSamples { try begin() }
+            } else {
+                feed(sample)
+            }
+        }
+        if accumulator == nil {
+            guard pending.count >= 2 || rate != nil else {
+                throw CommandError("\(path): \(pending.count) sample\(pending.count == 1 ? "" : "s")\(start != nil || end != nil ? " in the selected time range" : ""); the Allan deviation needs at least \(AllanCommand.minimumSamples)")
+            }
+            try begin()
+        }
+        for segment in tracker.finish() { still += segment.indices.count }
+        // From the timestamps: the whole span over the sample steps (a missing sample counts as
+        // one), more exact than the median of the first intervals.
+        if rate == nil, count > Self.rateSamples, lastTime > firstTime { interval = (lastTime - firstTime) / Double(count - 1 + missing) }
+        var adev = accumulator!.result(sampleInterval: interval!)
+        adev.sampleCount = count
+        return Result(axes: axes, adev: adev, sampleRate: 1 / interval!, rateFromTimestamps: rate == nil,
+                      firstTime: firstTime, lastTime: lastTime, movingSamples: count - still, gaps: gaps,
+                      longestGap: longestGap, extremes: extremes, firstNonFinite: nonFinite)
+    }
+}

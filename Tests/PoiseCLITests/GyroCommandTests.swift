@@ -1,0 +1,101 @@
+import Foundation
+import Poise
+import PoiseRecording
+import Testing
+@testable import PoiseCLI
+
+@Suite struct GyroCommandTests {
+    /// A recording of a known turn: still 2 s, 360° to the right about the vertical in 4 s with
+    /// the device tilted 30° (top edge up), still 1 s; gyroscope bias (0.9, −0.7, 0.5) °/s.
+    static func turnRecording(_ scratch: OrientationScratch, accelerometer: Bool = true) throws -> String {
+        let tilt = 30 * Double.pi / 180
+        let up = SIMD3(0, Double.sin(tilt), Double.cos(tilt))
+        let bias = SIMD3(0.9, -0.7, 0.5)
+        var text = accelerometer ? "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_dps,gyr_y_dps,gyr_z_dps\n" : "t_s,gyr_x_dps,gyr_y_dps,gyr_z_dps\n"
+        for k in 0...700 {
+            let t = Double(k) / 100
+            let turning = k > 200 && k <= 600
+            let rate = (turning ? -90.0 : 0) * up + bias
+            text += ([t] + (accelerometer ? [up.x, up.y, up.z] : []) + [rate.x, rate.y, rate.z]).map { "\($0)" }.joined(separator: ",") + "\n"
+        }
+        let path = scratch.path(accelerometer ? "turn.csv" : "turn-gyro-only.csv")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func rows(_ path: String) throws -> [[String]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// The frames of a 360° turn add up to the configured camera turn within 0.5 %, at 60 Hz,
+    /// with the bias calibrated away during the still start.
+    @Test(arguments: [(["--sensitivity", "1"], 360.0), (["--camera-per-360", "540"], 540.0)])
+    func framesAddUpToTheConfiguredTurn(options: [String], expected: Double) throws {
+        let scratch = OrientationScratch()
+        let input = try Self.turnRecording(scratch)
+        let out = scratch.path("game.csv")
+        try runPoise(["gyro", input, "--out", out] + options)
+        let rows = try Self.rows(out)
+        #expect(rows[0] == ["t_s", "yaw_deg", "pitch_deg", "samples", "flags"])
+        let frames = rows.dropFirst()
+        #expect(frames.count == 421)                     // 7 s at 60 Hz, and frame 0
+        let late = frames.filter { Double($0[0])! >= 1.5 }
+        let yaw = late.reduce(0) { $0 + Double($1[1])! }
+        #expect(abs(yaw - expected) <= 0.005 * expected, "yaw \(yaw)")
+        #expect(frames.contains { $0[4] == "calibrating" })
+        for (i, f) in frames.enumerated() {
+            let t = Double(f[0]) ?? .nan
+            #expect(abs(t - Double(i) / 60) < 1e-9)
+        }
+    }
+
+    /// Player space needs the accelerometer; local space does not.
+    @Test func sensorsTheSpaceNeeds() throws {
+        let scratch = OrientationScratch()
+        let input = try Self.turnRecording(scratch, accelerometer: false)
+        #expect(throws: (any Error).self) { try runPoise(["gyro", input, "--out", scratch.path("a.csv")]) }
+        do { try runPoise(["gyro", input, "--out", scratch.path("a.csv")]) } catch {
+            #expect("\(error)".contains("--space local"), "\(error)")
+        }
+        try runPoise(["gyro", input, "--space", "local", "--out", scratch.path("b.csv")])
+        let yaw = try Self.rows(scratch.path("b.csv")).dropFirst().reduce(0) { $0 + Double($1[1])! }
+        // Local space about the tilted screen normal: cos 30° of the turn, plus the uncorrected first second.
+        #expect(abs(yaw - 360 * Double.cos(Double.pi / 6)) < 3, "yaw \(yaw)")
+    }
+
+    /// --compare-smoothing lists the three kinds with lag, jitter and a Pareto front.
+    @Test func compareSmoothingListsTheFront() throws {
+        let scratch = OrientationScratch()
+        let out = scratch.path("compare.csv")
+        try runPoise(["gyro", SpectrumCommandTests.packageRoot.appendingPathComponent("data/rotations-with-breaks.csv").path,
+                      "--compare-smoothing", "--out", out])
+        let rows = try Self.rows(out)
+        #expect(rows[0] == ["kind", "settings", "lag_ms", "jitter_degps", "slow_step_ms", "fast_step_ms", "pareto"])
+        let kinds = Set(rows.dropFirst().map { $0[0] })
+        #expect(kinds == ["none", "tiered", "onepole", "oneeuro"])
+        #expect(rows.contains { $0.last == "front" })
+        // A one-pole of 30 ms lags more and jitters less than one of 5 ms (longer ones carry the
+        // end of a movement into the still segments and jitter more there).
+        let onePole = rows.filter { $0[0] == "onepole" }
+        let short = try #require(onePole.first { $0[1] == "\"tau=0.005\"" }), long = try #require(onePole.first { $0[1] == "\"tau=0.03\"" })
+        #expect(Double(long[2])! > Double(short[2])! && Double(long[3])! < Double(short[3])!)
+        // Tiered smoothing: a slow turn starts as late as with the one-pole of the same τ, a fast
+        // one at once (one sample); the one-pole delays both alike.
+        let tieredLine = try #require(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("tiered,\"threshold=5.0,tau=0.03\"") })
+        let tiered = tieredLine.split(separator: ",").map(String.init)   // the settings hold one comma
+        #expect(tiered[5] == long[4] && Double(tiered[6])! <= 10.01 && Double(long[5])! > 50)
+    }
+
+    /// --report writes a self-contained page with the aim path, the angles and the speeds.
+    @Test func reportPage() throws {
+        let scratch = OrientationScratch()
+        let input = try Self.turnRecording(scratch)
+        let page = scratch.path("aim.html")
+        try runPoise(["gyro", input, "--out", scratch.path("aim.csv"), "--report", page])
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("Aim path") && html.contains("Device turn speed") && html.components(separatedBy: "<svg").count == 4)
+        #expect(!html.contains("http://") && !html.contains("https://"))
+        #expect(throws: (any Error).self) { try runPoise(["gyro", input, "--report", "-"]) }
+    }
+}
