@@ -405,6 +405,52 @@ poise_status poise_alignment_apply_attitudes(const poise_alignment *alignment, d
                                              size_t count, poise_error *err);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Calibration                                                                                 */
+
+/**
+ * A sensor calibration made by `poise calibrate` (JSON schema: docs/calibration.md). For each
+ * sensor it covers, calibrated = matrix * (raw - offset): the magnetometer's hard-iron offset
+ * and soft-iron matrix (microtesla, or the recording's arbitrary unit), the gyroscope's bias
+ * (rad/s, identity matrix), the accelerometer's offset and scale matrix (g). Immutable once
+ * loaded; a handle may be shared between threads.
+ */
+typedef struct poise_calibration poise_calibration;
+
+/** The sensors of a calibration. */
+typedef enum poise_sensor {
+    POISE_SENSOR_ACCELEROMETER = 0,
+    POISE_SENSOR_GYROSCOPE = 1,
+    POISE_SENSOR_MAGNETOMETER = 2
+} poise_sensor;
+
+/**
+ * Loads a calibration from `source`: a JSON document when its first non-blank character is
+ * '{', else the path of a calibration file. NULL with POISE_ERROR_PARSE (the message gives the
+ * line, column and byte of a syntax error, or the member that is wrong) or
+ * POISE_ERROR_INVALID_ARGUMENT (a file that cannot be read).
+ */
+poise_calibration *poise_calibration_load(const char *source, poise_error *err);
+
+/** Frees a calibration; NULL is ignored. */
+poise_status poise_calibration_destroy(poise_calibration *calibration, poise_error *err);
+
+/**
+ * Whether the calibration covers `sensor` (*present = 1 or 0), and if so its offset (3 values)
+ * and row-major matrix (9 values); either output may be NULL.
+ */
+poise_status poise_calibration_get(const poise_calibration *calibration, int32_t sensor, int32_t *present,
+                                   double *offset, double *matrix, poise_error *err);
+
+/**
+ * Calibrates N x 3 buffers in place: acceleration (g), rotation rate (rad/s), magnetic field.
+ * Pass NULL for a sensor you do not have; a sensor the calibration does not cover is left as
+ * it is. Non-finite input: POISE_ERROR_NON_FINITE and nothing is changed.
+ */
+poise_status poise_calibration_apply(const poise_calibration *calibration, double *acceleration,
+                                     double *rotation_rate, double *magnetic_field, size_t count,
+                                     poise_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Metrics                                                                                     */
 
 /** Standard steps for latency (in g, device frame). */

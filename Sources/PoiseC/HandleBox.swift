@@ -44,6 +44,7 @@ enum HandleTag {
     static let filter: UInt64 = 0x504F_4953_4546_4C54     // "POISEFLT"
     static let fusion: UInt64 = 0x504F_4953_4546_5553     // "POISEFUS"
     static let tilt: UInt64 = 0x504F_4953_4554_4C54       // "POISETLT"
+    static let calibration: UInt64 = 0x504F_4953_4543_414C  // "POISECAL"
 }
 
 extension HandleTag {

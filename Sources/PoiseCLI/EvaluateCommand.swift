@@ -37,7 +37,7 @@ struct EvaluateCommand: ParsableCommand {
         try schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
-        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
+        var pipeline = Pipeline(try fusion.calibrationStages(schema: schema) + [DeviceMotionStage(configuration: configuration)])
         var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
         var rows = RowCounts()
         _ = try BatchDriver.run(try RecordingSources.open(path: path, options: fusion.readOptions), through: &pipeline) { record in

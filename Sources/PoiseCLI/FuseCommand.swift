@@ -33,7 +33,7 @@ struct FuseCommand: ParsableCommand {
     /// is the check that the timestamps give a plausible rate. Ctrl-C (SIGINT) or SIGTERM stops
     /// cleanly: the output file is not created (exit status 130 or 143).
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
+        try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, fusion.calibration])
         let reader = try RecordingSources.open(path: file, options: fusion.readOptions)
         if fusion.mode == .nine && !reader.schema.hasMagnetometer {
             throw CommandError("\(file): --mode 9d needs magnetometer columns; use --mode 6d")
@@ -44,7 +44,7 @@ struct FuseCommand: ParsableCommand {
         try SampleRateCheck.check(rate: nominalSampleRate(of: first), schema: reader.schema, file: file,
                                   basis: "median interval of the first \(first.count) rows")
         let configuration = try fusion.configuration(for: first, earthFrame: frame)
-        var pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
+        var pipeline = Pipeline(try fusion.calibrationStages(schema: reader.schema) + [DeviceMotionStage(configuration: configuration)])
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
         var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: reader.schema.hasMagnetometer,

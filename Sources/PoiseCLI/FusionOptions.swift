@@ -19,6 +19,9 @@ struct FusionOptions: ParsableArguments {
 
     @OptionGroup var reading: ReadingOptions
 
+    @Option(help: ArgumentHelp("Apply this sensor calibration (made by poise calibrate) to the samples before fusion.", valueName: "cal.json"))
+    var calibration: String?
+
     func validate() throws {
         try OptionRange("--declination", -180, 180, unit: "degrees").check(declination)
         try OptionRange.sampleRate("--sample-rate").check(sampleRate)
@@ -74,6 +77,19 @@ struct FusionOptions: ParsableArguments {
 }
 
 extension FusionOptions {
+    /// The stages that run before fusion: the `--calibration` stage, if any.
+    ///
+    /// - Throws: `CommandError` for an unreadable or invalid calibration file, or one whose
+    ///   magnetometer unit (µT or arbitrary) differs from the recording's.
+    func calibrationStages(schema: RecordingSchema) throws -> [any PipelineStage] {
+        guard let calibration else { return [] }
+        let loaded = try CalibrationText.checked("--calibration") { () throws(CalibrationError) in try SensorCalibration(contentsOf: calibration) }
+        if loaded.magnetometer != nil, schema.hasMagnetometer, (loaded.magnetometerUnit == "au") != schema.magneticFieldIsArbitrary {
+            throw CommandError("--calibration: \(calibration) calibrates a magnetometer in \(loaded.magnetometerUnit == "au" ? "arbitrary units" : "µT"), but the recording's is in \(schema.magneticFieldIsArbitrary ? "arbitrary units" : "µT")")
+        }
+        return [CalibrationStage(calibration: loaded, hasGyroscope: schema.hasGyroscope, description: "calibrate:file=\(calibration)")]
+    }
+
     /// Applies NAME=VALUE overrides through the configuration's Codable form, so every
     /// documented setting can be changed without a dedicated flag.
     static func applying(_ settings: [String], to configuration: DeviceMotionConfiguration) throws -> DeviceMotionConfiguration {

@@ -23,6 +23,7 @@ public struct PoiseCommand: ParsableCommand {
             RemapCommand.self, TiltCommand.self, GyroCommand.self,
             ReportCommand.self, AllanCommand.self,
             BatchCommand.self,
+            CalibrateCommand.self,
         ]
     )
 

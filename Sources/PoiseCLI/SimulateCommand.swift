@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Poise
 import PoiseRecording
 
 extension Scenario: ExpressibleByArgument {}
@@ -31,6 +32,14 @@ public struct SimulateCommand: ParsableCommand {
 
     @OptionGroup var noise: SimulatedNoiseOptions
 
+    @Option(name: .customLong("mag-hard-iron"), parsing: .unconditional,
+            help: ArgumentHelp("Hard-iron offset added to the magnetometer, µT, device frame (e.g. 25,-40,12).", valueName: "x,y,z"))
+    var magneticHardIron: String?
+
+    @Option(name: .customLong("mag-soft-iron"), parsing: .unconditional,
+            help: ArgumentHelp("Soft-iron matrix applied to the field before the hard-iron offset: three values (the diagonal) or nine (row by row), dimensionless.", valueName: "a,b,c[,…]"))
+    var magneticSoftIron: String?
+
     @Option(parsing: .unconditional, help: "Significant digits per value (default: shortest exact round-trip form).")
     var digits: Int?
 
@@ -53,6 +62,32 @@ public struct SimulateCommand: ParsableCommand {
         try OptionRange("--digits", 1, 17).check(digits)
         try OptionRange("--magnetometer-rate", 0, rate, unit: "Hz (the sample rate)", includesLower: false).check(magnetometerRate)
         try noise.check()
+        _ = try distortion()
+    }
+
+    /// `--mag-hard-iron` and `--mag-soft-iron` as a distortion.
+    func distortion() throws -> MagnetometerDistortion {
+        func numbers(_ text: String, _ option: String, counts: [Int]) throws -> [Double] {
+            let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard counts.contains(values.count), values.allSatisfy({ $0?.isFinite == true }) else {
+                throw ValidationError("\(option) '\(text)': expected \(counts.map(String.init).joined(separator: " or ")) finite numbers separated by commas")
+            }
+            return values.map { $0! }
+        }
+        var distortion = MagnetometerDistortion.none
+        if let magneticHardIron {
+            let v = try numbers(magneticHardIron, "--mag-hard-iron", counts: [3])
+            guard v.allSatisfy({ $0.magnitude <= 4000 }) else { throw ValidationError("--mag-hard-iron: each component must lie within ±4000 µT") }
+            distortion.hardIron = SIMD3(v[0], v[1], v[2])
+        }
+        if let magneticSoftIron {
+            let v = try numbers(magneticSoftIron, "--mag-soft-iron", counts: [3, 9])
+            guard v.allSatisfy({ $0.magnitude <= 10 }) else { throw ValidationError("--mag-soft-iron: each element must lie within ±10") }
+            distortion.softIron = v.count == 3
+                ? Matrix3(SIMD3(v[0], 0, 0), SIMD3(0, v[1], 0), SIMD3(0, 0, v[2]))
+                : Matrix3(SIMD3(v[0], v[1], v[2]), SIMD3(v[3], v[4], v[5]), SIMD3(v[6], v[7], v[8]))
+        }
+        return distortion
     }
 
     public func run() throws {
@@ -63,7 +98,8 @@ public struct SimulateCommand: ParsableCommand {
     /// Writes the file; returns the one-line summary that `run()` prints.
     public func output() throws -> String {
         let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
-                                                    sensors: noise.applied(to: ideal ? .ideal : .phone), magnetometerRate: magnetometerRate)
+                                                    sensors: noise.applied(to: ideal ? .ideal : .phone), magnetometerRate: magnetometerRate,
+                                                    magnetometerDistortion: try distortion())
         let interrupt = InterruptFlag()  // SIGINT/SIGTERM: delete the partial file, leave `out` as it was
         defer { interrupt.restore() }
         let writer = try RecordingWriter(path: out, options: WriteOptions(

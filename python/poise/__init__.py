@@ -11,6 +11,7 @@ Results are new arrays. Library errors raise PoiseError (a ValueError) with the 
 """
 
 from ._library import PoiseError, lib as _lib
+from .calibration import Calibration
 from .filter import Filter
 from .fusion import FLAGS, Fusion, FusionConfig, FusionResult, fuse
 from .games import Flick, Gyro
@@ -19,5 +20,5 @@ from .orientation import Tilt, remap, remap_attitudes
 
 __version__ = _lib.poise_version().decode()
 
-__all__ = ["Filter", "Flick", "Fusion", "FusionConfig", "FusionResult", "FLAGS", "Gyro", "PoiseError", "Tilt", "fuse",
+__all__ = ["Calibration", "Filter", "Flick", "Fusion", "FusionConfig", "FusionResult", "FLAGS", "Gyro", "PoiseError", "Tilt", "fuse",
            "jitter", "latency90", "remap", "remap_attitudes", "__version__"]

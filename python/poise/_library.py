@@ -230,6 +230,10 @@ for _name, _restype, _args in [
     ("poise_alignment_apply", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
     ("poise_alignment_apply_attitudes", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
     ("poise_latency90", _I, [ctypes.c_char_p, _D, _I, c_double_p, ctypes.POINTER(ctypes.c_int64), _E]),
+    ("poise_calibration_load", _P, [ctypes.c_char_p, _E]),
+    ("poise_calibration_destroy", _I, [_P, _E]),
+    ("poise_calibration_get", _I, [_P, _I, ctypes.POINTER(_I), c_double_p, c_double_p, _E]),
+    ("poise_calibration_apply", _I, [_P, c_double_p, c_double_p, c_double_p, _S, _E]),
     ("poise_jitter", _I, [c_double_p, c_double_p, c_double_p, _S, ctypes.POINTER(ctypes.c_int64), _S, _D,
                           ctypes.POINTER(JitterResult), _E]),
 ]:

@@ -181,14 +181,20 @@ class Fusion(Handle):
             call(lib.poise_fusion_reset, self._live())
 
 
-def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, outputs=None, **settings):
+def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, outputs=None, calibration=None, **settings):
     """Fuses whole recordings: acc (N, 3) g, gyr (N, 3) rad/s, mag (N, 3) µT (needed for "9d"),
     times (N,) s (default row / rate). Returns a FusionResult (quaternion, gravity,
     user_acceleration, rotation_rate, bias, heading, flags); `outputs` names the ones to
     compute (e.g. ("quaternion",); default all, the others are None). `settings` override
-    FusionConfig fields, e.g. preset="vqf" or correction_rate=0."""
+    FusionConfig fields, e.g. preset="vqf" or correction_rate=0. `calibration` (a
+    poise.Calibration, or a path or JSON text for Calibration.load) is applied to the samples
+    first, as `poise fuse --calibration`."""
     cfg = config if config is not None else FusionConfig(rate, mode, **settings)
     if cfg.mode == "9d" and mag is None:
         raise ValueError("mode '9d' needs mag; pass mode='6d' without a magnetometer")
+    if calibration is not None:
+        from .calibration import Calibration
+        loaded = calibration if isinstance(calibration, Calibration) else Calibration.load(calibration)
+        acc, gyr, mag = loaded.apply(acc, gyr, mag)
     with Fusion(config=cfg) as fusion:
         return fusion.update_batch(acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)

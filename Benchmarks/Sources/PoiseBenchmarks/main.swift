@@ -12,6 +12,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("replay", replaySuite),
     ("fusion", fusionSuite),
     ("noise", noiseSuite),
+    ("calibration", calibrationSuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

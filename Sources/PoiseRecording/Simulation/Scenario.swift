@@ -20,6 +20,13 @@ public enum Scenario: String, CaseIterable, Sendable, Codable {
     /// The default recording of the main job (60 s): still start, tilt steps flat → upright and
     /// back, steering left and right, a shake burst, still segments in between, a late tilt pair.
     case phoneTiltSteer = "phone-tilt-steer"
+    /// Turned slowly about ever-changing random axes (90–200° over 2–3 s, no pauses, no magnetic
+    /// disturbance), pointing every face in every direction: a magnetometer-calibration recording.
+    case tumble
+    /// Held still for 4 s in each of thirteen orientations (every face up, then six tilted ones;
+    /// eleven distinct gravity directions; 1.5 s turns between): an accelerometer-calibration
+    /// recording.
+    case multiPosition = "multi-position"
 
     /// Length used when no duration is given, seconds.
     public var defaultDuration: Double {
@@ -31,6 +38,8 @@ public enum Scenario: String, CaseIterable, Sendable, Codable {
         case .walking: 24
         case .rotationsWithBreaks: 30
         case .phoneTiltSteer: 60
+        case .tumble: 40
+        case .multiPosition: 76
         }
     }
 
@@ -109,6 +118,21 @@ public enum Scenario: String, CaseIterable, Sendable, Codable {
             b.move(axis: X, degrees: 90, at: 52, over: 0.4)
             b.move(axis: X, degrees: -90, at: 56, over: 0.4)
             disturbances.append(MagneticDisturbance(start: 48.5, end: 50.5, ramp: 0.5, field: SIMD3(10, -6, 4)))
+        case .tumble:
+            var t = 1.0
+            while t < end {
+                let over = random.uniform(2, 3)
+                b.move(axis: random.unitVector(), degrees: random.uniform(90, 200), at: t, over: over)
+                t += over
+            }
+        case .multiPosition:
+            var t = 2.0
+            for (axis, degrees) in [(X, 90.0), (X, 90), (X, 90), (X, 90), (Y, 90), (Y, 180), (Y, 45), (X, 45), (X, 90), (Y, 90),
+                                   (X, -135), (Y, -60)] {
+                guard t + 1.5 <= end else { break }
+                b.move(axis: axis, degrees: degrees, at: t, over: 1.5)
+                t += 5.5
+            }
         }
         return (Trajectory(rotations: b.rotations, translations: b.translations, duration: duration), disturbances)
     }

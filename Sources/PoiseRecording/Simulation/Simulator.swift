@@ -17,11 +17,15 @@ public struct SimulationConfiguration: Sendable {
     /// Magnetometer output rate, Hz: the reading is held between updates (phones often run it
     /// slower than the IMU). `nil` (default): a new reading every sample.
     public var magnetometerRate: Double?
+    /// Hard- and soft-iron distortion of the magnetometer (default none).
+    public var magnetometerDistortion: MagnetometerDistortion
 
     public init(scenario: Scenario, rate: Double = 100, duration: Double? = nil, seed: UInt64 = 1,
-                sensors: SensorModel = .phone, earth: EarthModel = EarthModel(), magnetometerRate: Double? = nil) {
+                sensors: SensorModel = .phone, earth: EarthModel = EarthModel(), magnetometerRate: Double? = nil,
+                magnetometerDistortion: MagnetometerDistortion = .none) {
         self.scenario = scenario; self.rate = rate; self.duration = duration; self.seed = seed
         self.sensors = sensors; self.earth = earth; self.magnetometerRate = magnetometerRate
+        self.magnetometerDistortion = magnetometerDistortion
     }
 
     /// The duration actually simulated, seconds.
@@ -34,7 +38,8 @@ public struct SimulationConfiguration: Sendable {
 /// Per sample at time t, with attitude q (device → earth ENU) and R its rotation matrix:
 /// - gyroscope = ω(t), the exact device-frame angular velocity of the trajectory (rad/s);
 /// - accelerometer = Rᵀ · (a_linear(t)/g + (0, 0, 1)) — specific force in g, +1 g up at rest;
-/// - magnetometer = Rᵀ · (B_earth + disturbance(t)) in µT;
+/// - magnetometer = softIron · Rᵀ · (B_earth + disturbance(t)) + hardIron in µT
+///   (``MagnetometerDistortion``, none by default);
 /// each then passed through its `SensorErrorModel`. Streams sample by sample (`next()`), so any
 /// duration uses constant memory.
 public struct Simulator: Sendable, IteratorProtocol, Sequence {
@@ -111,6 +116,18 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         count = Swift.max(0, Int(saturating: (duration * configuration.rate).rounded(.down)) + 1)
     }
 
+    /// The fixed errors drawn for one sensor: reading = matrix · truth + bias + drift + noise, with
+    /// matrix = M · diag(1 + scale) (misalignment and scale) and `bias` the constant bias, in the
+    /// sensor's unit (g, rad/s, µT). The truth against which calibrations are tested.
+    public func fixedErrors(of sensor: Sensor) -> (bias: SIMD3<Double>, matrix: Matrix3) {
+        let state = switch sensor {
+        case .accelerometer: accelerometer
+        case .gyroscope: gyroscope
+        case .magnetometer: magnetometer
+        }
+        return (state.bias, Matrix3(state.rows.0, state.rows.1, state.rows.2))
+    }
+
     /// The next sample, or nil after the last. Dropped samples are skipped (their time is a gap).
     public mutating func next() -> MotionSample? {
         let rate = configuration.rate
@@ -134,7 +151,8 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
             for d in disturbances { field += d.field(at: t) }
             let acceleration = accelerometer.measure(inverse.act(specificForce), rate: rate, random: &random)
             let rotationRate = gyroscope.measure(state.angularVelocity, rate: rate, random: &random)
-            var magneticField = magnetometer.measure(inverse.act(field), rate: rate, random: &random)
+            var magneticField = magnetometer.measure(configuration.magnetometerDistortion.apply(inverse.act(field)),
+                                                     rate: rate, random: &random)
             if let magnetometerRate = configuration.magnetometerRate, magnetometerRate > 0 {
                 let tick = Int(saturating: (t * magnetometerRate).rounded(.down))
                 if tick == magnetometerTick, let held = heldMagneticField {

@@ -1,0 +1,26 @@
+/// Mean and standard deviation of vector lengths (|B| of a magnetometer, |a| of an accelerometer
+/// at rest), the sensor's unit: a calibrated sensor in a steady field reads one length in every
+/// orientation, so the spread measures what calibration removed.
+public struct MagnitudeSpread: Sendable, Equatable {
+    /// Mean length.
+    public var mean: Double
+    /// Population standard deviation of the length.
+    public var standardDeviation: Double
+    /// Vectors measured.
+    public var count: Int
+
+    /// Spread of the lengths of `vectors` whose `include` entry is true (all when empty).
+    public init(_ vectors: [SIMD3<Double>], include: [Bool] = []) {
+        var sum = 0.0, sumSquares = 0.0, n = 0
+        for (i, v) in vectors.enumerated() where include.isEmpty || include[i] {
+            let length = (v * v).sum().squareRoot()
+            sum += length; sumSquares += length * length; n += 1
+        }
+        count = n
+        mean = n > 0 ? sum / Double(n) : .nan
+        standardDeviation = n > 0 ? max(0, sumSquares / Double(n) - mean * mean).squareRoot() : .nan
+    }
+
+    /// The standard deviation as a percentage of the mean.
+    public var percent: Double { 100 * standardDeviation / mean }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Poise
+import PoiseRecording
+
+extension EllipsoidModel: ExpressibleByArgument {}
+
+/// `poise calibrate mag FILE`: hard- and soft-iron calibration of the magnetometer.
+struct CalibrateMagnetometerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mag",
+        abstract: "Hard-iron offset and soft-iron matrix from a recording in which the device turns in all directions.")
+
+    @Argument(help: "Recording with magnetometer columns ('-': standard input).")
+    var file: String
+
+    @Option(help: "full (offset and soft-iron matrix), diagonal (offset and per-axis scale) or offset (hard iron only).")
+    var model: EllipsoidModel = .full
+
+    @OptionGroup var reading: ReadingOptions
+    @OptionGroup var output: CalibrationOutputOptions
+
+    func run() throws {
+        let recording = try CalibrationText.load(file, reading: reading, sensors: [.magnetometer], purpose: "magnetometer calibration")
+        let unit = recording.schema.magneticFieldIsArbitrary ? "au" : "uT"
+        var options = MagnetometerCalibrator.Options()
+        options.model = model
+        // A magnetometer slower than the file's rate repeats its last reading on the rows between
+        // (x-IMU3, phones): those repeats are not new measurements and are left out (and counted).
+        var fields: [SIMD3<Double>] = []
+        fields.reserveCapacity(recording.samples.count)
+        var held = 0
+        for sample in recording.samples {
+            let field = sample.magneticField ?? SIMD3(repeating: .nan)
+            if let last = fields.last, last == field { held += 1; continue }
+            fields.append(field)
+        }
+        let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try MagnetometerCalibrator.calibrate(fields, options: options) }
+        let shown = unit == "au" ? "a.u." : "µT"
+        let t = CalibrationText.self
+        var lines = [
+            "\((file as NSString).lastPathComponent): magnetometer, \(result.model.rawValue) ellipsoid, \(result.samples - result.rejected - result.nonFinite - result.saturated) of \(result.samples) samples used (\(result.rejected) rejected as disturbed\(result.nonFinite > 0 ? ", \(result.nonFinite) not finite" : "")\(result.saturated > 0 ? ", \(result.saturated) saturated" : "")\(held > 0 ? "; \(held) rows repeating the previous reading left out" : ""))",
+            "  field strength     \(t.number(result.fieldStrength)) \(shown)",
+            "  hard-iron offset   \(t.vector(result.correction.offset)) \(shown)",
+            "  soft-iron matrix",
+            t.matrix(result.correction.matrix, indent: "    "),
+            "  |B| spread         before \(t.number(result.before.standardDeviation)) \(shown) (\(t.number(result.before.percent, 2)) %), after \(t.number(result.after.standardDeviation)) \(shown) (\(t.number(result.after.percent, 2)) %)",
+            "  residual RMS       \(t.number(result.residual)) \(shown)",
+            "  coverage           \(Int((result.coverage.sphereFraction * 100).rounded())) % of the sphere, thickness \(t.number(result.coverage.thickness, 2)); turned \(result.coverage.turnText)",
+        ]
+        lines += result.warnings.map { "  warning: " + $0 }
+        try output.write(result.sensorCalibration(unit: unit), summary: lines.joined(separator: "\n"), input: file)
+    }
+}

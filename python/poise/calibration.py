@@ -1,0 +1,58 @@
+"""Sensor calibration made by `poise calibrate` (docs/calibration.md): for each sensor it
+covers, calibrated = matrix @ (raw - offset)."""
+
+import ctypes
+import os
+
+import numpy as np
+
+from . import _arrays
+from ._handle import Handle
+from ._library import c_double_p, call, create, lib
+
+SENSORS = {"accelerometer": 0, "gyroscope": 1, "magnetometer": 2}
+
+
+class Calibration(Handle):
+    """A loaded calibration. `Calibration.load(source)` takes a path (str or os.PathLike) or
+    the JSON text itself; errors raise PoiseError with the line and column of a syntax error or
+    the member that is wrong."""
+
+    _kind = "Calibration"
+
+    def __init__(self, handle):
+        super().__init__(handle, lib.poise_calibration_destroy)
+
+    @classmethod
+    def load(cls, source):
+        text = os.fspath(source)
+        return cls(create(lib.poise_calibration_load, text.encode("utf-8")))
+
+    def sensor(self, name):
+        """(offset (3,), matrix (3, 3)) of "accelerometer", "gyroscope" or "magnetometer", or
+        None when the calibration does not cover it. Units: g, rad/s, µT (or a.u.)."""
+        if name not in SENSORS:
+            raise ValueError(f"sensor must be one of {', '.join(SENSORS)}, got {name!r}")
+        present = ctypes.c_int32()
+        offset = np.zeros(3)
+        matrix = np.zeros(9)
+        with self._lock:
+            call(lib.poise_calibration_get, self._live(), SENSORS[name], ctypes.byref(present),
+                 _arrays.pointer(offset, c_double_p), _arrays.pointer(matrix, c_double_p))
+        return (offset, matrix.reshape(3, 3)) if present.value else None
+
+    def apply(self, acc=None, gyr=None, mag=None):
+        """Calibrated copies of acc (N, 3) g, gyr (N, 3) rad/s and mag (N, 3); pass None for a
+        sensor you do not have (None comes back). A sensor the calibration does not cover is
+        returned unchanged. Returns (acc, gyr, mag)."""
+        given = [(name, value) for name, value in (("acc", acc), ("gyr", gyr), ("mag", mag)) if value is not None]
+        if not given:
+            return None, None, None
+        arrays = {name: np.array(_arrays.rows(name, value, 3), copy=True) for name, value in given}
+        counts = {array.shape[0] for array in arrays.values()}
+        if len(counts) != 1:
+            raise ValueError("acc, gyr and mag must have the same number of rows")
+        pointers = [_arrays.pointer(arrays[name], c_double_p) if name in arrays else None for name in ("acc", "gyr", "mag")]
+        with self._lock:
+            call(lib.poise_calibration_apply, self._live(), *pointers, counts.pop())
+        return arrays.get("acc"), arrays.get("gyr"), arrays.get("mag")
