@@ -3,7 +3,8 @@
 // NaN, infinities, 1e308, negative zero), then a sequence of calls — filter samples and buffers
 // (double and float), fusion updates one at a time and in buffers with any subset of outputs,
 // state saved, corrupted and restored, tilt samples and attitudes, axis alignments from text,
-// latency and jitter with arbitrary segments — each with hostile values and sometimes NULL
+// latency and jitter with arbitrary segments, gyro aiming (samples, frames, calibration set,
+// begun and ended) and flick stick updates — each with hostile values and sometimes NULL
 // pointers. Buffers are always as long as the counts passed (a C caller that lies about a length
 // is outside what any C library can check). Checked on every call: the status is one of
 // poise_status, the error's code equals it, the message is NUL-terminated within its array,
@@ -87,7 +88,23 @@ public func cAPIFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     var tilt = poise_tilt_create(&tiltSettings, &error)
     if tilt == nil { check(poise_tilt_settings_default(&tiltSettings, &error), error, "tilt_settings_default"); tilt = poise_tilt_create(&tiltSettings, &error) }
+    var gyroSettings = poise_gyro_settings()
+    check(poise_gyro_settings_default(&gyroSettings, &error), error, "gyro_settings_default")
+    if input.byte() & 1 == 1 {
+        gyroSettings.space = Int32(bitPattern: UInt32(input.byte()) % 4); gyroSettings.sensitivity = input.double()
+        gyroSettings.smoothing_threshold = input.double(); gyroSettings.sample_rate = input.double()
+        gyroSettings.maximum_time_step = input.double(); gyroSettings.counts_per_degree = input.double()
+    }
+    var gyro = poise_gyro_create(&gyroSettings, &error)
+    if gyro == nil { check(poise_gyro_settings_default(&gyroSettings, &error), error, "gyro_settings_default"); gyro = poise_gyro_create(&gyroSettings, &error) }
+    var flickSettings = poise_flick_settings()
+    check(poise_flick_settings_default(&flickSettings, &error), error, "flick_settings_default")
+    if input.byte() & 1 == 1 { flickSettings.threshold = input.double(); flickSettings.flick_time = input.double() }
+    var flick = poise_flick_create(&flickSettings, &error)
+    if flick == nil { check(poise_flick_settings_default(&flickSettings, &error), error, "flick_settings_default"); flick = poise_flick_create(&flickSettings, &error) }
     defer {
+        check(poise_gyro_destroy(gyro, &error), error, "gyro_destroy")
+        check(poise_flick_destroy(flick, &error), error, "flick_destroy")
         check(poise_filter_destroy(filter, &error), error, "filter_destroy")
         check(poise_fusion_destroy(fusion, &error), error, "fusion_destroy")
         check(poise_tilt_destroy(tilt, &error), error, "tilt_destroy")
@@ -100,7 +117,7 @@ public func cAPIFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let nullable = operation & 0x80 != 0   // some pointer argument is NULL
         let rows = Int(input.byte() % 17)
         var values = (0..<(4 * max(rows, 1))).map { _ in input.double() }
-        switch (operation & 0x7F) % 12 {
+        switch (operation & 0x7F) % 15 {
         case 0:
             let status = nullable ? poise_filter_process(filter, nil, &error) : poise_filter_process(filter, &values, &error)
             check(status, error, "filter_process")
@@ -187,7 +204,36 @@ public func cAPIFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 poise_jitter(v.baseAddress, nullable ? nil : v.baseAddress, times, count, segments, segments.count / 2, input.double(), &result, &error)
             }
             check(status, error, "jitter")
+        case 11:
+            var output = poise_gyro_output()
+            let status = values.withUnsafeBufferPointer { v in
+                pointer(nullable, to: &output) {
+                    poise_gyro_process(gyro, v[0], v.baseAddress! + 1, rows % 2 == 0 ? nil : v.baseAddress! + 1,
+                                       rows % 3 == 0 ? nil : v.baseAddress!, $0, &error)
+                }
+            }
+            check(status, error, "gyro_process")
+            var frame = poise_gyro_frame()
+            check(pointer(rows % 5 == 0, to: &frame) { poise_gyro_take_frame(gyro, $0, &error) }, error, "gyro_take_frame")
+        case 12:
+            var calibration = poise_gyro_calibration()
+            check(poise_gyro_get_calibration(gyro, &calibration, &error), error, "gyro_get_calibration")
+            if input.byte() & 1 == 1 {
+                calibration.bias = (input.double(), input.double(), input.double())
+                calibration.uncertainty = input.double(); calibration.time = input.double()
+                calibration.calibrated = Int32(bitPattern: UInt32(input.byte()))
+            }
+            check(pointer(nullable, to: &calibration) { poise_gyro_set_calibration(gyro, $0, &error) }, error, "gyro_set_calibration")
+            check(poise_gyro_calibration_begin(gyro, &error), error, "gyro_calibration_begin")
+            var set: Int32 = 0
+            check(pointer(rows % 2 == 0, to: &set) { poise_gyro_calibration_end(gyro, input.double(), $0, &error) }, error, "gyro_calibration_end")
+        case 13:
+            var yaw = 0.0
+            let (x, y, dt) = (input.double(), input.double(), input.double())
+            check(pointer(nullable, to: &yaw) { poise_flick_update(flick, x, y, dt, $0, &error) }, error, "flick_update")
         default:
+            check(poise_gyro_reset(gyro, &error), error, "gyro_reset")
+            check(poise_flick_reset(flick, &error), error, "flick_reset")
             check(poise_filter_reset(filter, &error), error, "filter_reset")
             check(poise_fusion_reset(fusion, &error), error, "fusion_reset")
             check(poise_tilt_recalibrate(tilt, &error), error, "tilt_recalibrate")

@@ -21,8 +21,13 @@ struct CriticalLowPassCoefficients: Sendable, Equatable {
     @usableFromInline
     init(timeConstant tau: Double, period: Double) {
         // Samples to average: the smallest n with n·period ≥ τ (VQF's initialisation rule).
-        var n = 1
-        while Double(n) * period < tau && n < 1 << 30 { n += 1 }
+        // From the quotient, then corrected by a step or two for its rounding (a loop from 1
+        // took seconds for τ/period near the cap).
+        let cap = 1 << 30
+        let quotient = (tau / period).rounded(.up)
+        var n = quotient.isFinite ? Int(Swift.max(1, Swift.min(quotient, Double(cap)))) : (tau > 0 ? cap : 1)
+        while n > 1 && Double(n - 1) * period >= tau { n -= 1 }
+        while Double(n) * period < tau && n < cap { n += 1 }
         initialSamples = n
         if tau < period / 2 {
             b0 = 1; b1 = 0; b2 = 0; a1 = 0; a2 = 0
