@@ -76,12 +76,25 @@ def run_files(command, inputs, out_dir, options=(), cli=None):
     return rows
 
 
-def _chunks(rows, pending, size):
-    """The pending rows grouped by output folder, in chunks of at most `size`."""
+def _chunks(rows, pending, workers, largest):
+    """The pending rows grouped by output folder into tasks whose size shrinks as the work left
+    shrinks ("guided" sizes): each task takes the work left divided by twice the workers,
+    between 1 and `largest` inputs. Large tasks first share the per-task cost of Dask and of the
+    task's `poise batch` process; small ones last let every worker finish at about the same time
+    (equal tasks of 16 inputs left one worker up to 16 files behind the other)."""
     folders = {}
     for i in pending:
         folders.setdefault(os.path.dirname(rows[i]["output"]), []).append(i)
-    return [(folder, members[k:k + size]) for folder, members in folders.items() for k in range(0, len(members), size)]
+    left = len(pending)
+    groups = []
+    for folder, members in folders.items():
+        k = 0
+        while k < len(members):
+            size = max(1, min(largest, -(-left // (2 * workers)), len(members) - k))
+            groups.append((folder, members[k:k + size]))
+            k += size
+            left -= size
+    return groups
 
 
 def run_batch(command, inputs, out, options=(), client=None, include=(), exclude=(), force=False, summary=None,
@@ -89,9 +102,10 @@ def run_batch(command, inputs, out, options=(), client=None, include=(), exclude
     """`poise batch COMMAND OPTIONS INPUTS --out OUT` with Dask tasks for the pending inputs.
 
     client: a `dask.distributed.Client` (default: the current one, `distributed.get_client()`).
-    chunk: inputs per task (default: enough for about four tasks per worker, at most 16), so
-    that the per-task cost of Dask and of the task's `poise batch` process is shared by several
-    files; inputs of one task share their output folder.
+    chunk: the most inputs one task takes (default 16). Tasks take the inputs left divided by
+    twice the workers, between 1 and `chunk`, so the per-task cost of Dask and of the
+    task's `poise batch` process is shared by several files while the last tasks are small
+    enough for the workers to finish together; inputs of one task share their output folder.
     retries: extra attempts for a task that raised (a worker that died is retried by Dask
     itself, up to its `distributed.scheduler.allowed-failures`).
     summary: prefix of the summary files written at the end (default OUT/batch-summary; False:
@@ -107,10 +121,8 @@ def run_batch(command, inputs, out, options=(), client=None, include=(), exclude
     prefix = os.path.join(out, "batch-summary") if summary is None else summary
     rows = plan(command, inputs, out, options, include, exclude, force, prefix or None, cli)
     pending = [i for i, row in enumerate(rows) if row["status"] == "pending"]
-    if chunk is None:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        chunk = max(1, min(16, len(pending) // (4 * workers)))
-    groups = _chunks(rows, pending, chunk)
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    groups = _chunks(rows, pending, workers, chunk or 16)
     futures = client.map(run_files, [command] * len(groups), [[rows[i]["input"] for i in members] for _, members in groups],
                          [folder for folder, _ in groups], options=list(options), cli=_cli(cli), pure=False, retries=retries)
     for (_, members), results in zip(groups, client.gather(futures)):

@@ -19,7 +19,7 @@ distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed in this environment: the Dask recipe is not tested")
 pandas = pytest.importorskip("pandas", reason="pandas is not installed in this environment: the Dask recipe is not tested")
 
-from poise.batch import run_batch  # noqa: E402
+from poise.batch import _chunks, run_batch  # noqa: E402
 
 
 @pytest.fixture
@@ -50,6 +50,24 @@ def comparable(rows, out):
     """The rows without the wall time, with the output folder cut from the output paths."""
     return [{k: (v.replace(str(out), "OUT") if k == "output" else v) for k, v in row.items() if k != "seconds"}
             for row in rows]
+
+
+def test_tasks_shrink_as_the_work_left_shrinks_and_cover_every_input_once():
+    rows = [{"output": f"/out/{'ab'[i % 3 == 0]}/r{i:03d}.csv"} for i in range(200)]
+    pending = [i for i in range(200) if i % 7]  # some inputs are done already
+    for workers in (1, 2, 8):
+        groups = _chunks(rows, pending, workers, 16)
+        assert sorted(i for _, members in groups for i in members) == pending
+        for folder, members in groups:
+            assert 1 <= len(members) <= 16
+            assert {os.path.dirname(rows[i]["output"]) for i in members} == {folder}
+        sizes = [len(members) for _, members in groups]
+        assert sizes[0] == min(16, -(-len(pending) // (2 * workers))) and sizes[-1] == 1
+        # within a folder, no task is larger than the one before it
+        for folder in {f for f, _ in groups}:
+            own = [len(m) for f, m in groups if f == folder]
+            assert own == sorted(own, reverse=True), (workers, folder, own)
+    assert len(_chunks(rows, pending, 2, 4)) > len(_chunks(rows, pending, 2, 16))
 
 
 @pytest.fixture
