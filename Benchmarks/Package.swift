@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "PoiseRecording", package: "Poise"),
                 .product(name: "PoiseSpectral", package: "Poise"),
                 .product(name: "PoiseRun", package: "Poise"),
+                .product(name: "PoiseReports", package: "Poise"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,7 +2,8 @@
 # Soak: a 2 GB CSV streams through `poise info`, `poise spectrum`, `poise fuse`,
 # `poise replay --speed max` and `poise report` in under 100 MB of memory. Prints wall time and
 # max RSS of each.
-#   scripts/soak_bigcsv.sh [GIGABYTES]   (default 2; needs that much free space in $TMPDIR)
+#   scripts/soak_bigcsv.sh [GIGABYTES]   (default 2; needs about twice that much free space in
+#   $TMPDIR: the CSV, and the binary copy of its samples that `report` keeps while it runs)
 set -eu
 cd "$(dirname "$0")/.."
 GB=${1:-2}

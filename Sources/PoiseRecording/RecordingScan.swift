@@ -43,7 +43,21 @@ public struct RecordingScan: Sendable {
 
     /// `keep`: intervals kept and sorted directly (tests use a small number to exercise the passes).
     init(path: String, options: ReadOptions, keep: Int) throws {
-        let reader = try RecordingSources.open(path: path, options: options)
+        try self.init(path: path, reading: try RecordingSources.open(path: path, options: options), keep: keep) {
+            try RecordingSources.open(path: path, options: options)
+        }
+    }
+
+    /// Scans `source`, a recording just opened, and reads the recording again from its start with
+    /// `reopen` for the median's further passes (a long recording; see the type): for a caller
+    /// that reads the samples some other way after the first pass (`SampleSpool`).
+    ///
+    /// - Throws: what the sources throw.
+    public init(path: String, reading source: any SampleSource, reopening reopen: () throws -> any SampleSource) throws {
+        try self.init(path: path, reading: source, keep: Self.keptIntervalCount, reopening: reopen)
+    }
+
+    init(path: String, reading reader: any SampleSource, keep: Int, reopening reopen: () throws -> any SampleSource) throws {
         self.path = path
         schema = reader.schema
         var intervals: [Double] = []
@@ -79,8 +93,8 @@ public struct RecordingScan: Sendable {
             nominalRate = 1 / intervals[intervalCount / 2]
         } else {
             var passes = 1
-            let median = try Self.selectMedian(path: path, options: options, count: intervalCount, keep: keep,
-                                               topHistogram: histogram, passes: &passes)
+            let median = try Self.selectMedian(count: intervalCount, keep: keep, topHistogram: histogram, passes: &passes,
+                                               reopening: reopen)
             self.passes = passes
             // Only a file that changed between the passes has no consistent median: fall back to the
             // median of the first intervals.
@@ -89,8 +103,8 @@ public struct RecordingScan: Sendable {
     }
 
     /// The interval of rank `count / 2` in sorted order, by radix selection over further passes.
-    static func selectMedian(path: String, options: ReadOptions, count: Int, keep: Int, topHistogram: [Int],
-                             passes: inout Int) throws -> Double? {
+    static func selectMedian(count: Int, keep: Int, topHistogram: [Int], passes: inout Int,
+                             reopening reopen: () throws -> any SampleSource) throws -> Double? {
         var rank = count / 2          // 0-based rank among the intervals still in play
         var histogram = topHistogram
         var prefix: UInt64 = 0         // the fixed top bits of the median's bit pattern
@@ -109,7 +123,7 @@ public struct RecordingScan: Sendable {
             if inBin <= keep {
                 var kept: [Double] = []
                 kept.reserveCapacity(inBin)
-                try forEachInterval(path: path, options: options) { interval in
+                try forEachInterval(of: reopen()) { interval in
                     if interval.bitPattern >> shift == prefix { kept.append(interval) }
                 }
                 guard kept.count == inBin else { return nil }
@@ -117,7 +131,7 @@ public struct RecordingScan: Sendable {
                 return kept[rank]
             }
             for index in histogram.indices { histogram[index] = 0 }
-            try forEachInterval(path: path, options: options) { interval in
+            try forEachInterval(of: reopen()) { interval in
                 let bits = interval.bitPattern
                 if bits >> shift == prefix { histogram[Int((bits >> (shift - 16)) & 0xFFFF)] += 1 }
             }
@@ -125,9 +139,9 @@ public struct RecordingScan: Sendable {
         }
     }
 
-    /// Calls `visit` with every positive finite interval between consecutive samples, in order.
-    static func forEachInterval(path: String, options: ReadOptions, _ visit: (Double) -> Void) throws {
-        let reader = try RecordingSources.open(path: path, options: options)
+    /// Calls `visit` with every positive finite interval between consecutive samples of `reader`,
+    /// in order.
+    static func forEachInterval(of reader: any SampleSource, _ visit: (Double) -> Void) throws {
         guard var previous = try reader.next()?.time else { return }
         while let sample = try reader.next() {
             let interval = sample.time - previous

@@ -330,10 +330,19 @@ public struct RecordingReport {
             SpectrumRun(filter: try setting.spec.makeFilter(sampleRate: rate), welch: try WelchAccumulator(configuration: configuration, channels: 3))
         }
         var first = true
+        var previousTime = 0.0
+        var inputs: [SIMD3<Double>] = [], periods: [Double] = []
         try input.forEachChunk { chunk in
-            let isFirst = first
+            inputs.removeAll(keepingCapacity: true)
+            periods.removeAll(keepingCapacity: true)
+            for sample in chunk {
+                inputs.append(sample.acceleration)
+                periods.append(sample.time - previousTime)
+                previousTime = sample.time
+            }
+            let isFirst = first, inputs = inputs, periods = periods
             first = false
-            _ = parallelMap(count: runs.count, threads: max(1, threads)) { k in runs[k].process(chunk, first: isFirst) }
+            _ = parallelMap(count: runs.count, threads: max(1, threads)) { k in runs[k].process(inputs: inputs, periods: periods, first: isFirst) }
         }
         return runs.map { try? $0.welch.finish() }
     }

@@ -13,6 +13,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("fusion", fusionSuite),
     ("noise", noiseSuite),
     ("calibration", calibrationSuite),
+    ("report", reportSuite),
 ]
 
 // Arguments: suite names (none: all) and `--record-baselines` (rewrite their entries in

@@ -142,6 +142,17 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     @inlinable
     public mutating func process(_ input: Value, dt: Double) -> Value { process(input) }
 
+    /// Ignores `dt` (fixed-rate design): the buffer form ``process(_:into:)``, which equals
+    /// `process(input[i], dt: dt[i])` in a loop.
+    ///
+    /// - Precondition: `dt.count >= input.count`, `output.count >= input.count`, no overlap.
+    @inlinable
+    public mutating func process(_ input: UnsafeBufferPointer<Value>, dt: UnsafeBufferPointer<Double>,
+                                 into output: UnsafeMutableBufferPointer<Value>) {
+        precondition(dt.count >= input.count, "buffer shorter than input")
+        process(input, into: output)
+    }
+
     /// Sets every section to the steady state for `input` held constant; returns the output.
     @usableFromInline
     mutating func settle(at input: Value) -> Value {

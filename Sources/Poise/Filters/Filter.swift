@@ -39,6 +39,15 @@ public protocol Filter<Value>: Sendable {
     /// - Precondition: `output.count >= input.count`.
     /// - Complexity: O(n), no allocation.
     mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>)
+
+    /// Filters a buffer with per-sample periods in seconds: `output[i]` is exactly what
+    /// `process(input[i], dt: dt[i])` would return in a loop (a default implementation is that
+    /// loop; filters may provide a faster one with identical results).
+    ///
+    /// - Precondition: `dt.count >= input.count` and `output.count >= input.count`.
+    /// - Complexity: O(n), no allocation.
+    mutating func process(_ input: UnsafeBufferPointer<Value>, dt: UnsafeBufferPointer<Double>,
+                          into output: UnsafeMutableBufferPointer<Value>)
 }
 
 /// How a filter's memory is initialised before the first input.
@@ -68,7 +77,8 @@ extension Filter {
         for i in 0..<input.count { output[i] = process(input[i]) }
     }
 
-    /// Filters a buffer with per-sample periods: `output[i] = process(input[i], dt: dt[i])`.
+    /// The per-sample loop with periods (default for ``Filter/process(_:dt:into:)``):
+    /// `output[i] = process(input[i], dt: dt[i])`.
     ///
     /// - Precondition: `dt.count >= input.count` and `output.count >= input.count`.
     @inlinable

@@ -29,12 +29,6 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     let half: Double
     let reach: Double
 
-    struct Item: Sendable {
-        var time: Double
-        var output: Value
-        var input: Value
-    }
-
     // Totals over the kept segments.
     var sumOutput = 0.0
     var sumInput = 0.0
@@ -46,8 +40,11 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     var savedInput = 0.0
     var savedEvaluated = 0
 
-    // The current segment: items [low, count) are `items[head...]`.
-    var items: [Item] = []
+    // The current segment: items [low, count) are `times[head...]`, `outputs[head...]` and (when
+    // the input is measured) `inputs[head...]`.
+    var times: [Double] = []
+    var outputs: [Value] = []
+    var inputs: [Value] = []
     var head = 0
     var low = 0
     var count = 0
@@ -81,9 +78,34 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
             first = time
             savedOutput = sumOutput; savedInput = sumInput; savedEvaluated = evaluated
         }
-        items.append(Item(time: time, output: output, input: input))
+        times.append(time)
+        outputs.append(output)
+        if measuresInput { inputs.append(input) }
         count += 1
         last = time
+        evaluate(closing: false)
+    }
+
+    /// Adds the next items of the current segment (starting one if none is open): the same sums,
+    /// bit for bit, as `add(time:output:input:)` called for each in order, with the residuals
+    /// whose window is complete computed once at the end (a run of items costs one pass instead
+    /// of one call per item).
+    ///
+    /// - Parameters: `times` in s, the filter's `outputs` and the raw `inputs` at those times
+    ///   (equal counts).
+    @_specialize(exported: true, where Value == SIMD3<Double>)
+    public mutating func add(times: UnsafeBufferPointer<Double>, outputs: UnsafeBufferPointer<Value>, inputs: UnsafeBufferPointer<Value>) {
+        precondition(outputs.count == times.count && inputs.count == times.count, "times, outputs and inputs differ in count")
+        guard let newest = times.last else { return }
+        if count == 0 {
+            first = times[0]
+            savedOutput = sumOutput; savedInput = sumInput; savedEvaluated = evaluated
+        }
+        self.times.append(contentsOf: times)
+        self.outputs.append(contentsOf: outputs)
+        if measuresInput { self.inputs.append(contentsOf: inputs) }
+        count += times.count
+        last = newest
         evaluate(closing: false)
     }
 
@@ -99,7 +121,9 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
         } else {
             sumOutput = savedOutput; sumInput = savedInput; evaluated = savedEvaluated
         }
-        items.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+        outputs.removeAll(keepingCapacity: true)
+        inputs.removeAll(keepingCapacity: true)
         head = 0; low = 0; count = 0; high = 0; next = 0
         windowOutput = .zero; windowInput = .zero
     }
@@ -108,7 +132,7 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     public var inSegment: Bool { count > 0 }
 
     /// Items held (the current segment from the oldest one still inside a window).
-    public var bufferedCount: Int { items.count - head }
+    public var bufferedCount: Int { times.count - head }
 
     /// The jitter over the kept segments so far (`endSegment` the last one first).
     public var result: JitterResult {
@@ -138,32 +162,36 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
         var next = self.next, high = self.high, low = self.low
         var windowOutput = self.windowOutput, windowInput = self.windowInput
         var sumOutput = self.sumOutput, sumInput = self.sumInput, evaluated = self.evaluated
-        // Item i of the segment is items[i + offset] (head and low advance together).
+        // Item i of the segment is times[i + offset] (head and low advance together); the
+        // pointers are moved by `offset` once.
         let offset = head - low
-        items.withUnsafeBufferPointer { items in
-            let newest = items[count - 1 + offset].time
-            while next < count {
-                let t = items[next + offset].time
-                if !closing, !(newest > t + reach) { break }
-                guard t - first >= half, last - t >= half else { next += 1; continue }
-                while high <= next || (high < count && items[high + offset].time <= t + reach) {
-                    let entry = items[high + offset]
-                    windowOutput = windowOutput + entry.output
-                    if measuresInput { windowInput = windowInput + entry.input }
-                    high += 1
+        times.withUnsafeBufferPointer { timeBuffer in
+            outputs.withUnsafeBufferPointer { outputBuffer in
+                inputs.withUnsafeBufferPointer { inputBuffer in
+                    let time = timeBuffer.baseAddress! + offset, output = outputBuffer.baseAddress! + offset
+                    let input = measuresInput ? inputBuffer.baseAddress! + offset : nil
+                    let newest = time[count - 1]
+                    while next < count {
+                        let t = time[next]
+                        if !closing, !(newest > t + reach) { break }
+                        guard t - first >= half, last - t >= half else { next += 1; continue }
+                        while high <= next || (high < count && time[high] <= t + reach) {
+                            windowOutput = windowOutput + output[high]
+                            if let input { windowInput = windowInput + input[high] }
+                            high += 1
+                        }
+                        while time[low] < t - reach {
+                            windowOutput = windowOutput - output[low]
+                            if let input { windowInput = windowInput - input[low] }
+                            low += 1
+                        }
+                        let scale = 1 / Value.Scalar(high - low)
+                        sumOutput += Double((output[next] - scale * windowOutput).lengthSquared)
+                        if let input { sumInput += Double((input[next] - scale * windowInput).lengthSquared) }
+                        evaluated += 1
+                        next += 1
+                    }
                 }
-                while items[low + offset].time < t - reach {
-                    let entry = items[low + offset]
-                    windowOutput = windowOutput - entry.output
-                    if measuresInput { windowInput = windowInput - entry.input }
-                    low += 1
-                }
-                let current = items[next + offset]
-                let scale = 1 / Value.Scalar(high - low)
-                sumOutput += Double((current.output - scale * windowOutput).lengthSquared)
-                if measuresInput { sumInput += Double((current.input - scale * windowInput).lengthSquared) }
-                evaluated += 1
-                next += 1
             }
         }
         self.next = next; self.high = high
@@ -177,8 +205,10 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
     mutating func dropOldest(_ dropped: Int) {
         head += dropped
         low += dropped
-        if head >= 1024 && 2 * head >= items.count {
-            items.removeFirst(head)
+        if head >= 1024 && 2 * head >= times.count {
+            times.removeFirst(head)
+            outputs.removeFirst(head)
+            if measuresInput { inputs.removeFirst(head) }
             head = 0
         }
     }

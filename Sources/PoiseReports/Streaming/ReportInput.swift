@@ -33,14 +33,38 @@ public struct ReportInput {
 
     /// A recording file in any format `RecordingSources` reads, streamed (a pre-scan finds the
     /// count, the time span and the median rate without keeping samples: `RecordingScan`).
+    ///
+    /// The scan parses the file once and keeps the parsed samples in a `SampleSpool` (a
+    /// temporary binary file, unlinked at once); every later pass reads them from there. When
+    /// the spool cannot be made or written (a full temporary folder), each pass parses the file
+    /// again instead.
     public init(path: String, options: ReadOptions = ReadOptions()) {
         self.path = path
-        open = { try RecordingSources.open(path: path, options: options) }
+        let parsed = Parsed()
+        open = {
+            if let spool = parsed.spool, let reader = parsed.reader,
+               let source = spool.source(path: path, schema: reader.schema, issues: reader.issues, summary: reader.summary) {
+                return source
+            }
+            return try RecordingSources.open(path: path, options: options)
+        }
         scan = {
-            let scan = try RecordingScan(path: path, options: options)
+            let reader = try RecordingSources.open(path: path, options: options)
+            parsed.reader = reader
+            parsed.spool = try? SampleSpool(schema: reader.schema)
+            let source: any SampleSource = parsed.spool.map { SpoolingSource(reader, into: $0) } ?? reader
+            let scan = try RecordingScan(path: path, reading: source) {
+                try parsed.spool?.source(path: path, schema: reader.schema) ?? RecordingSources.open(path: path, options: options)
+            }
             return Scan(schema: scan.schema, count: scan.sampleCount, firstTime: scan.firstTime ?? 0,
                         lastTime: scan.lastTime ?? 0, rate: scan.nominalRate)
         }
+    }
+
+    /// The reader of a file's scan and the samples it parsed.
+    final class Parsed {
+        var reader: (any SampleSource)?
+        var spool: SampleSpool?
     }
 
     /// Samples in memory.

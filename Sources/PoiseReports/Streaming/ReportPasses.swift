@@ -155,20 +155,30 @@ final class SpectrumRun: @unchecked Sendable {
     struct State {
         var filter: AnyFilter<SIMD3<Double>>
         var welch: WelchAccumulator
-        var previousTime = 0.0
         var values = [0.0, 0.0, 0.0]
+        var outputs: [SIMD3<Double>] = []
 
-        /// Filters `chunk` with the real periods (the recording's first sample as one nominal
-        /// period, as `filterAcceleration`) and adds the outputs to the PSDs.
-        mutating func process(_ chunk: [MotionSample], first: Bool) {
-            for (offset, sample) in chunk.enumerated() {
-                let a = sample.acceleration
-                let y = first && offset == 0 ? filter.process(a) : filter.process(a, dt: sample.time - previousTime)
-                previousTime = sample.time
-                values[0] = y.x; values[1] = y.y; values[2] = y.z
-                welch.add(values)
+        /// Filters a chunk (`inputs` its accelerations, `periods` the real periods before them;
+        /// the recording's first sample filtered with the nominal period, as
+        /// `filterAcceleration`), one call to the filter per block of ``block`` samples, and adds
+        /// the outputs to the PSDs.
+        mutating func process(inputs: [SIMD3<Double>], periods: [Double], first: Bool) {
+            if outputs.isEmpty { outputs = [SIMD3<Double>](repeating: .zero, count: Self.block) }
+            var start = 0
+            while start < inputs.count {
+                let end = min(start + Self.block, inputs.count)
+                filter.process(inputs, dt: periods, range: start..<end, into: &outputs, startsRecording: first && start == 0)
+                for k in 0..<(end - start) {
+                    let y = outputs[k]
+                    values[0] = y.x; values[1] = y.y; values[2] = y.z
+                    welch.add(values)
+                }
+                start = end
             }
         }
+
+        /// Samples filtered per call to the filter.
+        static let block = 1024
     }
 
     init(filter: AnyFilter<SIMD3<Double>>, welch: WelchAccumulator) {
@@ -177,5 +187,5 @@ final class SpectrumRun: @unchecked Sendable {
 
     var welch: WelchAccumulator { state.welch }
 
-    func process(_ chunk: [MotionSample], first: Bool) { state.process(chunk, first: first) }
+    func process(inputs: [SIMD3<Double>], periods: [Double], first: Bool) { state.process(inputs: inputs, periods: periods, first: first) }
 }

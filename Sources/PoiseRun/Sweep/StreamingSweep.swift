@@ -22,6 +22,7 @@ public struct StreamingSweep {
     /// The current chunk's accelerations and the period before each (the first sample of the
     /// recording: unused, it is filtered with the nominal period).
     var inputs: [SIMD3<Double>] = []
+    var times: [Double] = []
     var periods: [Double] = []
     var previousTime = 0.0
     var still: [Range<Int>]
@@ -77,10 +78,12 @@ public struct StreamingSweep {
     public mutating func add(_ chunk: [MotionSample]) {
         flags.removeAll(keepingCapacity: true)
         inputs.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
         periods.removeAll(keepingCapacity: true)
         for offset in chunk.indices {
             let i = index + offset
             inputs.append(chunk[offset].acceleration)
+            times.append(chunk[offset].time)
             periods.append(chunk[offset].time - previousTime)
             previousTime = chunk[offset].time
             var flag: UInt8 = 0
@@ -101,9 +104,9 @@ public struct StreamingSweep {
                 if flag & 2 != 0 { raw.endSegment(keep: true) }
             }
         }
-        let start = index, flags = self.flags, runs = self.runs, inputs = self.inputs, periods = self.periods
+        let start = index, flags = self.flags, runs = self.runs, inputs = self.inputs, times = self.times, periods = self.periods
         _ = parallelMap(count: runs.count, threads: threads, progress: nil) { k in
-            runs[k].process(chunk, inputs: inputs, periods: periods, flags: flags, first: start)
+            runs[k].process(inputs: inputs, times: times, periods: periods, flags: flags, first: start)
         }
         index += chunk.count
     }
@@ -147,37 +150,42 @@ final class SettingRun: @unchecked Sendable {
         var lag: LagAccumulator<SIMD3<Double>>
         var outputs: [SIMD3<Double>] = []
 
-        /// Filters `chunk` (sample `first` of the recording onwards; `inputs` its accelerations,
-        /// `periods` the real periods before them, the first sample of the recording filtered
-        /// with the nominal period, as `filterAcceleration`) in one call to the filter, and feeds
-        /// the accumulators as `flags` say.
-        mutating func process(_ chunk: [MotionSample], inputs: [SIMD3<Double>], periods: [Double], flags: [UInt8], first: Int) {
+        /// Filters a chunk (sample `first` of the recording onwards; `inputs` its accelerations,
+        /// `times` their times, `periods` the real periods before them, the first sample of the
+        /// recording filtered with the nominal period, as `filterAcceleration`) in blocks, one
+        /// call to the filter per block, and feeds the accumulators as `flags` say (a run of
+        /// still samples in one call to the jitter's).
+        mutating func process(inputs: [SIMD3<Double>], times: [Double], periods: [Double], flags: [UInt8], first: Int) {
             if outputs.isEmpty { outputs = [SIMD3<Double>](repeating: .zero, count: Self.block) }
             var start = 0
-            while start < chunk.count {
-                let end = min(start + Self.block, chunk.count)
-                inputs.withUnsafeBufferPointer { input in
-                    periods.withUnsafeBufferPointer { dt in
-                        outputs.withUnsafeMutableBufferPointer { output in
-                            var from = start
-                            if first + start == 0 { output[0] = filter.process(input[0]); from = 1 }
-                            filter.process(UnsafeBufferPointer(rebasing: input[from..<end]), dt: UnsafeBufferPointer(rebasing: dt[from..<end]),
-                                           into: UnsafeMutableBufferPointer(rebasing: output[(from - start)..<(end - start)]))
-                        }
-                    }
-                }
-                for offset in start..<end {
+            while start < inputs.count {
+                let end = min(start + Self.block, inputs.count)
+                filter.process(inputs, dt: periods, range: start..<end, into: &outputs, startsRecording: first + start == 0)
+                var offset = start
+                while offset < end {
                     let flag = flags[offset]
-                    guard flag != 0 else { continue }
-                    let y = outputs[offset - start], a = inputs[offset]
                     if flag & 1 != 0 {
-                        jitter.add(time: chunk[offset].time, output: y, input: a)
-                        if flag & 2 != 0 { jitter.endSegment(keep: true) }
+                        // The run of still samples up to the end of the block or of its segment.
+                        var stop = offset + 1
+                        while stop < end, flags[stop - 1] & 2 == 0, flags[stop] & 1 != 0 { stop += 1 }
+                        inputs.withUnsafeBufferPointer { input in
+                            times.withUnsafeBufferPointer { time in
+                                outputs.withUnsafeBufferPointer { output in
+                                    jitter.add(times: UnsafeBufferPointer(rebasing: time[offset..<stop]),
+                                               outputs: UnsafeBufferPointer(rebasing: output[(offset - start)..<(stop - start)]),
+                                               inputs: UnsafeBufferPointer(rebasing: input[offset..<stop]))
+                                }
+                            }
+                        }
+                        if flags[stop - 1] & 2 != 0 { jitter.endSegment(keep: true) }
+                        offset = stop
+                        continue
                     }
                     if flag & 4 != 0 {
-                        lag.add(output: y, input: a)
+                        lag.add(output: outputs[offset - start], input: inputs[offset])
                         if flag & 8 != 0 { lag.endSegment() }
                     }
+                    offset += 1
                 }
                 start = end
             }
@@ -195,7 +203,7 @@ final class SettingRun: @unchecked Sendable {
     var jitter: JitterAccumulator<SIMD3<Double>> { state.jitter }
     var lag: LagAccumulator<SIMD3<Double>> { state.lag }
 
-    func process(_ chunk: [MotionSample], inputs: [SIMD3<Double>], periods: [Double], flags: [UInt8], first: Int) {
-        state.process(chunk, inputs: inputs, periods: periods, flags: flags, first: first)
+    func process(inputs: [SIMD3<Double>], times: [Double], periods: [Double], flags: [UInt8], first: Int) {
+        state.process(inputs: inputs, times: times, periods: periods, flags: flags, first: first)
     }
 }

@@ -75,6 +75,38 @@ import Testing
         #expect(largestBuffer <= Int(window * 1.5 * 170) + 10)
     }
 
+    /// Items added in runs (of lengths that straddle windows and segment ends) give the same
+    /// totals, bit for bit, as the same items added one at a time.
+    @Test(arguments: [(UInt64(21), 1.0), (22, 0.5), (23, 2.5)])
+    func runsOfItemsEqualItemsOneAtATime(seed: UInt64, window: Double) {
+        let (times, input, output) = Self.signal(seed: seed, count: 5000)
+        let segments = Self.segments(seed: seed + 100, count: times.count, longest: 900)
+        var single = JitterAccumulator<SIMD3<Double>>(window: window)
+        var runs = JitterAccumulator<SIMD3<Double>>(window: window)
+        var random = SplitMix(seed: seed)
+        for (number, segment) in segments.enumerated() {
+            for i in segment { single.add(time: times[i], output: output[i], input: input[i]) }
+            var start = segment.lowerBound
+            while start < segment.upperBound {
+                let end = min(segment.upperBound, start + 1 + Int(random.uniform() * 300))
+                times.withUnsafeBufferPointer { t in
+                    output.withUnsafeBufferPointer { y in
+                        input.withUnsafeBufferPointer { x in
+                            runs.add(times: UnsafeBufferPointer(rebasing: t[start..<end]), outputs: UnsafeBufferPointer(rebasing: y[start..<end]),
+                                     inputs: UnsafeBufferPointer(rebasing: x[start..<end]))
+                        }
+                    }
+                }
+                start = end
+            }
+            single.endSegment(keep: number % 3 != 1)
+            runs.endSegment(keep: number % 3 != 1)
+        }
+        #expect(single.result.evaluatedSamples > 100)
+        #expect(runs.result == single.result)
+        #expect(runs.result.jitter.bitPattern == single.result.jitter.bitPattern)
+    }
+
     @Test func jitterAccumulatorWithoutSegmentsIsEmpty() {
         var accumulator = JitterAccumulator<Double>()
         accumulator.endSegment(keep: true)
