@@ -262,6 +262,20 @@ def broad_errors(estimate, truth, mask, align_heading, components=False):
     return np.degrees(np.sqrt(np.mean(total ** 2)))
 
 
+def load_broad(path):
+    """A BROAD trial: median rate (Hz), gyr (rad/s), acc (m/s²), mag (µT), truth (w, x, y, z) and
+    the scored-sample mask (movement = 1 and finite truth)."""
+    import pandas as pd
+    frame = pd.read_csv(path)
+    rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
+    gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
+    acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
+    mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
+    truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
+    mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+    return rate, gyr, acc, mag, truth, mask
+
+
 def part_offline_accuracy(ctx):
     """Offline (whole recording): `poise evaluate --offline` against `vqf.offlineVQF`, 9D and 6D,
     total / heading / inclination RMSE per BROAD trial (rendered as its own table)."""
@@ -272,18 +286,11 @@ def part_offline_accuracy(ctx):
         import vqf
     except ImportError:
         return []
-    import pandas as pd
     trials = sorted(name[:-4] for name in os.listdir(folder) if name.endswith(".csv"))
     results = {}
     for trial in trials:
         path = os.path.join(folder, trial + ".csv")
-        frame = pd.read_csv(path)
-        rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
-        gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
-        acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
-        mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
-        truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
-        mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+        rate, gyr, acc, mag, truth, mask = load_broad(path)
         out = vqf.offlineVQF(gyr, acc, mag, 1 / rate)
         for mode in ("9D", "6D"):
             run = subprocess.run([ctx.poise_binary, "evaluate", path, "--offline", "--mode", mode.lower(), "--json"],
@@ -311,7 +318,6 @@ def part_accuracy(ctx):
     folder = os.path.join(ctx.shared, "broad")
     if not os.path.isdir(folder):
         return [["orientation accuracy (BROAD)", "", "", "../shared/data/broad absent", "—"]]
-    import pandas as pd
     methods = {}
     try:
         import vqf
@@ -369,13 +375,7 @@ def part_accuracy(ctx):
     job = f"orientation total RMSE, BROAD mean of {len(BROAD_TRIALS)} trials"
     for trial in BROAD_TRIALS:
         path = os.path.join(folder, trial + ".csv")
-        frame = pd.read_csv(path)
-        rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
-        gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
-        acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
-        mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
-        truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
-        mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+        rate, gyr, acc, mag, truth, mask = load_broad(path)
         for name, method in poise_methods.items():
             try:
                 results[name].append(method(path))

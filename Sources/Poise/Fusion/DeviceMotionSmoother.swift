@@ -3,8 +3,8 @@
 ///
 /// The smoother runs the online estimator (`DeviceMotionEstimator`, unchanged) over the
 /// recording three times:
-/// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude,
-///    magnetic reference) — nothing is kept per sample;
+/// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude) —
+///    nothing is kept per sample;
 /// 2. backward in time, started from that state (`Options.carryBias` and the other carry
 ///    options), keeping each sample's attitude, bias and its time since its last undisturbed
 ///    magnetometer reading and since its last rest;
@@ -49,8 +49,9 @@ public struct DeviceMotionSmoother: Sendable {
         /// pass's final ones (both are estimates at the same instant). Default true.
         public var carryBias: Bool = true
         /// Start each pass with the other pass's final attitude (device → ENU; in 9D without
-        /// the fast initial heading convergence). Default false.
-        public var carryAttitude: Bool = false
+        /// the fast initial heading convergence), so that a recording that starts or ends in
+        /// motion does not begin a pass with an unconverged attitude. Default true.
+        public var carryAttitude: Bool = true
         /// Start each pass with the other pass's final magnetic reference field (norm, dip,
         /// disturbance state). 9D only. Default false.
         public var carryMagneticReference: Bool = false
@@ -61,7 +62,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
 
-        public init(carryBias: Bool = true, carryAttitude: Bool = false, carryMagneticReference: Bool = false,
+        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryMagneticReference: Bool = false,
                     disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
             self.carryBias = carryBias
             self.carryAttitude = carryAttitude
