@@ -48,10 +48,15 @@ public struct DeviceMotionSmoother: Sendable {
         /// across the time reversal) and its covariance, and the output pass with the backward
         /// pass's final ones (both are estimates at the same instant). Default true.
         public var carryBias: Bool = true
-        /// Start each pass with the other pass's final attitude (device → ENU; in 9D without
-        /// the fast initial heading convergence), so that a recording that starts or ends in
-        /// motion does not begin a pass with an unconverged attitude. Default true.
+        /// Start each pass with the other pass's final attitude (device → ENU), so that a
+        /// recording that starts or ends in motion does not begin a pass with an inclination
+        /// taken from one accelerating sample. Default true.
         public var carryAttitude: Bool = true
+        /// With `carryAttitude` in 9D: keep the carried heading (no fast initial heading
+        /// convergence to the first magnetometer readings) always; when false, only when the
+        /// other pass ended in motion (at rest, the first magnetometer readings give the better
+        /// start). Default false.
+        public var carryHeading: Bool = false
         /// Start each pass with the other pass's final magnetic reference field (norm, dip,
         /// disturbance state). 9D only. Default false.
         public var carryMagneticReference: Bool = false
@@ -62,10 +67,11 @@ public struct DeviceMotionSmoother: Sendable {
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
 
-        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryMagneticReference: Bool = false,
-                    disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
+        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
+                    carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
             self.carryBias = carryBias
             self.carryAttitude = carryAttitude
+            self.carryHeading = carryHeading
             self.carryMagneticReference = carryMagneticReference
             self.disturbanceWeightTime = disturbanceWeightTime
             self.restWeightTime = restWeightTime
@@ -75,7 +81,7 @@ public struct DeviceMotionSmoother: Sendable {
         var carriesState: Bool { carryBias || carryAttitude || carryMagneticReference }
 
         /// The names of the settings (for command-line overrides).
-        public static let names = ["carryBias", "carryAttitude", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime"]
+        public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime"]
     }
 
     /// One sample of the backward pass, kept for the output pass (64 bytes).
@@ -292,7 +298,8 @@ public struct DeviceMotionSmoother: Sendable {
 extension DeviceMotionEstimator {
     /// Starts this estimator (fresh, same configuration) from `other`'s final state, taken at
     /// the same instant with time running the other way, as `options` say: the bias negated with
-    /// its covariance, the attitude (ENU, as the gyroscope attitude; no initial heading snap), the
+    /// its covariance, the attitude (ENU, as the gyroscope attitude; with `carryHeading`, or when
+    /// `other` ended in motion, no initial heading snap), the
     /// magnetic reference field and disturbance state.
     mutating func carry(from other: DeviceMotionEstimator, _ options: DeviceMotionSmoother.Options) {
         if options.carryBias {
@@ -301,7 +308,7 @@ extension DeviceMotionEstimator {
         }
         if options.carryAttitude {
             state.gyroscopeAttitude = other.attitudeEastNorthUp
-            if coefficients.usesMagnetometer { state.magneticInitialGain = 0 }
+            if coefficients.usesMagnetometer && (options.carryHeading || !other.state.restDetected) { state.magneticInitialGain = 0 }
         }
         if options.carryMagneticReference && coefficients.usesMagnetometer {
             state.magneticReferenceNorm = other.state.magneticReferenceNorm
