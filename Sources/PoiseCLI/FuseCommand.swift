@@ -69,7 +69,8 @@ struct FuseCommand: ParsableCommand {
             if !spooled.stopped {
                 try OfflineFusion(configuration: configuration, options: try fusion.smootherOptions()).run(spooled.spool, sink: sink)
             }
-            run = (spooled.spool.count, spooled.stopped)
+            // A signal during the smoothing ends the run here (the output is then not created).
+            run = (spooled.spool.count, spooled.stopped || interrupt.isSet)
         } else {
             let result = try BatchDriver.run(reader, first: first, through: &pipeline, shouldStop: { interrupt.isSet }, sink: sink)
             run = (result.samples, result.stopped)

@@ -67,6 +67,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
 
+        /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
             self.carryBias = carryBias
