@@ -54,6 +54,11 @@ QUESTIONS = {
         "5 Hz (online default)": dict(ONLINE_GAIN),
         "every sample": dict(ONLINE_GAIN, correctionRate=0),
     },
+    "schedule at the default gain": {
+        "25 s, 5 Hz (defaults)": {},
+        "25 s, every sample": {"correctionRate": 0},
+        "20 s, every sample": {"correctionRate": 0, "magnetometerTimeConstant": 20},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},
