@@ -285,6 +285,24 @@ poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, cons
                                         const double *acc, const double *gyr, const double *mag,
                                         const poise_fusion_outputs *outputs, poise_error *err);
 
+/** The offline smoother's settings (Swift DeviceMotionSmoother.defaultConfiguration): Poise's
+ *  defaults with magnetometer_time_constant 25 s; `reference` a poise_reference. */
+poise_status poise_fusion_config_offline(poise_fusion_config *config, double sample_rate,
+                                         int32_t reference, poise_error *err);
+
+/**
+ * The offline smoother (Swift DeviceMotionSmoother, default options) over a whole recording of
+ * `count` samples in time order: writes the same outputs as poise_fusion_update_buffer, each
+ * sample's from the samples before and after it (forward and backward passes of the estimator
+ * with `config`; see docs/fusion.md). Inputs, units and frames as poise_fusion_update_buffer;
+ * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 64 bytes per
+ * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
+ * when a setting is out of range.
+ */
+poise_status poise_fusion_smooth(const poise_fusion_config *config, size_t count, const double *times,
+                                 const double *acc, const double *gyr, const double *mag,
+                                 const poise_fusion_outputs *outputs, poise_error *err);
+
 /** Bytes poise_fusion_save_state writes (the same for every estimator of this library build). */
 size_t poise_fusion_state_size(void);
 

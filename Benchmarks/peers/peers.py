@@ -52,6 +52,7 @@ LIMITS = {
     "9D fusion from Python": "≥ 10 × vqf.VQF.updateBatch (Benchmarks/peers/EMBEDDING.md)",
     "one-pole low-pass from Python": "≥ 5 × scipy.signal.lfilter (Benchmarks/peers/EMBEDDING.md)",
     "9D fusion through the C API": "≤ 1.1 × the Swift loop behind it",
+    "orientation total RMSE offline": "≥ 10 % below vqf.offlineVQF (issue targets)",
     "orientation total RMSE": "VQF offline (whole recording); ≥ 10 % below VQF online",
 }
 
@@ -237,9 +238,10 @@ def quaternion_multiply(p, q):
                             w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
 
 
-def broad_errors(estimate, truth, mask, align_heading):
+def broad_errors(estimate, truth, mask, align_heading, components=False):
     """Total RMSE in degrees: q_e = q_est ⊗ q_true⁻¹; for 6D the estimate is first turned about
-    the vertical by the constant angle minimising the heading RMSE over the scored samples."""
+    the vertical by the constant angle minimising the heading RMSE over the scored samples.
+    With `components`, (total, heading, inclination) RMSE in degrees."""
     est = estimate[mask] / np.linalg.norm(estimate[mask], axis=1, keepdims=True)
     tru = truth[mask] / np.linalg.norm(truth[mask], axis=1, keepdims=True)
     error = quaternion_multiply(est, tru * np.array([1, -1, -1, -1]))
@@ -252,14 +254,70 @@ def broad_errors(estimate, truth, mask, align_heading):
         fine = min(coarse + np.radians(np.arange(-1, 1, 0.01)), key=lambda d: heading_rmse(d)[0])
         error = heading_rmse(fine)[1]
     total = 2 * np.arccos(np.clip(np.abs(error[:, 0]), 0, 1))
+    if components:
+        w, z = error[:, 0], error[:, 3]
+        heading = 2 * np.arctan(np.abs(z / w))
+        inclination = 2 * np.arccos(np.clip(np.sqrt(w * w + z * z), 0, 1))
+        return tuple(float(np.degrees(np.sqrt(np.mean(x ** 2)))) for x in (total, heading, inclination))
     return np.degrees(np.sqrt(np.mean(total ** 2)))
+
+
+def load_broad(path):
+    """A BROAD trial: median rate (Hz), gyr (rad/s), acc (m/s²), mag (µT), truth (w, x, y, z) and
+    the scored-sample mask (movement = 1 and finite truth)."""
+    import pandas as pd
+    frame = pd.read_csv(path)
+    rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
+    gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
+    acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
+    mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
+    truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
+    mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+    return rate, gyr, acc, mag, truth, mask
+
+
+def part_offline_accuracy(ctx):
+    """Offline (whole recording): `poise evaluate --offline` against `vqf.offlineVQF`, 9D and 6D,
+    total / heading / inclination RMSE per BROAD trial (rendered as its own table)."""
+    folder = os.path.join(ctx.shared, "broad")
+    if not os.path.isdir(folder) or not (ctx.poise_binary and os.path.exists(ctx.poise_binary)):
+        return []
+    try:
+        import vqf
+    except ImportError:
+        return []
+    trials = sorted(name[:-4] for name in os.listdir(folder) if name.endswith(".csv"))
+    results = {}
+    for trial in trials:
+        path = os.path.join(folder, trial + ".csv")
+        rate, gyr, acc, mag, truth, mask = load_broad(path)
+        out = vqf.offlineVQF(gyr, acc, mag, 1 / rate)
+        for mode in ("9D", "6D"):
+            run = subprocess.run([ctx.poise_binary, "evaluate", path, "--offline", "--mode", mode.lower(), "--json"],
+                                 capture_output=True, text=True)
+            if run.returncode == 0:
+                d = json.loads(run.stdout)
+                ours = (d["total_rmse_deg"], d["heading_rmse_deg"], d["inclination_rmse_deg"])
+            else:
+                sys.stderr.write(f"Poise offline {mode} on {trial}: {run.stderr.strip()[-300:]}\n")
+                ours = (float("nan"),) * 3
+            results.setdefault(f"Poise offline {mode}", []).append(ours)
+            results.setdefault(f"vqf.offlineVQF {mode}", []).append(
+                broad_errors(out["quat" + mode], truth, mask, mode == "6D", components=True))
+    ctx.offline_accuracy = (trials, results)
+    job = f"orientation total RMSE offline, BROAD mean of {len(trials)} trials"
+    rows = []
+    for mode in ("9D", "6D"):
+        ours = np.nanmean([e[0] for e in results[f"Poise offline {mode}"]])
+        theirs = np.nanmean([e[0] for e in results[f"vqf.offlineVQF {mode}"]])
+        rows.append([job, f"{ours:.2f}° ({mode})", f"vqf.offlineVQF {mode}", f"{theirs:.2f}°", f"{theirs / ours:.2f}"])
+    return rows
 
 
 def part_accuracy(ctx):
     folder = os.path.join(ctx.shared, "broad")
     if not os.path.isdir(folder):
         return [["orientation accuracy (BROAD)", "", "", "../shared/data/broad absent", "—"]]
-    import pandas as pd
     methods = {}
     try:
         import vqf
@@ -317,13 +375,7 @@ def part_accuracy(ctx):
     job = f"orientation total RMSE, BROAD mean of {len(BROAD_TRIALS)} trials"
     for trial in BROAD_TRIALS:
         path = os.path.join(folder, trial + ".csv")
-        frame = pd.read_csv(path)
-        rate = 1 / np.median(np.diff(frame["t_s"].to_numpy()))
-        gyr = np.ascontiguousarray(frame[["gyr_x_radps", "gyr_y_radps", "gyr_z_radps"]].to_numpy())
-        acc = np.ascontiguousarray(frame[["acc_x_mps2", "acc_y_mps2", "acc_z_mps2"]].to_numpy())
-        mag = np.ascontiguousarray(frame[["mag_x_uT", "mag_y_uT", "mag_z_uT"]].to_numpy())
-        truth = frame[["gt_qw", "gt_qx", "gt_qy", "gt_qz"]].to_numpy()
-        mask = (frame["movement"].to_numpy() == 1) & np.isfinite(truth).all(axis=1)
+        rate, gyr, acc, mag, truth, mask = load_broad(path)
         for name, method in poise_methods.items():
             try:
                 results[name].append(method(path))
@@ -387,7 +439,7 @@ def part_embedding(ctx):
     return rows
 
 
-PARTS = [part_ingest, part_filters, part_welch, part_fusion, part_embedding, part_accuracy]
+PARTS = [part_ingest, part_filters, part_welch, part_fusion, part_embedding, part_accuracy, part_offline_accuracy]
 
 
 def machine():
@@ -416,6 +468,15 @@ def render(ctx, rows):
             lines.append(f"| {name} | " + " | ".join(f"{e:.2f}" for e in errors) + f" | {np.nanmean(errors):.2f} |")
         if not any(name.startswith("Poise") for name in ctx.accuracy):
             lines.append(f"| Poise | " + " | ".join(NOT_YET for _ in names) + " | — |")
+    if getattr(ctx, "offline_accuracy", None):
+        trials, results = ctx.offline_accuracy
+        lines += ["", "Offline orientation RMSE (°) per BROAD trial, total / heading / inclination (6D rows with constant heading alignment):", ""]
+        lines.append("| method | " + " | ".join(t[:2] for t in trials) + " | mean |")
+        lines.append("|---|" + "---|" * (len(trials) + 1))
+        for name, errors in results.items():
+            mean = np.nanmean(np.array(errors), axis=0)
+            lines.append(f"| {name} | " + " | ".join("%.2f / %.2f / %.2f" % e for e in errors)
+                         + " | %.3f / %.3f / %.3f |" % tuple(mean))
     return "\n".join(lines)
 
 

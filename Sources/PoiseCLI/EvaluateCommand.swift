@@ -37,18 +37,27 @@ struct EvaluateCommand: ParsableCommand {
         try schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
-        var pipeline = Pipeline(try fusion.calibrationStages(schema: schema) + [DeviceMotionStage(configuration: configuration)])
         var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
         var rows = RowCounts()
-        _ = try BatchDriver.run(try RecordingSources.open(path: path, options: fusion.readOptions), through: &pipeline) { record in
-            score.receive(record)
-            rows.add(record.input)
+        let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
+        if fusion.offline {
+            let spooled = try OfflineFusion.spool(reader, stages: try fusion.calibrationStages(schema: schema))
+            try OfflineFusion(configuration: configuration, options: try fusion.smootherOptions()).run(spooled.spool) { record in
+                score.receive(record)
+                rows.add(record.input)
+            }
+        } else {
+            var pipeline = Pipeline(try fusion.calibrationStages(schema: schema) + [DeviceMotionStage(configuration: configuration)])
+            _ = try BatchDriver.run(reader, through: &pipeline) { record in
+                score.receive(record)
+                rows.add(record.input)
+            }
         }
         let error = score.result
         guard error.count > 0 else { throw CommandError(Self.nothingScored(rows, hasMovement: schema.hasMovement, file: file)) }
         if json {
             let object: [String: Any] = [
-                "file": file, "mode": fusion.mode.rawValue,
+                "file": file, "mode": fusion.mode.rawValue, "offline": fusion.offline,
                 "total_rmse_deg": error.total, "heading_rmse_deg": error.heading,
                 "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned, "rows": rows.rows,
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
@@ -57,8 +66,8 @@ struct EvaluateCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(String(format: "%@  %@  total %.3f°  heading %.3f°  inclination %.3f°  (%d samples%@)",
-                         (file as NSString).lastPathComponent, fusion.mode.rawValue, error.total, error.heading,
+            print(String(format: "%@  %@%@  total %.3f°  heading %.3f°  inclination %.3f°  (%d samples%@)",
+                         (file as NSString).lastPathComponent, fusion.mode.rawValue, fusion.offline ? " offline" : "", error.total, error.heading,
                          error.inclination, error.count,
                          error.headingAligned ? String(format: ", heading aligned by %.2f°", error.headingOffset) : ""))
         }

@@ -55,12 +55,25 @@ struct FuseCommand: ParsableCommand {
         let mode = writer?.mode
         var counts = [String: Int]()
         var last: ProcessedSample?
-        let run = try BatchDriver.run(reader, first: first, through: &pipeline, shouldStop: { interrupt.isSet }) { record in
+        let sink = { (record: ProcessedSample) in
             writer?.write(record)
             for (name, flag) in Self.countedFlags where record.fusion?.flags.contains(flag) == true {
                 counts[name, default: 0] += 1
             }
             last = record
+        }
+        let run: (samples: Int, stopped: Bool)
+        if fusion.offline {
+            let spooled = try OfflineFusion.spool(reader, first: first, stages: try fusion.calibrationStages(schema: reader.schema),
+                                                  shouldStop: { interrupt.isSet })
+            if !spooled.stopped {
+                try OfflineFusion(configuration: configuration, options: try fusion.smootherOptions()).run(spooled.spool, sink: sink)
+            }
+            // A signal during the smoothing ends the run here (the output is then not created).
+            run = (spooled.spool.count, spooled.stopped || interrupt.isSet)
+        } else {
+            let result = try BatchDriver.run(reader, first: first, through: &pipeline, shouldStop: { interrupt.isSet }, sink: sink)
+            run = (result.samples, result.stopped)
         }
         if run.stopped {
             writer.take()?.abandon()
@@ -73,7 +86,7 @@ struct FuseCommand: ParsableCommand {
         }
         if json, let record = last, let q = record.attitude, let status = record.fusion {
             let object: [String: Any] = [
-                "file": file, "mode": fusion.mode.rawValue, "frame": frame.rawValue,
+                "file": file, "mode": fusion.mode.rawValue, "offline": fusion.offline, "frame": frame.rawValue,
                 "reference": configuration.reference.rawValue, "samples": run.samples,
                 "sample_rate_hz": configuration.sampleRate,
                 "final_quaternion_wxyz": [q.w, q.x, q.y, q.z],

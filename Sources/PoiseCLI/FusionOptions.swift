@@ -38,13 +38,27 @@ struct FusionOptions: ParsableArguments {
     @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
-    @Option(help: "Starting settings: default, fast (corrections at 5 Hz; DeviceMotionConfiguration.fast) or vqf (VQF's published defaults, every sample; equals the vqf package). --set changes them further.")
+    @Option(help: "Starting settings: default (with --offline: the smoother's, magnetometerTimeConstant 25 s), fast (corrections at 5 Hz; DeviceMotionConfiguration.fast) or vqf (VQF's published defaults, every sample; equals the vqf package). --set changes them further.")
     var preset: FusionPreset = .default
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "Override one fusion setting, NAME=VALUE (a DeviceMotionConfiguration property, e.g. magnetometerTimeConstant=9). Repeatable.",
         valueName: "name=value"))
     var settings: [String] = []
+
+    @Flag(help: "Offline: use the whole recording (forward and backward passes, DeviceMotionSmoother) instead of the causal estimate; --set also takes the smoother's settings (DeviceMotionSmoother.Options: carryBias, carryAttitude, carryHeading, carryMagneticReference, disturbanceWeightTime, restWeightTime).")
+    var offline = false
+
+    /// The smoother's settings: its defaults changed by the `--set` names that are its own.
+    func smootherOptions() throws -> DeviceMotionSmoother.Options {
+        try Self.applying(settings.filter { Self.isSmootherSetting($0) }, to: DeviceMotionSmoother.Options())
+    }
+
+    /// Whether `setting` (NAME=VALUE) names a `DeviceMotionSmoother.Options` property.
+    static func isSmootherSetting(_ setting: String) -> Bool {
+        let name = String(setting.prefix { $0 != "=" })
+        return DeviceMotionSmoother.Options.names.contains(name)
+    }
 
     func configuration(for samples: [MotionSample], earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
         try configuration(medianRate: DeviceMotionConfiguration.estimatedSampleRate(of: samples), earthFrame: earthFrame)
@@ -57,13 +71,13 @@ struct FusionOptions: ParsableArguments {
         guard rate.isFinite, rate > 0 else { throw ValidationError("--sample-rate must be a positive number of Hz") }
         var c: DeviceMotionConfiguration
         switch preset {
-        case .default: c = DeviceMotionConfiguration(sampleRate: rate)
+        case .default: c = offline ? DeviceMotionSmoother.defaultConfiguration(sampleRate: rate) : DeviceMotionConfiguration(sampleRate: rate)
         case .fast: c = .fast(sampleRate: rate)
         case .vqf: c = .vqfDefaults(sampleRate: rate)
         }
         c.earthFrame = earthFrame
         c.declination = declination
-        c = try Self.applying(settings, to: c)
+        c = try Self.applying(offline ? settings.filter { !Self.isSmootherSetting($0) } : settings, to: c)
         switch mode {
         case .six:
             if let r = reference, r != .arbitraryZVertical { throw ValidationError("--reference \(r.rawValue) needs --mode 9d") }
@@ -92,7 +106,7 @@ extension FusionOptions {
 
     /// Applies NAME=VALUE overrides through the configuration's Codable form, so every
     /// documented setting can be changed without a dedicated flag.
-    static func applying(_ settings: [String], to configuration: DeviceMotionConfiguration) throws -> DeviceMotionConfiguration {
+    static func applying<Settings: Codable>(_ settings: [String], to configuration: Settings) throws -> Settings {
         guard !settings.isEmpty else { return configuration }
         let data = try JSONEncoder().encode(configuration)
         guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return configuration }
@@ -113,7 +127,7 @@ extension FusionOptions {
             }
         }
         do {
-            return try JSONDecoder().decode(DeviceMotionConfiguration.self, from: JSONSerialization.data(withJSONObject: object))
+            return try JSONDecoder().decode(Settings.self, from: JSONSerialization.data(withJSONObject: object))
         } catch {
             throw ValidationError("--set: \(error)")
         }

@@ -21,8 +21,9 @@ class FusionConfig:
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
-    corrections, whatever the defaults become) or "vqf" (VQF's published defaults: with them
-    the outputs equal the `vqf` package's)."""
+    corrections, whatever the defaults become), "vqf" (VQF's published defaults: with them
+    the outputs equal the `vqf` package's) or "offline" (the offline smoother's: Poise's
+    defaults with magnetometer_time_constant 25 s; `fuse(..., offline=True)` starts from it)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):
         if mode not in ("6d", "9d"):
@@ -40,11 +41,13 @@ class FusionConfig:
             call(lib.poise_fusion_config_vqf, ctypes.byref(struct), float(rate), REFERENCES[reference])
         elif preset == "fast":
             call(lib.poise_fusion_config_fast, ctypes.byref(struct), float(rate), REFERENCES[reference])
+        elif preset == "offline":
+            call(lib.poise_fusion_config_offline, ctypes.byref(struct), float(rate), REFERENCES[reference])
         elif preset == "poise":
             call(lib.poise_fusion_config_default, ctypes.byref(struct), float(rate))
             struct.reference = REFERENCES[reference]
         else:
-            raise ValueError(f"preset must be 'poise', 'fast' or 'vqf', got {preset!r}")
+            raise ValueError(f"preset must be 'poise', 'fast', 'vqf' or 'offline', got {preset!r}")
         struct.earth_frame = FRAMES[frame]
         for name, value in settings.items():
             if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
@@ -63,6 +66,23 @@ class FusionConfig:
 
     def __repr__(self):
         return f"FusionConfig({self.as_dict()})"
+
+
+def _batch_arrays(acc, gyr, mag, times, rate):
+    """The checked C-ordered arrays of a batch: (count, acc, gyr, mag or None, times); times
+    default to row / rate."""
+    a = _arrays.rows("acc", acc, 3)
+    count = a.shape[0]
+    g = _arrays.rows("gyr", gyr, 3)
+    if g.shape[0] != count:
+        raise ValueError(f"gyr has {g.shape[0]} rows, acc has {count}")
+    m = None
+    if mag is not None:
+        m = _arrays.rows("mag", mag, 3)
+        if m.shape[0] != count:
+            raise ValueError(f"mag has {m.shape[0]} rows, acc has {count}")
+    t = np.arange(count, dtype=np.float64) / rate if times is None else _arrays.column("times", times, count)
+    return count, a, g, m, t
 
 
 class FusionResult:
@@ -137,20 +157,7 @@ class Fusion(Handle):
         """Arrays (N, 3) (mag may be None); times (N,) s, default row / rate continuing from 0.
         Returns a FusionResult with the arrays named in `outputs` (default all; the others are
         None and cost nothing). One C call for the whole batch."""
-        a = _arrays.rows("acc", acc, 3)
-        count = a.shape[0]
-        g = _arrays.rows("gyr", gyr, 3)
-        if g.shape[0] != count:
-            raise ValueError(f"gyr has {g.shape[0]} rows, acc has {count}")
-        m = None
-        if mag is not None:
-            m = _arrays.rows("mag", mag, 3)
-            if m.shape[0] != count:
-                raise ValueError(f"mag has {m.shape[0]} rows, acc has {count}")
-        if times is None:
-            t = np.arange(count, dtype=np.float64) / self.config.sample_rate
-        else:
-            t = _arrays.column("times", times, count)
+        count, a, g, m, t = _batch_arrays(acc, gyr, mag, times, self.config.sample_rate)
         result = FusionResult(count, outputs)
         pointers = result.outputs()
         with self._lock:
@@ -181,14 +188,20 @@ class Fusion(Handle):
             call(lib.poise_fusion_reset, self._live())
 
 
-def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, outputs=None, calibration=None, **settings):
+def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, outputs=None, calibration=None,
+         offline=False, **settings):
     """Fuses whole recordings: acc (N, 3) g, gyr (N, 3) rad/s, mag (N, 3) µT (needed for "9d"),
     times (N,) s (default row / rate). Returns a FusionResult (quaternion, gravity,
     user_acceleration, rotation_rate, bias, heading, flags); `outputs` names the ones to
     compute (e.g. ("quaternion",); default all, the others are None). `settings` override
     FusionConfig fields, e.g. preset="vqf" or correction_rate=0. `calibration` (a
     poise.Calibration, or a path or JSON text for Calibration.load) is applied to the samples
-    first, as `poise fuse --calibration`."""
+    first, as `poise fuse --calibration`. `offline=True`: the offline smoother (each sample's
+    attitude from the whole recording, forward and backward passes; `poise fuse --offline`),
+    starting from preset "offline" unless a preset or config is given; one C call
+    (poise_fusion_smooth) keeping 64 bytes per sample while it runs."""
+    if offline and config is None:
+        settings.setdefault("preset", "offline")
     cfg = config if config is not None else FusionConfig(rate, mode, **settings)
     if cfg.mode == "9d" and mag is None:
         raise ValueError("mode '9d' needs mag; pass mode='6d' without a magnetometer")
@@ -196,5 +209,19 @@ def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, out
         from .calibration import Calibration
         loaded = calibration if isinstance(calibration, Calibration) else Calibration.load(calibration)
         acc, gyr, mag = loaded.apply(acc, gyr, mag)
+    if offline:
+        return _smooth(cfg, acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)
     with Fusion(config=cfg) as fusion:
         return fusion.update_batch(acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)
+
+
+def _smooth(cfg, acc, gyr, mag, times, outputs):
+    """poise_fusion_smooth over whole arrays."""
+    count, a, g, m, t = _batch_arrays(acc, gyr, mag, times, cfg.sample_rate)
+    result = FusionResult(count, outputs)
+    pointers = result.outputs()
+    call(lib.poise_fusion_smooth, ctypes.byref(cfg._struct), count, _arrays.pointer(t, c_double_p),
+         _arrays.pointer(a, c_double_p), _arrays.pointer(g, c_double_p),
+         None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(pointers))
+    result.times = t
+    return result

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import poise
-from conftest import DATA, load
+from conftest import BROAD, DATA, load
 
 
 def cli_fuse(cli, name, mode, preset=None):
@@ -56,3 +56,38 @@ def test_presets_equal_the_clis(cli, preset):
     theirs = np.column_stack([swift[c] for c in ["att_qw", "att_qx", "att_qy", "att_qz"]])
     assert np.array_equal(result.quaternion, theirs)
     assert np.array_equal(result.heading, swift["heading_deg"])
+
+
+@pytest.mark.parametrize("mode", ["9d", "6d"])
+def test_offline_fuse_equals_the_clis_on_a_broad_trial(cli, mode):
+    # The CLI reads BROAD's acc in m/s² and divides by 9.80665 (to g); the same here. Equal to
+    # 1e-12 (both run DeviceMotionSmoother on the same doubles; the CLI's printed decimals
+    # round-trip exactly, so in practice they are bit-identical).
+    path = os.path.join(BROAD, "05_undisturbed_slow_rotation_with_breaks_B.csv")
+    if not os.path.exists(path):
+        pytest.skip("BROAD trials are not present")
+    a = np.loadtxt(path, delimiter=",", skiprows=1, usecols=range(10))
+    t, acc, gyr, mag = a[:, 0], a[:, 1:4] / 9.80665, a[:, 4:7], a[:, 7:10]
+    rate = 1 / np.median(np.diff(t))
+    out = subprocess.run([cli, "fuse", path, "--offline", "--mode", mode, "--out", "-"],
+                         check=True, capture_output=True, text=True).stdout
+    header = out.splitlines()[0].split(",")
+    table = np.genfromtxt(io.StringIO(out), delimiter=",", skip_header=1)
+    swift = {column: table[:, i] for i, column in enumerate(header)}
+    result = poise.fuse(acc, gyr, mag, rate=swift_rate(cli, path), mode=mode, times=t, offline=True)
+    assert len(swift["t_s"]) == len(t) > 50000 and abs(rate - 285.714) < 0.01
+    for ours, columns in [(result.quaternion, ["att_qw", "att_qx", "att_qy", "att_qz"]),
+                          (result.gravity, ["grav_x_g", "grav_y_g", "grav_z_g"]),
+                          (result.bias, ["bias_x_radps", "bias_y_radps", "bias_z_radps"])]:
+        theirs = np.column_stack([swift[c] for c in columns])
+        assert np.max(np.abs(ours - theirs)) <= 1e-12, columns[0]
+    # Offline differs from the causal estimate (it is not the online run by another name).
+    online = poise.fuse(acc, gyr, mag, rate=swift_rate(cli, path), mode=mode, times=t)
+    assert np.max(np.abs(online.quaternion - result.quaternion)) > 1e-3
+
+
+def swift_rate(cli, path):
+    """The sample rate `poise fuse` configures for a file (its JSON summary's)."""
+    import json
+    out = subprocess.run([cli, "fuse", path, "--json"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)["sample_rate_hz"]

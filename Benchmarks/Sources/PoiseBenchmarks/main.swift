@@ -11,6 +11,7 @@ let suites: [(String, (Report) -> Void)] = [
     ("info", infoSuite),
     ("replay", replaySuite),
     ("fusion", fusionSuite),
+    ("offline", offlineSuite),
     ("noise", noiseSuite),
     ("calibration", calibrationSuite),
     ("report", reportSuite),

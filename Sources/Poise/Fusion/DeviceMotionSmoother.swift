@@ -1,0 +1,321 @@
+/// Offline device-motion estimation over a whole recording: the attitude at every sample from
+/// the samples before it and after it.
+///
+/// The smoother runs the online estimator (`DeviceMotionEstimator`, unchanged) over the
+/// recording three times:
+/// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude) —
+///    nothing is kept per sample;
+/// 2. backward in time, started from that state (`Options.carryBias` and the other carry
+///    options), keeping each sample's attitude, bias and its time since its last undisturbed
+///    magnetometer reading and since its last rest;
+/// 3. forward again, started from the backward pass's state at the first sample, combining each
+///    sample's attitude with the backward one.
+///
+/// The backward pass fuses the time-reversed recording: sample k of it is sample n−1−k with time
+/// −t, the same accelerometer and magnetometer readings, and rotation rate −ω of the sample
+/// after it (the estimator integrates each sample's rate over the step before the sample, so the
+/// step from t_{i+1} back to t_i turns by −ω_{i+1}; exact for irregular timestamps too). A bias
+/// b of the forward recording is −b there.
+///
+/// Combination: the two attitudes (device → ENU) are averaged as quaternions with per-sample
+/// weights 1 / (1 + τ / `Options.disturbanceWeightTime`), τ the time, s, for which that pass has
+/// had no undisturbed magnetometer reading (0 in 6D), and normalised. In 6D the backward pass's
+/// heading is first turned about the vertical by the circular mean of its heading difference to
+/// the forward pass over the recording (6D heading is arbitrary per pass; this needs the
+/// forward pass twice, once to find the mean and once to write the output).
+///
+/// Outputs per sample, as `DeviceMotionEstimator` (units, frames and signs of `DeviceMotion`):
+/// attitude (device → `configuration.earthFrame`), gravity (from the combined attitude),
+/// user acceleration (measured specific force minus gravity, g), bias (mean of the two passes'
+/// estimates, rad/s, device frame), rotation rate minus that bias, heading and the forward
+/// pass's flags. References: magnetic north, true north (`declination`), arbitrary-corrected
+/// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
+///
+/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array) besides
+/// the samples themselves, which the smoother reads by index in both directions (a
+/// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
+/// Time: three estimator passes (four in 6D) plus the combination, O(n).
+public struct DeviceMotionSmoother: Sendable {
+    /// The estimator settings for both passes (`reference` selects 6D or 9D; `earthFrame` and
+    /// `declination` apply to the combined output).
+    public let configuration: DeviceMotionConfiguration
+    /// The smoother's own settings.
+    public var options: Options
+
+    /// Settings of the passes and of their combination.
+    public struct Options: Sendable, Codable, Equatable {
+        /// Start the backward pass with the first forward pass's final gyroscope bias (negated
+        /// across the time reversal) and its covariance, and the output pass with the backward
+        /// pass's final ones (both are estimates at the same instant). Default true.
+        public var carryBias: Bool = true
+        /// Start each pass with the other pass's final attitude (device → ENU), so that a
+        /// recording that starts or ends in motion does not begin a pass with an inclination
+        /// taken from one accelerating sample. Default true.
+        public var carryAttitude: Bool = true
+        /// With `carryAttitude` in 9D: keep the carried heading (no fast initial heading
+        /// convergence to the first magnetometer readings) always; when false, only when the
+        /// other pass ended in motion (at rest, the first magnetometer readings give the better
+        /// start). Default false.
+        public var carryHeading: Bool = false
+        /// Start each pass with the other pass's final magnetic reference field (norm, dip,
+        /// disturbance state). 9D only. Default false.
+        public var carryMagneticReference: Bool = false
+        /// Time, s, after which a pass's weight has halved while its magnetometer is disturbed
+        /// (heading uncorrected); 0: no such weighting. 9D only. Default 0.
+        public var disturbanceWeightTime: Double = 0
+        /// Time, s, after which a pass's weight has halved since it last detected rest (where
+        /// the bias is learned); 0: no such weighting. Default 0.
+        public var restWeightTime: Double = 0
+
+        /// Creates settings; each argument sets the property of the same name (defaults as there).
+        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
+                    carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
+            self.carryBias = carryBias
+            self.carryAttitude = carryAttitude
+            self.carryHeading = carryHeading
+            self.carryMagneticReference = carryMagneticReference
+            self.disturbanceWeightTime = disturbanceWeightTime
+            self.restWeightTime = restWeightTime
+        }
+
+        /// Whether a pass starts from the previous pass's state.
+        var carriesState: Bool { carryBias || carryAttitude || carryMagneticReference }
+
+        /// The names of the settings (for command-line overrides).
+        public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime"]
+    }
+
+    /// One sample of the backward pass, kept for the output pass (64 bytes).
+    @usableFromInline struct BackwardRecord {
+        /// Attitude, device → ENU (magnetic north in 9D, the pass's own heading in 6D), (w, x, y, z).
+        var attitude: SIMD4<Double>
+        /// The bias estimate in the forward sense, rad/s.
+        var bias: (x: Double, y: Double, z: Double)
+        /// The pass's time since its last undisturbed magnetometer reading and since its last
+        /// rest, s.
+        var ages: SIMD2<Float>
+    }
+
+    /// The estimator settings the smoother uses by default: `DeviceMotionConfiguration`'s
+    /// defaults with a slower heading correction, `magnetometerTimeConstant` 25 s (online: 9 s;
+    /// the other pass covers the slower convergence), chosen by leave-trials-out
+    /// cross-validation on the BROAD trials (docs/fusion.md).
+    public static func defaultConfiguration(sampleRate: Double = 100,
+                                            reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
+        var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
+        c.magnetometerTimeConstant = 25
+        return c
+    }
+
+    /// Creates a smoother; `configuration` as for `DeviceMotionEstimator`.
+    public init(configuration: DeviceMotionConfiguration = DeviceMotionSmoother.defaultConfiguration(), options: Options = Options()) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    /// The configuration of every pass: ENU, magnetic north in 9D, the 6D reference otherwise
+    /// (the output's reference and frame are applied to the combined attitude).
+    var passConfiguration: DeviceMotionConfiguration {
+        var c = configuration
+        c.earthFrame = .eastNorthUp
+        c.reference = configuration.reference.usesMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
+        return c
+    }
+
+    // MARK: Whole recording
+
+    /// The device motion at every sample of `samples` (in time order), in order. Equal to
+    /// collecting `smooth(_:emit:)`.
+    public func smooth<C: RandomAccessCollection>(_ samples: C) -> [DeviceMotion] where C.Element == MotionSample, C.Index == Int {
+        var output: [DeviceMotion] = []
+        output.reserveCapacity(samples.count)
+        smooth(samples) { _, motion in output.append(motion) }
+        return output
+    }
+
+    /// Runs the passes over `samples` (in time order) and calls `emit` with each sample's index
+    /// (0-based offset from `samples.startIndex`) and device motion, in order, after the
+    /// backward pass (so a writer can stream the output).
+    public func smooth<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        let frame = configuration.earthFrame
+        let usesMagnetometer = configuration.reference.usesMagnetometer
+        var referenceYaw: Double?
+        try combine(samples) { i, forward, enu, bias in
+            // The output reference's yaw about the vertical (ENU), found at the first sample.
+            if referenceYaw == nil {
+                switch configuration.reference {
+                case .arbitraryZVertical, .magneticNorthZVertical: referenceYaw = 0
+                case .trueNorthZVertical: referenceYaw = -configuration.declination * .pi / 180
+                case .arbitraryCorrectedZVertical: referenceYaw = -Self.yaw(enu)
+                }
+            }
+            let yaw = referenceYaw ?? 0
+            let attitude = yaw == 0 ? enu : Self.aboutVertical(yaw) * enu
+            let up = Self.up(enu)
+            let rate = forward.lastSample.rotationRate
+            let motion = DeviceMotion(
+                time: forward.state.lastTime ?? 0,
+                attitude: frame == .eastNorthUp ? attitude : frame.fromEastNorthUp * attitude,
+                earthFrame: frame, gravity: up, userAcceleration: forward.userAcceleration(gravity: up),
+                rotationRate: rate.isFinite ? rate - bias : .zero, bias: bias,
+                heading: usesMagnetometer ? forward.heading(eastNorthUp: attitude) : nil,
+                flags: forward.lastSample.flags)
+            try emit(i, motion)
+        }
+    }
+
+    /// Scores the smoothed attitude against the samples' `truth` with the BROAD metric, as
+    /// `DeviceMotionEstimator.evaluate` does for the online estimate (movement mask, ENU,
+    /// heading alignment in 6D).
+    public func evaluate<C: RandomAccessCollection>(_ samples: C) -> OrientationError where C.Element == MotionSample, C.Index == Int {
+        var accumulator = OrientationErrorAccumulator()
+        let start = samples.startIndex
+        smooth(samples) { i, motion in
+            let s = samples[start + i]
+            guard s.movement ?? true, let truth = s.truth else { return }
+            let enu = configuration.earthFrame == .eastNorthUp ? motion.attitude : configuration.earthFrame.fromEastNorthUp.conjugate * motion.attitude
+            accumulator.add(estimate: enu, truth: truth)
+        }
+        return accumulator.result(alignHeading: !configuration.reference.usesMagnetometer)
+    }
+
+    // MARK: Passes
+
+    /// The three passes; `body` gets, per sample in order, its index, the output pass's
+    /// estimator after the sample, the combined attitude (device → ENU, magnetic north in 9D)
+    /// and the combined bias (rad/s).
+    func combine<C: RandomAccessCollection>(_ samples: C,
+                                            body: (Int, DeviceMotionEstimator, Quaternion<Double>, SIMD3<Double>) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count
+        guard n > 0 else { return }
+        let start = samples.startIndex
+        let pass = passConfiguration
+        let sixD = !pass.reference.usesMagnetometer
+        let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
+        let carries = options.carriesState
+        // 1. Forward, for the state at the end.
+        var first = DeviceMotionEstimator(configuration: pass)
+        if carries {
+            for s in samples {
+                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            }
+        }
+        // 2. Backward.
+        var records = [BackwardRecord](unsafeUninitializedCapacity: n) { buffer, count in
+            var backward = DeviceMotionEstimator(configuration: pass)
+            if carries { backward.carry(from: first, options) }
+            var ages = SIMD2<Double>.zero, lastTime: Double?
+            for k in 0..<n {
+                let i = n - 1 - k
+                let s = samples[start + i]
+                let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
+                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
+                ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime)
+                let q = backward.attitudeEastNorthUp
+                let b = backward.state.bias
+                (buffer.baseAddress! + i).initialize(to: BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z),
+                                                                        bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages)))
+            }
+            count = n
+            if carries { first = backward }
+        }
+        let carried = first
+        // 6D: the backward pass's heading offset (circular mean of the heading difference).
+        if sixD {
+            var forward = DeviceMotionEstimator(configuration: pass)
+            if carries { forward.carry(from: carried, options) }
+            var sum = SIMD2<Double>.zero
+            for i in 0..<n {
+                let s = samples[start + i]
+                forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+                let d = forward.attitudeEastNorthUp * Self.quaternion(records[i].attitude).conjugate
+                let angle = 2 * Double.atan2(y: d.z, x: d.w)
+                sum += SIMD2(Double.cos(angle), Double.sin(angle))
+            }
+            let offset = sum == .zero ? 0 : Double.atan2(y: sum.y, x: sum.x)
+            let turn = Self.aboutVertical(offset)
+            for i in 0..<n {
+                let q = turn * Self.quaternion(records[i].attitude)
+                records[i].attitude = SIMD4(q.w, q.x, q.y, q.z)
+            }
+        }
+        // 3. Forward, combining.
+        var forward = DeviceMotionEstimator(configuration: pass)
+        if carries { forward.carry(from: carried, options) }
+        var ages = SIMD2<Double>.zero, lastTime: Double?
+        for i in 0..<n {
+            let s = samples[start + i]
+            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime)
+            let r = records[i]
+            let f = forward.attitudeEastNorthUp.components
+            var b = r.attitude
+            if (f * b).sum() < 0 { b = -b }
+            let c = f * Self.weight(ages, weightTimes) + b * Self.weight(SIMD2<Double>(r.ages), weightTimes)
+            let q = Self.quaternion(c / (c * c).sum().squareRoot())
+            let bias = (forward.state.bias + SIMD3(r.bias.x, r.bias.y, r.bias.z)) * 0.5
+            try body(i, forward, q, bias)
+        }
+    }
+
+    /// A pass's ages after a sample: the time since its last sample without a magnetic
+    /// disturbance and since its last sample at rest, s (|Δt| of the pass's steps; 0 on such a
+    /// sample).
+    static func ages(_ ages: SIMD2<Double>, flags: DeviceMotion.Flags, time: Double, lastTime: inout Double?) -> SIMD2<Double> {
+        defer { if time.isFinite { lastTime = time } }
+        var step = 0.0
+        if let last = lastTime, time.isFinite { step = (time - last).magnitude }
+        return SIMD2(flags.contains(.magneticDisturbance) ? ages.x + step : 0, flags.contains(.atRest) ? 0 : ages.y + step)
+    }
+
+    /// A pass's weight for its ages: the product of 1 / (1 + age / time) over the ages whose
+    /// time is positive.
+    static func weight(_ ages: SIMD2<Double>, _ times: SIMD2<Double>) -> Double {
+        var w = 1.0
+        if times.x > 0 { w /= 1 + ages.x / times.x }
+        if times.y > 0 { w /= 1 + ages.y / times.y }
+        return w
+    }
+
+    static func quaternion(_ v: SIMD4<Double>) -> Quaternion<Double> { Quaternion(w: v.x, x: v.y, y: v.z, z: v.w) }
+
+    /// A rotation by `angle` rad about +z (counter-clockwise seen from above).
+    static func aboutVertical(_ angle: Double) -> Quaternion<Double> {
+        Quaternion(w: Double.cos(angle / 2), x: 0, y: 0, z: Double.sin(angle / 2))
+    }
+
+    /// The rotation about +z of a device → ENU attitude: 2·atan2(z, w) of its twist, rad.
+    static func yaw(_ q: Quaternion<Double>) -> Double { 2 * Double.atan2(y: q.z, x: q.w) }
+
+    /// Up in device coordinates: the third row of the device → ENU matrix (unit length).
+    static func up(_ q: Quaternion<Double>) -> SIMD3<Double> {
+        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+        return SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+    }
+}
+
+extension DeviceMotionEstimator {
+    /// Starts this estimator (fresh, same configuration) from `other`'s final state, taken at
+    /// the same instant with time running the other way, as `options` say: the bias negated with
+    /// its covariance, the attitude (ENU, as the gyroscope attitude; with `carryHeading`, or when
+    /// `other` ended in motion, no initial heading snap), the
+    /// magnetic reference field and disturbance state.
+    mutating func carry(from other: DeviceMotionEstimator, _ options: DeviceMotionSmoother.Options) {
+        if options.carryBias {
+            state.bias = -other.state.bias
+            state.biasP = other.state.biasP
+        }
+        if options.carryAttitude {
+            state.gyroscopeAttitude = other.attitudeEastNorthUp
+            if coefficients.usesMagnetometer && (options.carryHeading || !other.state.restDetected) { state.magneticInitialGain = 0 }
+        }
+        if options.carryMagneticReference && coefficients.usesMagnetometer {
+            state.magneticReferenceNorm = other.state.magneticReferenceNorm
+            state.magneticReferenceDip = other.state.magneticReferenceDip
+            state.magneticDisturbanceDetected = other.state.magneticDisturbanceDetected
+            state.magneticUndisturbedTime = other.state.magneticUndisturbedTime
+        }
+    }
+}

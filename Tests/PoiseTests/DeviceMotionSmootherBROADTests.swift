@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import Poise
+
+/// The offline smoother's accuracy on the 15 BROAD trials in ../shared/data/broad (BROAD metric,
+/// default settings) against `vqf.offlineVQF` on the same trials and metric
+/// (Fixtures/vqf_offline_broad.csv, made by scripts/vqf_offline_broad_golden.py). Skipped (and
+/// reported so) when ../shared is absent.
+@Suite struct DeviceMotionSmootherBROADTests {
+    /// offlineVQF's total, heading and inclination RMSE in degrees by trial and mode ("9d", "6d").
+    static func reference() throws -> [String: [String: SIMD3<Double>]] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/vqf_offline_broad.csv")
+        var table: [String: [String: SIMD3<Double>]] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("trial") {
+            let f = line.split(separator: ",").map(String.init)
+            guard f.count == 5, let t = Double(f[2]), let h = Double(f[3]), let i = Double(f[4]) else { continue }
+            table[f[0], default: [:]][f[1]] = SIMD3(t, h, i)
+        }
+        return table
+    }
+
+    @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
+    func meanErrorIsBelowOfflineVQF() throws {
+        let reference = try Self.reference()
+        let trials = try FileManager.default.contentsOfDirectory(atPath: DeviceMotionBROADTests.folder.path)
+            .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
+        #expect(trials.count == 15 && Set(trials) == Set(reference.keys))
+        var ours: [String: [SIMD3<Double>]] = [:], theirs: [String: [SIMD3<Double>]] = [:]
+        for trial in trials {
+            let samples = try DeviceMotionBROADTests.load(trial: trial)
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 0
+            for (mode, reference3) in [("9d", AttitudeReference.magneticNorthZVertical), ("6d", .arbitraryZVertical)] {
+                let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: rate, reference: reference3))
+                let e = smoother.evaluate(samples)
+                ours[mode, default: []].append(SIMD3(e.total, e.heading, e.inclination))
+                theirs[mode, default: []].append(try #require(reference[trial]?[mode]))
+            }
+        }
+        for mode in ["9d", "6d"] {
+            let a = ours[mode]!.reduce(.zero, +) / 15, b = theirs[mode]!.reduce(.zero, +) / 15
+            #expect(a.x < b.x, "\(mode) mean total \(a.x)° vs offlineVQF \(b.x)°")
+            #expect(a.y < b.y, "\(mode) mean heading \(a.y)° vs offlineVQF \(b.y)°")
+        }
+    }
+}

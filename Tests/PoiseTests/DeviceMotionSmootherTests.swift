@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import Poise
+
+/// The offline smoother (`DeviceMotionSmoother`) on simulated recordings with a known attitude.
+@Suite struct DeviceMotionSmootherTests {
+    /// 120 s at 100 Hz of a device turning with varying rates (up to ≈ 100 °/s), pausing 5 s
+    /// every 30 s, with a gyroscope bias, noise, linear acceleration and a magnetometer
+    /// (`simulatedTurning`); the first two samples have the same
+    /// rotation rate (so that a recording reversed twice is the recording itself).
+    static func simulated(seed: UInt64 = 77) -> [MotionSample] {
+        var samples = simulatedTurning(seed: seed)
+        samples[0].rotationRate = samples[1].rotationRate
+        return samples
+    }
+
+    /// The recording as the smoother's backward pass reads it: reversed, t → −t, each sample's
+    /// rotation rate the negated rate of the sample after it (the last keeps its own).
+    static func reversed(_ samples: [MotionSample]) -> [MotionSample] {
+        let n = samples.count
+        return (0..<n).map { k in
+            let i = n - 1 - k
+            var s = samples[i]
+            s.time = -s.time
+            s.rotationRate = -(i + 1 < n ? samples[i + 1].rotationRate : samples[i].rotationRate)
+            return s
+        }
+    }
+
+    /// The recording ends in motion: the backward pass starts there with the forward pass's
+    /// attitude and bias (`carryAttitude`, `carryBias`); without them its first seconds (an
+    /// inclination snapped to an accelerating specific force, the heading converging, the bias
+    /// unknown until the next rest) made the 9D average worse than the forward pass alone.
+    @Test func beatsTheCausalEstimatorOnSimulatedMotion() {
+        let samples = Self.simulated()
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            var online = DeviceMotionEstimator(configuration: configuration)
+            let causal = online.evaluate(samples)
+            let smoothed = DeviceMotionSmoother(configuration: configuration).evaluate(samples)
+            #expect(smoothed.count == causal.count && smoothed.count == samples.count)
+            // Measured: 9D 0.88° vs 0.996°, 6D 0.738° vs 0.812° (inclination 0.732° vs 0.805°).
+            #expect(smoothed.total < 0.95 * causal.total, "\(reference): offline \(smoothed.total)° vs online \(causal.total)°")
+            #expect(smoothed.inclination < causal.inclination, "\(reference): offline \(smoothed.inclination)° vs online \(causal.inclination)°")
+        }
+    }
+
+    @Test func smoothingTheReversedRecordingGivesTheSameAttitudes() {
+        // With nothing carried between the passes and equal weights, the backward pass of the
+        // reversed recording is the forward pass of the recording and vice versa: the combined
+        // attitudes are the same, sample for sample, in reverse order.
+        let samples = Self.simulated(seed: 5)
+        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        let smoother = DeviceMotionSmoother(configuration: configuration, options: .init(carryBias: false, carryAttitude: false))
+        let forward = smoother.smooth(samples)
+        let backward = smoother.smooth(Self.reversed(samples))
+        #expect(forward.count == samples.count && backward.count == samples.count)
+        var worst = 0.0
+        for (i, motion) in forward.enumerated() {
+            worst = max(worst, (motion.attitude * backward[samples.count - 1 - i].attitude.conjugate).angle)
+        }
+        #expect(worst < 1e-12, "\(worst) rad apart")
+        // The bias of the reversed recording is the negated bias.
+        let b = forward[6000].bias, r = backward[samples.count - 1 - 6000].bias
+        #expect(norm(b + r) < 1e-12 * max(1, norm(b)))
+    }
+
+    @Test func outputsFollowTheEstimatorsConventions() {
+        let samples = Array(Self.simulated().prefix(3000))
+        var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .trueNorthZVertical)
+        configuration.declination = 10
+        configuration.earthFrame = .northEastDown
+        let out = DeviceMotionSmoother(configuration: configuration).smooth(samples)
+        var magnetic = configuration
+        magnetic.reference = .magneticNorthZVertical
+        magnetic.earthFrame = .eastNorthUp
+        let enu = DeviceMotionSmoother(configuration: magnetic).smooth(samples)
+        for i in stride(from: 0, to: samples.count, by: 97) {
+            let o = out[i], e = enu[i]
+            #expect(o.time == samples[i].time && o.earthFrame == .northEastDown)
+            // Gravity: up in device coordinates, from the attitude; user acceleration the rest.
+            #expect(norm(o.gravity - e.attitude.conjugate.act(SIMD3(0, 0, 1))) < 1e-12)
+            #expect(norm(o.userAcceleration - (samples[i].acceleration - o.gravity)) < 1e-15)
+            #expect(norm(o.rotationRate + o.bias - samples[i].rotationRate) < 1e-15)
+            // True north = magnetic north turned by the declination; NED from ENU.
+            let expected = EarthFrame.northEastDown.fromEastNorthUp * DeviceMotionSmoother.aboutVertical(-10 * .pi / 180) * e.attitude
+            #expect((o.attitude * expected.conjugate).angle < 1e-12)
+            // A device facing magnetic north faces 10° east of true north.
+            let heading = (e.heading! + 10).truncatingRemainder(dividingBy: 360)
+            #expect(abs(o.heading! - heading) < 1e-9 || abs(abs(o.heading! - heading) - 360) < 1e-9)
+        }
+        // Arbitrary-corrected: the magnetic-north attitude turned so the first heading turn is 0.
+        magnetic.reference = .arbitraryCorrectedZVertical
+        let corrected = DeviceMotionSmoother(configuration: magnetic).smooth(samples)
+        #expect(abs(DeviceMotionSmoother.yaw(corrected[0].attitude)) < 1e-12)
+    }
+
+    @Test func badInputIsFlaggedAndNeverSpreads() {
+        var samples = Array(Self.simulated().prefix(2000))
+        samples[500].rotationRate.x = .nan
+        samples[700].acceleration = SIMD3(.infinity, 0, 0)
+        samples[900].magneticField = SIMD3(.nan, 1, 1)
+        samples[1100].time = .nan
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            let out = DeviceMotionSmoother(configuration: .init(sampleRate: 100, reference: reference)).smooth(samples)
+            #expect(out.count == samples.count)
+            #expect(out.allSatisfy { $0.attitude.isFinite && $0.gravity.x.isFinite && $0.bias.x.isFinite && $0.userAcceleration.x.isFinite })
+            #expect(out[500].flags.contains(.invalidInput) && out[700].flags.contains(.invalidInput))
+            #expect(out[1100].flags.contains(.invalidInput))
+            if reference.usesMagnetometer { #expect(out[900].flags.contains(.invalidInput)) }
+        }
+        let smoother = DeviceMotionSmoother()
+        #expect(smoother.smooth([MotionSample]()).isEmpty)
+        let one = smoother.smooth([MotionSample(time: 0, acceleration: SIMD3(0, 0, 1), magneticField: SIMD3(0, 20, -40))])
+        #expect(one.count == 1 && one[0].attitude.isFinite && abs(one[0].gravity.z - 1) < 1e-12)
+    }
+
+    @Test func keepsSixtyFourBytesPerSample() {
+        #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
+    }
+}
