@@ -21,7 +21,7 @@ class FusionConfig:
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
-    corrections, whatever the defaults become) or "vqf" (VQF's published defaults: with them
+    corrections where the defaults have 10 Hz, whatever the defaults become) or "vqf" (VQF's published defaults: with them
     the outputs equal the `vqf` package's)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):

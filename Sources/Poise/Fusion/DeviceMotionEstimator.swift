@@ -187,9 +187,9 @@ public struct DeviceMotionEstimator: Sendable {
         return dtMag
     }
 
-    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, rotated into
-    /// the gyroscope earth frame, to the sum averaged until the next correction; true when it
-    /// was added.
+    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, less the
+    /// estimated offset (`State.magneticOffset`) and rotated into the gyroscope earth frame, to
+    /// the sum averaged until the next correction; true when it was added.
     @inlinable @inline(__always)
     mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, earth: FusionRotation,
                                   skipHeld: Bool, flags: inout DeviceMotion.Flags) -> Bool {
@@ -199,7 +199,8 @@ public struct DeviceMotionEstimator: Sendable {
             return false
         }
         guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows, skipHeld: skipHeld) else { return false }
-        state.magneticFieldSum += earth.rotate(SIMD4(m, 1))
+        state.magneticOffsetSample = m
+        state.magneticFieldSum += earth.rotate(SIMD4(m - state.magneticOffset, 1))
         state.magneticElapsed += dtMag
         return true
     }
@@ -332,6 +333,7 @@ public struct DeviceMotionEstimator: Sendable {
             let dt = state.magneticElapsed
             state.magneticFieldSum = .zero; state.magneticElapsed = 0
             updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
+            if coefficients.magneticOffsetEstimation { estimateMagneticOffset() }
             if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
         }
     }
