@@ -30,7 +30,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 VQF = {"correctionRate": 0, "biasSigmaRest": 0.03, "restMinimumTime": 1.5, "magneticOffsetEstimation": "false"}
-# The rules of the earlier questions, before the magnetometer offset estimation existed.
+# The questions on VQF's own settings run without the magnetometer offset estimation.
 OFF = {"magneticOffsetEstimation": "false"}
 
 # Each question: the candidates compared (label → settings given with --set). The first
