@@ -17,8 +17,10 @@
 ///   accelerometer or magnetometer sample (squared norm 0) means "no sample" and is skipped;
 /// - accelerometer samples far from 1 g are left out of the inclination correction;
 /// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
-///   feed them, on block means) run at `correctionRate` (default 5 Hz), the gyroscope
-///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule.
+///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
+///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule;
+/// - a magnetometer offset that moves with the device (a magnet fixed to it) is estimated by a
+///   sphere fit and removed (`magneticOffsetEstimation`, Poise's addition).
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
 /// rad/s, magnetic field in any unit (µT in Poise), all in the device frame; time in seconds.
