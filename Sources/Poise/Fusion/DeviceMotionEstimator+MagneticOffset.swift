@@ -8,16 +8,23 @@ extension DeviceMotionEstimator {
     /// `sums` layout (each a weighted sum over the readings): 0–2 x², xy, xz; 3 x; 4–5 y², yz;
     /// 6 y; 7 z²; 8 z; 9 the weight; 10–12 x|m|², y|m|², z|m|²; 13 |m|²; 14 |m|⁴.
     @usableFromInline
-    struct MagneticOffsetFit: Sendable, Equatable {
+    struct MagneticOffsetFit: Sendable {
         /// The fitted offset h, µT.
         @usableFromInline var offset: SIMD3<Double>
         /// The fitted radius r, µT (the field norm once h is removed).
         @usableFromInline var radius: Double
         /// RMS(|m − h|² − r²) / (2r²): the readings' relative distance from the sphere.
         @usableFromInline var residual: Double
+        /// The readings' covariance (entries 00, 01, 02, 11, 12, 22), µT².
+        @usableFromInline var covariance: (Double, Double, Double, Double, Double, Double)
+
         /// √(smallest eigenvalue of the readings' covariance) / r: how far the readings spread
-        /// in their least spread direction (0.577 all over the sphere, 0 in a plane).
-        @usableFromInline var coverage: Double
+        /// in their least spread direction (0.577 all over the sphere, 0 in a plane). Computed
+        /// when asked (a cubic's trigonometric solution; the estimator asks last).
+        @inlinable var coverage: Double {
+            let (c00, c01, c02, c11, c12, c22) = covariance
+            return (Swift.max(Self.smallestEigenvalue(c00, c01, c02, c11, c12, c22), 0) / (radius * radius)).squareRoot()
+        }
 
         /// The moments one reading `m` adds to the sums (nil when |m|⁴ is not finite).
         @inlinable
@@ -29,7 +36,8 @@ extension DeviceMotionEstimator {
         }
 
         /// The fit of the readings summed in `s`, or nil when they do not determine a sphere
-        /// (no weight, readings in a plane or on a line, or no real radius).
+        /// (no weight, readings in a plane or on a line: a covariance that is not positive
+        /// definite, or no real radius).
         @inlinable
         init?(sums s: SIMD16<Double>) {
             let w = s[9]
@@ -42,9 +50,8 @@ extension DeviceMotionEstimator {
             let c02 = s[2] * inverseWeight - mean.x * mean.z, c11 = s[4] * inverseWeight - mean.y * mean.y
             let c12 = s[5] * inverseWeight - mean.y * mean.z, c22 = s[7] * inverseWeight - mean.z * mean.z
             let d = SIMD3(s[10], s[11], s[12]) * inverseWeight - mean * meanSquare
-            let smallest = Self.smallestEigenvalue(c00, c01, c02, c11, c12, c22)
-            guard smallest > 0 else { return nil }
-            // 2h = C⁻¹ d (C is positive definite here), from the cofactors.
+            // 2h = C⁻¹ d, from the cofactors (C, a covariance, is positive semi-definite; a
+            // positive determinant makes it definite).
             let a00 = c11 * c22 - c12 * c12, a01 = c02 * c12 - c01 * c22, a02 = c01 * c12 - c02 * c11
             let a11 = c00 * c22 - c02 * c02, a12 = c01 * c02 - c00 * c12, a22 = c00 * c11 - c01 * c01
             let det = c00 * a00 + c01 * a01 + c02 * a02
@@ -61,7 +68,7 @@ extension DeviceMotionEstimator {
             offset = h
             radius = r2.squareRoot()
             residual = Swift.max(variance, 0).squareRoot() / (2 * r2)
-            coverage = (smallest / r2).squareRoot()
+            covariance = (c00, c01, c02, c11, c12, c22)
         }
 
         /// The smallest eigenvalue of the symmetric 3×3 matrix with entries a00, a01, a02,
@@ -95,10 +102,11 @@ extension DeviceMotionEstimator {
         let sums = state.magneticOffsetSums * c.magneticOffsetDecay + moments
         state.magneticOffsetSums = sums
         let reference = state.magneticReferenceNorm
-        if let fit = MagneticOffsetFit(sums: sums), fit.coverage >= c.magneticOffsetMinimumCoverage,
-           fit.residual <= c.magneticOffsetMaximumResidual,
+        // The cheap tests first; the coverage (an eigenvalue) only when they pass.
+        if let fit = MagneticOffsetFit(sums: sums), fit.residual <= c.magneticOffsetMaximumResidual,
            reference == 0 || (fit.radius - reference).magnitude <= c.magneticNormThreshold * reference,
-           (fit.offset * fit.offset).sum().squareRoot() >= c.magneticNormThreshold * fit.radius {
+           (fit.offset * fit.offset).sum().squareRoot() >= c.magneticNormThreshold * fit.radius,
+           fit.coverage >= c.magneticOffsetMinimumCoverage {
             state.magneticOffset = fit.offset
         } else {
             state.magneticOffset = .zero
