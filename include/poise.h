@@ -201,7 +201,11 @@ typedef struct poise_fusion_config {
     int32_t skip_held_magnetometer_samples; /* default 0 */
     double acceleration_rejection_threshold; /* g from 1 g, 0 = off; default 0 */
     double maximum_time_step;             /* s; default 0.1 */
-    double correction_rate;               /* Hz, 0 = every sample (VQF); default 5 */
+    double correction_rate;               /* Hz, 0 = every sample (VQF); default 10 */
+    int32_t magnetic_offset_estimation;   /* hard iron moving with the device; default 1 (VQF: 0) */
+    double magnetic_offset_time_constant; /* s, its sphere fit's weighting; default 5 */
+    double magnetic_offset_minimum_coverage; /* relative spread of the fitted readings; default 0.25 */
+    double magnetic_offset_maximum_residual; /* relative misfit to the sphere; default 0.03 */
 } poise_fusion_config;
 
 /** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */
@@ -209,14 +213,15 @@ poise_status poise_fusion_config_default(poise_fusion_config *config, double sam
                                          poise_error *err);
 
 /** VQF's published defaults (DeviceMotionConfiguration.vqfDefaults): bias_sigma_rest 0.03,
- *  rest_minimum_time 1.5, correction_rate 0; `reference` a poise_reference. With these, the
+ *  rest_minimum_time 1.5, correction_rate 0, magnetic_offset_estimation 0; `reference` a poise_reference. With these, the
  *  outputs equal the reference VQF implementation's to rounding. */
 poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
                                      int32_t reference, poise_error *err);
 
-/** The speed preset (DeviceMotionConfiguration.fast): corrections at 5 Hz, bias_sigma_rest
- *  0.01, rest_minimum_time 1.0, whatever the defaults become (today it equals them);
- *  `reference` a poise_reference. Its accuracy cost on BROAD is in docs/fusion.md. */
+/** The speed preset (DeviceMotionConfiguration.fast): corrections at 5 Hz (the defaults: 10 Hz),
+ *  bias_sigma_rest 0.01, rest_minimum_time 1.0, with the magnetometer offset estimation, whatever
+ *  the defaults become; `reference` a poise_reference. Its accuracy and cost on BROAD are in
+ *  docs/fusion.md. */
 poise_status poise_fusion_config_fast(poise_fusion_config *config, double sample_rate,
                                       int32_t reference, poise_error *err);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Golden output of Poise's DEFAULT fusion schedule, computed independently of Poise, for
+"""Golden output of Poise's accumulated fusion schedules (the defaults, corrections at 10 Hz, and
+the `fast` preset, 5 Hz), computed independently of Poise, for
 Tests/PoiseTests/DeviceMotionDefaultScheduleTests.swift.
 
 What it computes: VQF (D. Laidig, T. Seel, Information Fusion 91, 2023) with the parameters of
@@ -17,25 +18,36 @@ is the schedule:
   the bias clip); the rest timer; strapdown integration of gyro − bias (exact quaternion
   exponential; renormalised only at correction steps); the specific force and the magnetic
   field rotated into the gyroscope earth frame by the attitude after this sample's step, summed;
-- every N = floor(rate / 5 Hz) samples, and at the first sample (the correction step, period
+- every N = floor(rate / correction rate) samples, and at the first sample (the correction step, period
   Tc = N / rate): renormalise the gyroscope quaternion; the rest low-passes and the 3-s
   inclination low-pass run once on the block means (coefficients for Tc); inclination
   correction; the bias Kalman filter with V and W for Tc (the in-motion measurement is the
   block's correction divided by Tc; the first, aligning correction is not a measurement); the
   magnetometer update on the block's mean field brought into the 6D earth frame, with gains
-  1 − exp(−T/τ) and timers advanced by the block's time T.
+  1 − exp(−T/τ) and timers advanced by the block's time T;
+- the magnetometer offset (docs/fusion.md, "Magnetometer offset"): at each correction step
+  whose block had a magnetometer sample, the block's last raw sample joins a sphere fit whose
+  sums decay by exp(−Tc/5 s) per step; the fit (least squares |m|² = 2h·m + c, solved here with
+  numpy from the 4×4 normal equations; coverage from numpy's eigenvalues) is subtracted from
+  the following samples when its coverage ≥ 0.25, relative residual ≤ 0.03, radius within
+  10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius,
+  else nothing is.
 
 Outputs: q6 = inclination ⊗ gyroscope quaternion; q9 = Rz(heading) ⊗ q6 (both device → ENU,
-w x y z) and the bias (rad/s), after every STEP-th sample of the first SECONDS of each trial.
+w x y z) and the bias (rad/s), after every STEP-th sample of the first seconds of each trial (TRIALS).
 Inputs: the BROAD trials in ../shared/data/broad (CC BY 4.0: D. Laidig, M. Caruso, A. Cereatti,
 T. Seel, "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021,
 doi:10.3390/data6070072; github.com/dlaidig/broad); accelerometer divided by 9.80665 into g as
 Poise's tests read it, gyroscope rad/s, magnetometer µT; sample rate 1 / 0.0035 s (every BROAD
 time step is within 0.1 % of it, so Poise integrates each with that period).
 
-Run (about a minute): python3 -m venv .build/venv && .build/venv/bin/pip install vqf numpy
-  .build/venv/bin/python scripts/fusion_default_schedule_golden.py > Tests/PoiseTests/Fixtures/fusion_default_schedule_broad.csv
+Run (about a minute each): python3 -m venv .build/venv && .build/venv/bin/pip install vqf numpy
+  .build/venv/bin/python scripts/fusion_default_schedule_golden.py 10 > Tests/PoiseTests/Fixtures/fusion_default_schedule_broad.csv
+  .build/venv/bin/python scripts/fusion_default_schedule_golden.py 5 > Tests/PoiseTests/Fixtures/fusion_fast_schedule_broad.csv
+(the argument is the correction rate in Hz: 10 for the defaults, 5 for the fast preset; the
+other parameters are the same in both).
 """
+import sys
 import math
 import os
 from importlib.metadata import version
@@ -43,15 +55,17 @@ from importlib.metadata import version
 import numpy as np
 from vqf import PyVQF
 
-TRIALS = ["05_undisturbed_slow_rotation_with_breaks_B", "09_undisturbed_fast_rotation_with_breaks_B",
-          "16_undisturbed_fast_translation_B", "29_disturbed_stationary_magnet_B"]
-SECONDS = 80.0
+# Trial and seconds from its start (34: until after its attached magnet is removed at 100 s).
+TRIALS = [("05_undisturbed_slow_rotation_with_breaks_B", 80.0), ("09_undisturbed_fast_rotation_with_breaks_B", 80.0),
+          ("16_undisturbed_fast_translation_B", 80.0), ("29_disturbed_stationary_magnet_B", 80.0),
+          ("34_disturbed_attached_magnet_3cm", 110.0)]
 STEP = 200
 RATE = 1 / 0.0035
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "broad")
 
-# Poise's defaults (DeviceMotionConfiguration()); angles in degrees as there.
-CORRECTION_RATE = 5.0
+# Poise's defaults (DeviceMotionConfiguration()); angles in degrees as there. The correction
+# rate is the command-line argument (10 Hz: the defaults; 5 Hz: DeviceMotionConfiguration.fast).
+CORRECTION_RATE = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
 TAU_ACC, TAU_MAG = 3.0, 9.0
 BIAS_SIGMA_INIT, BIAS_FORGETTING_TIME, BIAS_CLIP = 0.5, 100.0, 2.0
 BIAS_SIGMA_MOTION, BIAS_VERTICAL_FORGETTING, BIAS_SIGMA_REST = 0.1, 0.0001, 0.01
@@ -59,6 +73,7 @@ REST_MIN_T, REST_TAU, REST_TH_GYR, REST_TH_ACC = 1.0, 0.5, 2.0, 0.5 / 9.80665
 MAG_CURRENT_TAU, MAG_REF_TAU, MAG_NORM_TH, MAG_DIP_TH = 0.05, 20.0, 0.1, 10.0
 MAG_NEW_TIME, MAG_NEW_FIRST_TIME, MAG_NEW_MIN_GYR = 20.0, 5.0, 20.0
 MAG_MIN_UNDISTURBED_TIME, MAG_MAX_REJECTION_TIME, MAG_REJECTION_FACTOR = 0.5, 60.0, 2.0
+MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.25, 0.03
 
 
 def wrap(angle):
@@ -112,6 +127,9 @@ class DefaultSchedule:
         self.mag_ref_norm = self.mag_ref_dip = self.mag_undisturbed_t = 0.0
         self.mag_reject_t = MAG_MAX_REJECTION_TIME
         self.mag_cand_norm, self.mag_cand_dip, self.mag_cand_t = -1.0, 0.0, 0.0
+        self.offset, self.offset_sample = np.zeros(3), None
+        self.fit_w, self.fit_y, self.fit_yy = 0.0, 0.0, 0.0
+        self.fit_m, self.fit_my, self.fit_mm = np.zeros(3), np.zeros(3), np.zeros((3, 3))
 
     def update(self, gyr, acc, mag):
         ts = self.ts
@@ -137,7 +155,8 @@ class DefaultSchedule:
         self.acc_earth_sum += PyVQF.quatRotate(self.gyr_quat, acc)
         self.block += 1
         if mag is not None and mag.dot(mag) != 0:
-            self.mag_sum += PyVQF.quatRotate(self.gyr_quat, mag)
+            self.offset_sample = mag
+            self.mag_sum += PyVQF.quatRotate(self.gyr_quat, mag - self.offset)
             self.mag_count += 1
             self.mag_elapsed += ts
         self.to_correction -= 1
@@ -168,6 +187,45 @@ class DefaultSchedule:
             elapsed = self.mag_elapsed
             self.mag_sum, self.mag_count, self.mag_elapsed = np.zeros(3), 0, 0.0
             self.update_mag(PyVQF.quatRotate(self.acc_quat, mean), elapsed)
+            self.estimate_offset()
+
+    def estimate_offset(self):
+        """The sphere fit of the magnetometer offset (module docstring)."""
+        m = self.offset_sample
+        y = float(m.dot(m))
+        decay = math.exp(-self.tc / MAG_OFFSET_TAU)
+        self.fit_w = self.fit_w * decay + 1
+        self.fit_m = self.fit_m * decay + m
+        self.fit_mm = self.fit_mm * decay + np.outer(m, m)
+        self.fit_my = self.fit_my * decay + m * y
+        self.fit_y = self.fit_y * decay + y
+        self.fit_yy = self.fit_yy * decay + y * y
+        self.offset = np.zeros(3)
+        w = self.fit_w
+        mean = self.fit_m / w
+        smallest = np.linalg.eigvalsh(self.fit_mm / w - np.outer(mean, mean))[0]
+        if not smallest > 0:
+            return
+        a = np.zeros((4, 4))
+        a[:3, :3], a[:3, 3], a[3, :3], a[3, 3] = self.fit_mm, self.fit_m, self.fit_m, w
+        b = np.append(self.fit_my, self.fit_y)
+        try:
+            theta = np.linalg.solve(a, b)
+        except np.linalg.LinAlgError:   # readings at one point: no sphere (coverage 0)
+            return
+        h = theta[:3] / 2
+        r2 = theta[3] + h.dot(h)
+        if not r2 > 0:
+            return
+        misfit = self.fit_yy - 2 * theta.dot(b) + theta.dot(a @ theta)
+        residual = math.sqrt(max(misfit / w, 0.0)) / (2 * r2)
+        coverage = math.sqrt(smallest / r2)
+        radius = math.sqrt(r2)
+        reference = self.mag_ref_norm
+        if (coverage >= MAG_OFFSET_COVERAGE and residual <= MAG_OFFSET_RESIDUAL
+                and (reference == 0 or abs(radius - reference) <= MAG_NORM_TH * reference)
+                and math.sqrt(h.dot(h)) >= MAG_NORM_TH * radius):
+            self.offset = h
 
     def estimate_bias(self, acc_earth, motion_measurement):
         tc, bias = self.tc, self.bias
@@ -249,14 +307,14 @@ class DefaultSchedule:
 
 
 def main():
-    print("# Poise default schedule (VQF maths, 5-Hz accumulated corrections), computed by "
+    print("# Poise accumulated schedule (VQF maths, %g-Hz accumulated corrections, magnetometer offset), computed by "
           "scripts/fusion_default_schedule_golden.py with the filters and quaternion maths of vqf %s (PyVQF); BROAD trials (CC BY 4.0, "
-          "Laidig et al., Data 6(7) 2021, doi:10.3390/data6070072), first %g s, every %dth sample, rate 1/0.0035 Hz"
-          % (version("vqf"), SECONDS, STEP))
+          "Laidig et al., Data 6(7) 2021, doi:10.3390/data6070072), first %s s, every %dth sample, rate 1/0.0035 Hz"
+          % (CORRECTION_RATE, version("vqf"), "/".join("%g" % s for _, s in TRIALS), STEP))
     print("trial,i,q6_w,q6_x,q6_y,q6_z,q9_w,q9_x,q9_y,q9_z,bias_x,bias_y,bias_z")
-    for trial in TRIALS:
+    for trial, seconds in TRIALS:
         a = np.loadtxt(os.path.join(ROOT, trial + ".csv"), delimiter=",", skiprows=1, usecols=range(10),
-                       max_rows=int(SECONDS * RATE))
+                       max_rows=int(seconds * RATE))
         steps = np.diff(a[:, 0])
         assert np.all(np.abs(steps - 1 / RATE) <= 0.001 / RATE), "a time step is not the nominal period"
         estimator = DefaultSchedule(RATE)

@@ -43,6 +43,10 @@ enum FusionConfigurationBridge {
         o.acceleration_rejection_threshold = c.accelerationRejectionThreshold
         o.maximum_time_step = c.maximumTimeStep
         o.correction_rate = c.correctionRate
+        o.magnetic_offset_estimation = c.magneticOffsetEstimation ? 1 : 0
+        o.magnetic_offset_time_constant = c.magneticOffsetTimeConstant
+        o.magnetic_offset_minimum_coverage = c.magneticOffsetMinimumCoverage
+        o.magnetic_offset_maximum_residual = c.magneticOffsetMaximumResidual
         return o
     }
 
@@ -113,6 +117,10 @@ enum FusionConfigurationBridge {
         c.accelerationRejectionThreshold = try nonNegative(o.acceleration_rejection_threshold, "acceleration_rejection_threshold")
         c.maximumTimeStep = try duration(o.maximum_time_step, "maximum_time_step")
         c.correctionRate = try nonNegative(o.correction_rate, "correction_rate")
+        c.magneticOffsetEstimation = try flag(o.magnetic_offset_estimation, "magnetic_offset_estimation")
+        c.magneticOffsetTimeConstant = try duration(o.magnetic_offset_time_constant, "magnetic_offset_time_constant")
+        c.magneticOffsetMinimumCoverage = try nonNegative(o.magnetic_offset_minimum_coverage, "magnetic_offset_minimum_coverage")
+        c.magneticOffsetMaximumResidual = try nonNegative(o.magnetic_offset_maximum_residual, "magnetic_offset_maximum_residual")
         return c
     }
 }

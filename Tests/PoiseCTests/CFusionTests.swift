@@ -40,10 +40,12 @@ import Testing
         let swift = DeviceMotionConfiguration(sampleRate: 200)
         #expect(c.sample_rate == 200 && c.reference == 2 && c.earth_frame == 0)
         #expect(c.bias_sigma_rest == swift.biasSigmaRest && c.rest_minimum_time == swift.restMinimumTime)
-        #expect(c.correction_rate == 5 && c.rest_accelerometer_threshold == swift.restAccelerometerThreshold)
+        #expect(c.correction_rate == 10 && c.rest_accelerometer_threshold == swift.restAccelerometerThreshold)
         #expect(c.motion_bias_estimation == 1 && c.skip_held_magnetometer_samples == 0)
+        #expect(c.magnetic_offset_estimation == 1 && c.magnetic_offset_minimum_coverage == swift.magneticOffsetMinimumCoverage)
         #expect(poise_fusion_config_vqf(&c, 200, 0, nil) == POISE_OK)
         #expect(c.correction_rate == 0 && c.bias_sigma_rest == 0.03 && c.rest_minimum_time == 1.5 && c.reference == 0)
+        #expect(c.magnetic_offset_estimation == 0)
         let fast = DeviceMotionConfiguration.fast(sampleRate: 50, reference: .arbitraryZVertical)
         #expect(poise_fusion_config_fast(&c, 50, 0, nil) == POISE_OK)
         #expect(c.sample_rate == 50 && c.reference == 0 && c.correction_rate == fast.correctionRate)
@@ -156,6 +158,8 @@ import Testing
         let cases: [(WritableKeyPath<poise_fusion_config, Double>, Double, String)] = [
             (\.sample_rate, .nan, "sample_rate"), (\.sample_rate, 0, "sample_rate"), (\.accelerometer_time_constant, -1, "accelerometer_time_constant"),
             (\.correction_rate, .infinity, "correction_rate"), (\.maximum_time_step, 0, "maximum_time_step"), (\.declination, .nan, "declination"),
+            (\.magnetic_offset_time_constant, 0, "magnetic_offset_time_constant"),
+            (\.magnetic_offset_minimum_coverage, -1, "magnetic_offset_minimum_coverage"),
         ]
         for (path, value, name) in cases {
             var bad = c

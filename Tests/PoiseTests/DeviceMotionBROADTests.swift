@@ -83,7 +83,23 @@ import Testing
             nine.append(r9.total); six.append(r6.total)
         }
         let mean9 = nine.reduce(0, +) / 5, mean6 = six.reduce(0, +) / 5
-        #expect(mean9 < 2.30, "9D mean \(mean9)° (VQF 2.30°), trials \(nine)")
-        #expect(mean6 < 1.00, "6D mean \(mean6)° (VQF 1.00°), trials \(six)")
+        #expect(mean9 < 2.28, "9D mean \(mean9)° (VQF 2.30°), trials \(nine)")
+        #expect(mean6 < 0.95, "6D mean \(mean6)° (VQF 1.00°), trials \(six)")
+    }
+
+    /// Trial 34: a magnet fixed to the device from 45 to 100 s. The magnetometer offset
+    /// estimation removes it (9D 1.93° with the defaults, VQF 3.35°); without it the defaults
+    /// are where VQF is.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: folder.path), "../shared/data/broad is absent"))
+    func magnetometerOffsetEstimationRemovesTheAttachedMagnet() throws {
+        let samples = try Self.load(trial: "34_disturbed_attached_magnet_3cm")
+        let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 0
+        var withOffset = DeviceMotionEstimator(configuration: .init(sampleRate: rate))
+        var configuration = DeviceMotionConfiguration(sampleRate: rate)
+        configuration.magneticOffsetEstimation = false
+        var without = DeviceMotionEstimator(configuration: configuration)
+        let on = withOffset.evaluate(samples).total, off = without.evaluate(samples).total
+        #expect(on < 2.0, "9D \(on)° with the offset estimation (VQF 3.35°)")
+        #expect(off > 3.0, "9D \(off)° without it")
     }
 }

@@ -2,12 +2,16 @@ import Foundation
 import Testing
 @testable import Poise
 
-/// The speed preset (`DeviceMotionConfiguration.fast`, corrections accumulated at 5 Hz), which
-/// is also the default configuration (`DeviceMotionConfiguration()`), against an independent computation of the same algorithm: VQF's maths from the `vqf`
-/// package's Python implementation, on the schedule docs/fusion.md describes, written by
-/// scripts/fusion_default_schedule_golden.py (not by running Poise). Golden:
-/// Fixtures/fusion_default_schedule_broad.csv, the 6D and 9D attitudes and the bias after every
-/// 200th sample of the first 80 s of four BROAD trials (CC BY 4.0 data) at 1 / 0.0035 Hz.
+/// The default configuration (`DeviceMotionConfiguration()`, corrections accumulated at 10 Hz)
+/// and the speed preset (`DeviceMotionConfiguration.fast`, 5 Hz), both with the magnetometer
+/// offset estimation, against an independent computation of the same algorithm: VQF's maths
+/// from the `vqf` package's Python implementation, on the schedule docs/fusion.md describes, and
+/// the offset's sphere fit with numpy's solver and eigenvalues, written by
+/// scripts/fusion_default_schedule_golden.py (not by running Poise). Goldens:
+/// Fixtures/fusion_default_schedule_broad.csv (10 Hz) and fusion_fast_schedule_broad.csv (5 Hz),
+/// the 6D and 9D attitudes and the bias after every 200th sample of the first 80 s of four BROAD
+/// trials and the first 110 s of trial 34, whose attached magnet the offset estimation removes
+/// (CC BY 4.0 data), at 1 / 0.0035 Hz.
 ///
 /// Tolerance: 1e-10 rad of attitude, 1e-12 rad/s of bias. The two computations differ only in
 /// rounding (fused multiply-adds, Poise's polynomial cos/sin/asin/atan2 against libm, block
@@ -27,9 +31,9 @@ import Testing
 
     static let rate = 1 / 0.0035
 
-    static func golden() throws -> [String: [Golden]] {
+    static func golden(_ file: String) throws -> [String: [Golden]] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fusion_default_schedule_broad.csv")
+            .appendingPathComponent("Fixtures/\(file)")
         var trials: [String: [Golden]] = [:]
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst(2) {
             let f = line.split(separator: ",")
@@ -42,30 +46,34 @@ import Testing
         return trials
     }
 
-    /// The configurations the golden describes: the fast preset and the defaults (6D, 9D).
-    static let configurations: [(name: String, six: DeviceMotionConfiguration, nine: DeviceMotionConfiguration)] = [
-        ("fast", .fast(sampleRate: rate, reference: .arbitraryZVertical), .fast(sampleRate: rate)),
-        ("default", .init(sampleRate: rate, reference: .arbitraryZVertical), .init(sampleRate: rate)),
+    /// The configurations (6D, 9D), their golden files and correction intervals.
+    static let configurations: [(name: String, six: DeviceMotionConfiguration, nine: DeviceMotionConfiguration,
+                                 file: String, interval: Int)] = [
+        ("fast", .fast(sampleRate: rate, reference: .arbitraryZVertical), .fast(sampleRate: rate),
+         "fusion_fast_schedule_broad.csv", 57),
+        ("default", .init(sampleRate: rate, reference: .arbitraryZVertical), .init(sampleRate: rate),
+         "fusion_default_schedule_broad.csv", 28),
     ]
 
     @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"),
           arguments: configurations.indices)
     func scheduleEqualsTheIndependentComputation(configuration: Int) throws {
-        let golden = try Self.golden()
-        #expect(golden.count == 4)
-        let (name, sixConfiguration, nineConfiguration) = Self.configurations[configuration]
+        let (name, sixConfiguration, nineConfiguration, file, interval) = Self.configurations[configuration]
+        let golden = try Self.golden(file)
+        #expect(golden.count == 5)
         for (trial, rows) in golden.sorted(by: { $0.key < $1.key }) {
             let samples = try DeviceMotionBROADTests.load(trial: trial)
             let last = try #require(rows.last?.index)
             #expect(samples.count > last)
             var six = DeviceMotionEstimator(configuration: sixConfiguration)
             var nine = DeviceMotionEstimator(configuration: nineConfiguration)
-            #expect(nine.configuration.correctionRate == 5 && nine.coefficients.correctionInterval == 57)
-            var next = 0, worst6 = 0.0, worst9 = 0.0, worstBias = 0.0
+            #expect(nine.coefficients.correctionInterval == interval && nine.configuration.magneticOffsetEstimation)
+            var next = 0, worst6 = 0.0, worst9 = 0.0, worstBias = 0.0, offsetApplied = false
             for (i, sample) in samples[...last].enumerated() {
                 six.update(time: sample.time, acceleration: sample.acceleration, rotationRate: sample.rotationRate)
                 nine.update(time: sample.time, acceleration: sample.acceleration, rotationRate: sample.rotationRate,
                             magneticField: sample.magneticField)
+                offsetApplied = offsetApplied || nine.state.magneticOffset != .zero
                 guard rows[next].index == i else { continue }
                 worst6 = max(worst6, DeviceMotionBROADPortTests.angle(six.attitude * rows[next].six.conjugate))
                 worst9 = max(worst9, DeviceMotionBROADPortTests.angle(nine.attitude * rows[next].nine.conjugate))
@@ -78,6 +86,9 @@ import Testing
             #expect(worst6 < 1e-10, "\(name) \(trial): 6D differs from the independent computation by \(worst6) rad")
             #expect(worst9 < 1e-10, "\(name) \(trial): 9D differs from the independent computation by \(worst9) rad")
             #expect(worstBias < 1e-12, "\(name) \(trial): the bias differs by \(worstBias) rad/s")
+            // The attached magnet of trial 34 is removed (so the golden checks the offset's fit),
+            // and no offset is applied on the other trials.
+            #expect(offsetApplied == trial.hasPrefix("34"), "\(name) \(trial)")
         }
     }
 }

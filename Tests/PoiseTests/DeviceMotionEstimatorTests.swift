@@ -92,7 +92,7 @@ import Testing
                 worst = max(worst, d)
             }
         }
-        // Detected within 0.25 s: one correction period (5 Hz, 0.2 s) plus the field low-pass.
+        // Detected within 0.25 s: one correction period (0.1 s at the default 10 Hz) plus the field low-pass.
         #expect(flagged >= 475, "disturbance flagged in \(flagged) of 500 samples")
         #expect(worst < 0.5, "heading moved \(worst)° during the disturbance")
     }
@@ -164,20 +164,21 @@ import Testing
         let saved = try JSONEncoder().encode(estimator.state)
         var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
-        // The stored fields of layout 4. Change this list and StateLayout.current together.
-        let layout4 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+        // The stored fields of layout 5. Change this list and StateLayout.current together.
+        let layout5 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
                        "arbitraryHeadingOffset", "bias", "biasP", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastMagneticField", "lastMagneticTime",
                        "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
                        "magneticCandidateTime", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
-                       "magneticInitialGain", "magneticNormDipLowPass", "magneticReferenceDip",
+                       "magneticInitialGain", "magneticNormDipLowPass", "magneticOffset", "magneticOffsetSample",
+                       "magneticOffsetSums", "magneticReferenceDip",
                        "magneticReferenceNorm", "magneticRejectionTime", "magneticUndisturbedTime",
                        "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerLowPass",
                        "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
                        "restTime", "samplesToCorrection"]
-        #expect(DeviceMotionEstimator.StateLayout.current == 4 && json.keys.sorted() == layout4,
+        #expect(DeviceMotionEstimator.StateLayout.current == 5 && json.keys.sorted() == layout5,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 
         json["layout"] = 1
@@ -185,7 +186,7 @@ import Testing
         #expect {
             _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
         } throws: { error in
-            "\(error)".contains("layout 1") && "\(error)".contains("layout 4")
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 5")
         }
         // Saved before layouts existed: no `layout` key.
         json["layout"] = nil

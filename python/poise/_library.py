@@ -48,6 +48,8 @@ class FusionConfigStruct(ctypes.Structure):
         ("magnetic_maximum_rejection_time", ctypes.c_double), ("magnetic_rejection_factor", ctypes.c_double),
         ("skip_held_magnetometer_samples", ctypes.c_int32), ("acceleration_rejection_threshold", ctypes.c_double),
         ("maximum_time_step", ctypes.c_double), ("correction_rate", ctypes.c_double),
+        ("magnetic_offset_estimation", ctypes.c_int32), ("magnetic_offset_time_constant", ctypes.c_double),
+        ("magnetic_offset_minimum_coverage", ctypes.c_double), ("magnetic_offset_maximum_residual", ctypes.c_double),
     ]
 
 

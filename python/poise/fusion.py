@@ -21,9 +21,10 @@ class FusionConfig:
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
-    corrections, whatever the defaults become), "vqf" (VQF's published defaults: with them
-    the outputs equal the `vqf` package's) or "offline" (the offline smoother's: Poise's
-    defaults with magnetometer_time_constant 25 s; `fuse(..., offline=True)` starts from it)."""
+    corrections where the defaults have 10 Hz, whatever the defaults become), "vqf" (VQF's
+    published defaults: with them the outputs equal the `vqf` package's) or "offline" (the
+    offline smoother's: Poise's defaults with magnetometer_time_constant 25 s;
+    `fuse(..., offline=True)` starts from it)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):
         if mode not in ("6d", "9d"):

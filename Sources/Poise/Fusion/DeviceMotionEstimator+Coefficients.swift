@@ -61,6 +61,13 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticMaximumRejectionTime: Double
         @usableFromInline var magneticRejectionFactor: Double
         @usableFromInline var declination: Double
+        /// The sphere fit of the magnetometer offset runs (`magneticOffsetEstimation` with a
+        /// magnetometer and disturbance rejection); its weight decay per correction step
+        /// (e^(−period/τ)) and acceptance limits.
+        @usableFromInline var magneticOffsetEstimation: Bool
+        @usableFromInline var magneticOffsetDecay: Double
+        @usableFromInline var magneticOffsetMinimumCoverage: Double
+        @usableFromInline var magneticOffsetMaximumResidual: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -121,6 +128,11 @@ extension DeviceMotionEstimator {
             magneticMaximumRejectionTime = p.magneticMaximumRejectionTime
             magneticRejectionFactor = p.magneticRejectionFactor
             declination = p.declination * degree
+            magneticOffsetEstimation = p.magneticOffsetEstimation && p.magneticDisturbanceRejection && p.reference.usesMagnetometer
+            let offsetTau = positive(p.magneticOffsetTimeConstant)
+            magneticOffsetDecay = offsetTau > 0 ? Double.exp(-slow / offsetTau) : 0
+            magneticOffsetMinimumCoverage = p.magneticOffsetMinimumCoverage
+            magneticOffsetMaximumResidual = p.magneticOffsetMaximumResidual
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }
     }

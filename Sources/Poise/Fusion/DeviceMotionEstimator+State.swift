@@ -47,6 +47,12 @@ extension DeviceMotionEstimator {
         /// (4th lane: their count), and the time they cover, s.
         @usableFromInline var magneticFieldSum = SIMD4<Double>.zero
         @usableFromInline var magneticElapsed: Double = 0
+        /// The magnetometer offset subtracted from the readings (hard iron moving with the
+        /// device, estimated by `magneticOffsetEstimation`), µT, device frame; zero when none is.
+        public var magneticOffset = SIMD3<Double>.zero
+        /// The last magnetometer reading summed (before the offset is subtracted), µT: the
+        /// sphere fit's sample at the correction step.
+        @usableFromInline var magneticOffsetSample = SIMD3<Double>.zero
         /// Last magnetometer sample applied (kept only with `skipHeldMagnetometerSamples`, to
         /// recognise held values; nil otherwise), µT, device frame.
         public var lastMagneticField: SIMD3<Double>?
@@ -76,6 +82,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateNorm: Double = -1
         @usableFromInline var magneticCandidateDip: Double = 0
         @usableFromInline var magneticCandidateTime: Double = 0
+        /// Exponentially weighted sums of the sphere fit (`DeviceMotionEstimator.MagneticOffsetFit`).
+        @usableFromInline var magneticOffsetSums = SIMD16<Double>.zero
         /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
         /// by the update, which rotates them by each heading step; recomputed when
         /// `headingCorrection` is changed from outside). State, not a cache of outputs: being
@@ -105,7 +113,8 @@ extension DeviceMotionEstimator {
         ///    countdown to the correction step (`samplesToCorrection`) replaces its count.
         /// 4: no outputs: `flags`, `lastAcceleration` and `lastRotationRate` are the
         ///    estimator's `lastSample`; `magneticNormDip` (written, never read) is gone.
-        @usableFromInline static let current = 4
+        /// 5: the magnetometer offset (`magneticOffset`, its fit's sample and sums).
+        @usableFromInline static let current = 5
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

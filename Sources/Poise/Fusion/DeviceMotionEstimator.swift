@@ -17,8 +17,10 @@
 ///   accelerometer or magnetometer sample (squared norm 0) means "no sample" and is skipped;
 /// - accelerometer samples far from 1 g are left out of the inclination correction;
 /// - the corrections (inclination, bias Kalman filter, magnetometer, and the low-passes that
-///   feed them, on block means) run at `correctionRate` (default 5 Hz), the gyroscope
-///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule.
+///   feed them, on block means) run at `correctionRate` (default 10 Hz), the gyroscope
+///   integration and the rest test on every sample; `correctionRate` 0 is VQF's schedule;
+/// - a magnetometer offset that moves with the device (a magnet fixed to it) is estimated by a
+///   sphere fit and removed (`magneticOffsetEstimation`, Poise's addition).
 ///
 /// Inputs: acceleration as specific force in g (+1 g on the up axis at rest), rotation rate in
 /// rad/s, magnetic field in any unit (µT in Poise), all in the device frame; time in seconds.
@@ -187,9 +189,9 @@ public struct DeviceMotionEstimator: Sendable {
         return dtMag
     }
 
-    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, rotated into
-    /// the gyroscope earth frame, to the sum averaged until the next correction; true when it
-    /// was added.
+    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, less the
+    /// estimated offset (`State.magneticOffset`) and rotated into the gyroscope earth frame, to
+    /// the sum averaged until the next correction; true when it was added.
     @inlinable @inline(__always)
     mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, earth: FusionRotation,
                                   skipHeld: Bool, flags: inout DeviceMotion.Flags) -> Bool {
@@ -199,7 +201,8 @@ public struct DeviceMotionEstimator: Sendable {
             return false
         }
         guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows, skipHeld: skipHeld) else { return false }
-        state.magneticFieldSum += earth.rotate(SIMD4(m, 1))
+        state.magneticOffsetSample = m
+        state.magneticFieldSum += earth.rotate(SIMD4(m - state.magneticOffset, 1))
         state.magneticElapsed += dtMag
         return true
     }
@@ -332,6 +335,7 @@ public struct DeviceMotionEstimator: Sendable {
             let dt = state.magneticElapsed
             state.magneticFieldSum = .zero; state.magneticElapsed = 0
             updateMagnetometer(earthField: fusionRotate(state.inclinationCorrection, mean), dt: dt)
+            if coefficients.magneticOffsetEstimation { estimateMagneticOffset() }
             if state.arbitraryHeadingOffset == nil { state.arbitraryHeadingOffset = state.headingCorrection }
         }
     }
