@@ -129,6 +129,22 @@ poise_status poise_filter_process_buffer(poise_filter *filter, double *samples, 
 poise_status poise_filter_process_buffer_f(poise_filter *filter, float *samples, size_t count,
                                            poise_error *err);
 
+/**
+ * Filters `count` samples of an N x 3 double buffer `input` into `output` (N x 3), in order
+ * (equal to `count` poise_filter_process calls); `input` is not modified. One pass over the
+ * data: the fastest way to filter a buffer that must be kept. `output` may be `input` itself
+ * (then this is poise_filter_process_buffer without the check first) or a buffer that does not
+ * overlap it (a partial overlap is POISE_ERROR_INVALID_ARGUMENT). A non-finite value is
+ * POISE_ERROR_NON_FINITE (the message gives the row): the filter's state is unchanged, and the
+ * contents of `output` are unspecified. count 0 is a no-op.
+ */
+poise_status poise_filter_process_into(poise_filter *filter, const double *input, double *output, size_t count,
+                                       poise_error *err);
+
+/** The same for N x 3 float buffers (computed in double, rounded back to float). */
+poise_status poise_filter_process_into_f(poise_filter *filter, const float *input, float *output, size_t count,
+                                         poise_error *err);
+
 /** The normalized spec of the filter (e.g. "adaptive:cutoff=5,threshold=0.2") copied into
  *  `text` (capacity bytes, NUL-terminated); POISE_ERROR_BUFFER_TOO_SMALL if it does not fit. */
 poise_status poise_filter_spec(const poise_filter *filter, char *text, size_t capacity,

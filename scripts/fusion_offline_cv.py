@@ -51,11 +51,13 @@ QUESTIONS = {
         "halves after 60 s disturbed": dict(ONLINE_GAIN, disturbanceWeightTime=60),
     },
     "schedule": {
-        "5 Hz (online default)": dict(ONLINE_GAIN),
+        "10 Hz (online default)": dict(ONLINE_GAIN),
+        "5 Hz": dict(ONLINE_GAIN, correctionRate=5),
         "every sample": dict(ONLINE_GAIN, correctionRate=0),
     },
     "schedule at the default gain": {
-        "25 s, 5 Hz (defaults)": {},
+        "25 s, 10 Hz (defaults)": {},
+        "25 s, 5 Hz": {"correctionRate": 5},
         "25 s, every sample": {"correctionRate": 0},
         "20 s, every sample": {"correctionRate": 0, "magnetometerTimeConstant": 20},
     },

@@ -10,11 +10,17 @@ back. Reported per rate:
 - Poise's own per-sample latency from its report (the datagram read from the socket → end of
   the sinks);
 - samples lost (sent but not received back), and datagrams Poise's socket dropped in the kernel
-  (its report's `kernel_drops`).
+  (its report's `kernel_drops`);
+- the CPU `poise live` used (user + system time over its run, % of one core) and how long it
+  spun polling for datagrams (its report's `spin_s`).
 
-    python3 Benchmarks/live/latency.py [--poise .build/release/poise] [--seconds 10] [--rates 100 1000]
+Each rate runs with `poise live`'s default (spinning for datagrams shortly before they are due)
+and with `--no-spin`, one after the other (`--spin on|off|both`), so both are measured in the
+same minutes.
+
+    python3 Benchmarks/live/latency.py [--poise .build/release/poise] [--seconds 10] [--rates 100 1000] [--spin both]
 """
-import argparse, json, math, os, signal, socket, subprocess, sys, threading, time
+import argparse, json, math, os, resource, signal, socket, subprocess, sys, threading, time
 
 def percentile(values, q):
     values = sorted(values)
@@ -31,7 +37,7 @@ def free_port():
     s.close()
     return port
 
-def run(poise, rate, seconds):
+def run(poise, rate, seconds, spin=True):
     listen, back = free_port(), free_port()
     receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     receiver.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
@@ -56,7 +62,8 @@ def run(poise, rate, seconds):
     thread = threading.Thread(target=receive)
     thread.start()
     process = subprocess.Popen([poise, "live", f"udp://127.0.0.1:{listen}", "--pipeline", "fusion:9d", "--rate", str(rate),
-                                "--send", f"udp://127.0.0.1:{back}", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                "--send", f"udp://127.0.0.1:{back}", "--json"] + ([] if spin else ["--no-spin"]),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(0.5)
     # The sender is its own process (a busy-waiting sender thread would starve this process's
     # receiver of the interpreter lock); both sides stamp with CLOCK_MONOTONIC, shared by processes.
@@ -68,7 +75,10 @@ def run(poise, rate, seconds):
     count = len(sent)
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)   # the sender process is already counted
     out, err = process.communicate(timeout=30)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     done.set()
     thread.join()
     report = json.loads(out) if out.strip() else {}
@@ -79,6 +89,8 @@ def run(poise, rate, seconds):
         "round_trip_us": {"p50": percentile(trips, 0.5), "p99": percentile(trips, 0.99), "max": max(trips or [float("nan")])},
         "poise_arrival_to_sent_us": {k: poise_latency.get(k, float("nan")) / 1000 for k in ("p50", "p99", "max")},
         "poise_samples": report.get("samples"), "kernel_drops": report.get("kernel_drops"),
+        "spin": spin, "spin_s": report.get("spin_s"),
+        "cpu_percent": 100 * cpu / report["wall_s"] if report.get("wall_s") else float("nan"),
     }
 
 def send(port, rate, seconds, stamps):
@@ -112,13 +124,19 @@ def main():
     parser.add_argument("--poise", default=os.path.join(here, "..", "..", ".build", "release", "poise"))
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rates", type=float, nargs="+", default=[100, 1000])
+    parser.add_argument("--spin", choices=["on", "off", "both"], default="both",
+                        help="poise live's default (spinning shortly before each datagram), --no-spin, or both in turn")
     args = parser.parse_args()
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.spin]
     for rate in args.rates:
-        result = run(args.poise, rate, args.seconds)
-        rt, own = result["round_trip_us"], result["poise_arrival_to_sent_us"]
-        print(f"{rate:6.0f} Hz, {result['sent']} samples: lost {result['lost']}, kernel drops {result['kernel_drops']}; "
-              f"round trip median {rt['p50']:.1f} µs, p99 {rt['p99']:.1f} µs, max {rt['max']:.1f} µs; "
-              f"poise arrival→sent median {own['p50']:.1f} µs, p99 {own['p99']:.1f} µs, max {own['max']:.1f} µs")
+        for spin in modes:
+            result = run(args.poise, rate, args.seconds, spin)
+            rt, own = result["round_trip_us"], result["poise_arrival_to_sent_us"]
+            print(f"{rate:6.0f} Hz, {'spin' if spin else 'no spin'}, {result['sent']} samples: lost {result['lost']}, "
+                  f"kernel drops {result['kernel_drops']}; "
+                  f"round trip median {rt['p50']:.1f} µs, p99 {rt['p99']:.1f} µs, max {rt['max']:.1f} µs; "
+                  f"poise arrival→sent median {own['p50']:.1f} µs, p99 {own['p99']:.1f} µs, max {own['max']:.1f} µs; "
+                  f"poise CPU {result['cpu_percent']:.1f} % of a core, spun {result['spin_s'] or 0:.2f} s", flush=True)
 
 if __name__ == "__main__":
     main()

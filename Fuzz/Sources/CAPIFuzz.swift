@@ -1,14 +1,15 @@
 // libFuzzer target: the C API (include/poise.h) driven by arbitrary bytes. The input is a
 // program: a filter spec and rate, fusion and tilt settings taken raw from the bytes (any double:
 // NaN, infinities, 1e308, negative zero), then a sequence of calls — filter samples and buffers
-// (double and float), fusion updates one at a time and in buffers with any subset of outputs,
-// state saved, corrupted and restored, tilt samples and attitudes, axis alignments from text,
-// latency and jitter with arbitrary segments, gyro aiming (samples, frames, calibration set,
-// begun and ended) and flick stick updates — each with hostile values and sometimes NULL
-// pointers. Buffers are always as long as the counts passed (a C caller that lies about a length
-// is outside what any C library can check). Checked on every call: the status is one of
-// poise_status, the error's code equals it, the message is NUL-terminated within its array,
-// and a failed creation returns NULL. AddressSanitizer checks every access.
+// (double and float, in place and from one buffer to another, overlapping ones refused), fusion
+// updates one at a time and in buffers with any subset of outputs, state saved, corrupted and
+// restored, tilt samples and attitudes, axis alignments from text, latency and jitter with
+// arbitrary segments, gyro aiming (samples, frames, calibration set, begun and ended) and flick
+// stick updates — each with hostile values and sometimes NULL pointers. Buffers are always as
+// long as the counts passed (a C caller that lies about a length is outside what any C library
+// can check). Checked on every call: the status is one of poise_status, the error's code equals
+// it, the message is NUL-terminated within its array, and a failed creation returns NULL.
+// AddressSanitizer checks every access.
 import CPoise
 
 struct Bytes {
@@ -47,6 +48,21 @@ func pointer<T, R>(_ null: Bool, _ array: inout [T], _ body: (UnsafeMutablePoint
 /// `body` with a pointer to `value`, or NULL when `null`.
 func pointer<T, R>(_ null: Bool, to value: inout T, _ body: (UnsafeMutablePointer<T>?) -> R) -> R {
     withUnsafeMutablePointer(to: &value) { body(null ? nil : $0) }
+}
+
+/// `call(input, output, count)` on `values` for `poise_filter_process_into(_f)`: output a separate
+/// buffer (mode 0), the input itself (1), or one value further on in the input (2: overlapping,
+/// with one row less so it stays inside), NULL when `nullable`.
+func processInto<T: Numeric>(_ values: [T], mode: Int, rows: Int, nullable: Bool,
+                             _ call: (UnsafePointer<T>?, UnsafeMutablePointer<T>?, Int) -> poise_status) -> poise_status {
+    var values = values
+    var output = [T](repeating: 0, count: values.count)
+    return values.withUnsafeMutableBufferPointer { v in
+        output.withUnsafeMutableBufferPointer { o in
+            let into = nullable ? nil : mode == 0 ? o.baseAddress : mode == 1 ? v.baseAddress : v.baseAddress! + 1
+            return call(v.baseAddress, into, mode == 2 ? rows - 1 : rows)
+        }
+    }
 }
 
 func check(_ status: poise_status, _ error: poise_error, _ call: String) {
@@ -117,7 +133,7 @@ public func cAPIFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let nullable = operation & 0x80 != 0   // some pointer argument is NULL
         let rows = Int(input.byte() % 17)
         var values = (0..<(4 * max(rows, 1))).map { _ in input.double() }
-        switch (operation & 0x7F) % 15 {
+        switch (operation & 0x7F) % 16 {
         case 0:
             let status = nullable ? poise_filter_process(filter, nil, &error) : poise_filter_process(filter, &values, &error)
             check(status, error, "filter_process")
@@ -227,6 +243,17 @@ public func cAPIFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(poise_gyro_calibration_begin(gyro, &error), error, "gyro_calibration_begin")
             var set: Int32 = 0
             check(pointer(rows % 2 == 0, to: &set) { poise_gyro_calibration_end(gyro, input.double(), $0, &error) }, error, "gyro_calibration_end")
+        case 15:
+            // Out of place (double or float): a separate output, the input itself, or an output
+            // overlapping the input one value further on (refused unless there are no rows).
+            let mode = Int(input.byte() % 6)
+            let status = mode < 3
+                ? processInto(values, mode: mode, rows: rows, nullable: nullable) { poise_filter_process_into(filter, $0, $1, $2, &error) }
+                : processInto(values.map { Float($0) }, mode: mode - 3, rows: rows, nullable: nullable) {
+                    poise_filter_process_into_f(filter, $0, $1, $2, &error)
+                }
+            check(status, error, "filter_process_into")
+            if mode % 3 == 2 && rows > 1 && status == POISE_OK { fatalError("filter_process_into: overlap accepted") }
         case 13:
             var yaw = 0.0
             let (x, y, dt) = (input.double(), input.double(), input.double())

@@ -34,6 +34,9 @@ struct LiveCommand: ParsableCommand {
 
     @OptionGroup var sending: SendOptions
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp("For a UDP source: wake shortly before each datagram is due (predicted from the last ones) and poll for it without sleeping through a window of at most ±0.5 ms and ±10 % of the period (streams up to 500 Hz), so a sample's latency does not include the thread's wake-up; costs about that share of a core (the report says how long it spun). --no-spin sleeps until each datagram wakes the reader."))
+    var spin = true
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -52,7 +55,8 @@ struct LiveCommand: ParsableCommand {
         defer { interrupt.restore() }
         let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,
                                   sendTarget: sending.send, sendFormat: sending.sendFormat,
-                                  readOptions: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
+                                  readOptions: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
+                                  spin: spin)
         let status = LiveStatusLine()
         let report: LiveReport
         do {
@@ -94,6 +98,11 @@ struct LiveCommand: ParsableCommand {
                 filtering += "; jitter \(String(format: "%.5f", jitter.output)) g (input \(String(format: "%.5f", jitter.input)) g) on \(report.stillSegments) still segment\(report.stillSegments == 1 ? "" : "s")"
             }
             lines.append(filtering)
+        }
+        if report.spin {
+            let share = report.wallSeconds > 0 ? 100 * report.spinSeconds / report.wallSeconds : 0
+            lines.append("  waiting   spun \(number(report.spinSeconds, 2)) s (\(number(share)) % of the wall time) polling for datagrams shortly before they were due (--no-spin: sleep)"
+                         + (report.preemptedSpins > 0 ? "; \(report.preemptedSpins) spins lost the CPU to other tasks and paused spinning" : ""))
         }
         if report.silences > 0 {
             lines.append("  silences  \(report.silences) pause\(report.silences == 1 ? "" : "s") longer than \(number(LiveSession.silence, 0)) s between samples, the longest \(number(report.longestSilenceSeconds, 2)) s (the sender stopped or stalled)")

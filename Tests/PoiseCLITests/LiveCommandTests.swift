@@ -79,6 +79,24 @@ import Glibc
         #expect(scratch.leftovers.isEmpty)
     }
 
+    /// UDP sources spin for datagrams by default (the report says how long); `--no-spin` does not.
+    @Test(arguments: [true, false])
+    func spinningIsTheDefaultAndCanBeTurnedOff(spin: Bool) throws {
+        let port = try Self.freePort()
+        let datagrams = ["t_s,acc_x_g,acc_y_g,acc_z_g"] + (0 ..< 60).map { "\(Double($0) / 100),0,0,1" }
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "100"] + (spin ? [] : ["--no-spin"])) {
+            for datagram in datagrams {
+                try Self.send([datagram], to: port)
+                usleep(10_000)
+            }
+        }
+        #expect(status == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 60)
+        #expect(report["spin"] as? Bool == spin)
+        let spun = try #require(report["spin_s"] as? Double)
+        if spin { #expect(spun > 0 && spun < 0.5, "\(spun) s") } else { #expect(spun == 0) }
+    }
+
     /// Datagrams of the "Sensorstream IMU+GPS" Android app (time, then sensor id and x, y, z:
     /// 3 accelerometer m/s², 4 gyroscope rad/s, 5 magnetometer µT; 81 orientation skipped) are
     /// read as a stream of those three sensors, in Poise's units.

@@ -102,6 +102,112 @@ func message(_ error: poise_error) -> String {
         #expect(x == y)
     }
 
+    /// Lengths around the low-pass's blocks of 256 rows and its one-row tail.
+    static let intoLengths = [1, 2, 3, 255, 256, 257, 1000]
+
+    @Test(arguments: ["lowpass:cutoff=5", "factor:k=0.1", "lowpass:cutoff=5,start=zero", "highpass:cutoff=1", "adaptive",
+                      "butter:lowpass,order=2,cutoff=5"])
+    func processIntoEqualsThePerSampleCallsBitForBit(spec: String) throws {
+        for count in Self.intoLengths {
+            let a = try #require(poise_filter_create(spec, 100, nil))
+            let b = try #require(poise_filter_create(spec, 100, nil))
+            defer { poise_filter_destroy(a, nil); poise_filter_destroy(b, nil) }
+            let input = signal(count).map { 40 * $0 }
+            var output = [Double](repeating: .nan, count: 3 * count)
+            var error = poise_error()
+            // In two calls, so the state carries over from one to the next.
+            let half = count / 2
+            #expect(poise_filter_process_into(a, input, &output, half, &error) == POISE_OK, "\(message(error))")
+            input.withUnsafeBufferPointer { from in
+                output.withUnsafeMutableBufferPointer { to in
+                    #expect(poise_filter_process_into(a, from.baseAddress! + 3 * half, to.baseAddress! + 3 * half, count - half, &error) == POISE_OK)
+                }
+            }
+            var expected = [Double]()
+            for i in 0..<count {
+                var row = Array(input[3 * i..<3 * i + 3])
+                #expect(poise_filter_process(b, &row, nil) == POISE_OK)
+                expected += row
+            }
+            #expect(output == expected, "\(spec), \(count) rows")
+            // The input itself as the output: the in-place result.
+            var inPlace = input
+            let c = try #require(poise_filter_create(spec, 100, nil))
+            defer { poise_filter_destroy(c, nil) }
+            inPlace.withUnsafeMutableBufferPointer { buffer in
+                #expect(poise_filter_process_into(c, buffer.baseAddress, buffer.baseAddress, count, nil) == POISE_OK)
+            }
+            #expect(inPlace == expected)
+        }
+    }
+
+    @Test(arguments: ["lowpass:cutoff=2", "adaptive"])
+    func processIntoFloatFollowsTheDoubleOneToFloatRounding(spec: String) throws {
+        for count in Self.intoLengths {
+            let a = try #require(poise_filter_create(spec, 100, nil))
+            let b = try #require(poise_filter_create(spec, 100, nil))
+            defer { poise_filter_destroy(a, nil); poise_filter_destroy(b, nil) }
+            let floats = signal(count).map { Float($0) }
+            var output = [Float](repeating: .nan, count: 3 * count)
+            #expect(poise_filter_process_into_f(a, floats, &output, count, nil) == POISE_OK)
+            var doubles = floats.map { Double($0) }
+            #expect(poise_filter_process_buffer(b, &doubles, count, nil) == POISE_OK)
+            #expect(output == doubles.map { Float($0) }, "\(spec), \(count) rows")
+        }
+    }
+
+    @Test(arguments: ["lowpass:cutoff=5", "adaptive"])
+    func processIntoRejectsANonFiniteValueAndKeepsTheState(spec: String) throws {
+        // A bad value in each place the low-pass reads it: a block, a block's last row, the
+        // row after a block, the last row.
+        for (count, badIndex) in [(600, 17), (600, 3 * 255 + 2), (600, 3 * 256), (600, 3 * 599 + 1), (1, 2)] {
+            let a = try #require(poise_filter_create(spec, 100, nil))
+            let b = try #require(poise_filter_create(spec, 100, nil))
+            defer { poise_filter_destroy(a, nil); poise_filter_destroy(b, nil) }
+            var warm = signal(50), warmCopy = warm
+            _ = poise_filter_process_buffer(a, &warm, 50, nil)
+            _ = poise_filter_process_buffer(b, &warmCopy, 50, nil)
+            for bad in [Double.nan, .infinity, -.infinity] {
+                var input = signal(count)
+                input[badIndex] = bad
+                let before = input
+                var output = [Double](repeating: 0, count: 3 * count)
+                var error = poise_error()
+                #expect(poise_filter_process_into(a, input, &output, count, &error) == POISE_ERROR_NON_FINITE)
+                #expect(message(error).contains("row \(badIndex / 3), column \(badIndex % 3)"), "\(message(error))")
+                #expect(input.elementsEqual(before) { $0 == $1 || ($0.isNaN && $1.isNaN) })
+            }
+            var x = [0.3, 0.1, 0.8], y = x
+            _ = poise_filter_process(a, &x, nil)
+            _ = poise_filter_process(b, &y, nil)
+            #expect(x == y, "\(spec): state changed by a rejected buffer")
+        }
+    }
+
+    @Test func processIntoRefusesNullsAndOverlappingBuffers() throws {
+        let filter = try #require(poise_filter_create("lowpass:cutoff=5", 100, nil))
+        defer { poise_filter_destroy(filter, nil) }
+        var error = poise_error()
+        var buffer = signal(10)
+        #expect(poise_filter_process_into(filter, nil, nil, 0, &error) == POISE_OK)
+        #expect(poise_filter_process_into(filter, nil, &buffer, 3, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_filter_process_into(filter, buffer, nil, 3, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_filter_process_into(filter, buffer, &buffer, -1, &error) == POISE_ERROR_INVALID_ARGUMENT)
+        #expect(poise_filter_process_into(nil, buffer, &buffer, 3, &error) == POISE_ERROR_INVALID_HANDLE)
+        let before = buffer
+        buffer.withUnsafeMutableBufferPointer { b in
+            let base = b.baseAddress!
+            for shift in [1, 3, -1] where shift > 0 {
+                #expect(poise_filter_process_into(filter, base, base + shift, 9, &error) == POISE_ERROR_INVALID_ARGUMENT)
+                #expect(message(error).contains("overlap"))
+            }
+            #expect(poise_filter_process_into(filter, base + 3, base, 9, &error) == POISE_ERROR_INVALID_ARGUMENT)
+            // Adjacent is not overlapping.
+            #expect(poise_filter_process_into(filter, base, base + 15, 5, &error) == POISE_OK)
+        }
+        #expect(Array(buffer[0..<15]) == Array(before[0..<15]))
+    }
+
     @Test func wrongAndDestroyedHandlesAreErrorsNotCrashes() throws {
         var error = poise_error()
         var config = poise_fusion_config()

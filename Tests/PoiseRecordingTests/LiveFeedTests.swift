@@ -90,11 +90,46 @@ import Glibc
         #expect(stamped.withUnsafeBytes { LiveFeed.kernelReceiveTime($0) } == 12_000_000_345)
     }
 
+    /// A steady 200 Hz stream read with and without spinning: every row arrives either way;
+    /// only the spinning feed polls without sleeping, and only for a share of the time.
+    @Test(arguments: [true, false])
+    func spinningReadsASteadyStreamAndCountsItsTime(spin: Bool) throws {
+        let (feed, port) = try Self.listeningFeed(spin: spin)
+        defer { feed.stop() }
+        let sender = try UDPTestSender(port: port)
+        let count = 100
+        let paced = Thread {
+            sender.send("t_s,acc_x_g,acc_y_g,acc_z_g")
+            let start = LiveFeed.monotonicNow()
+            for i in 0 ..< count {
+                let due = start + Int64(i) * 5_000_000
+                let wait = due - LiveFeed.monotonicNow()
+                if wait > 0 { usleep(UInt32(wait / 1000)) }
+                sender.send("\(Double(i) / 200),0,0,1")
+            }
+        }
+        let started = LiveFeed.monotonicNow()
+        paced.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { feed.stop() }   // the test ends even if rows are lost
+        // The reader reads the header when it is made, so after the sender started.
+        let reader = try RecordingReader(stream: feed, name: feed.source, options: ReadOptions(strict: false))
+        var rows = 0
+        while rows < count, LiveFeed.monotonicNow() - started < 5_000_000_000, try reader.next() != nil { rows += 1 }
+        let elapsed = Double(LiveFeed.monotonicNow() - started) * 1e-9
+        #expect(rows == count)
+        if spin {
+            #expect(feed.spinSeconds > 0)
+            #expect(feed.spinSeconds < 0.5 * elapsed, "spun \(feed.spinSeconds) s of \(elapsed) s")
+        } else {
+            #expect(feed.spinSeconds == 0)
+        }
+    }
+
     /// A feed listening on a free loopback port.
-    static func listeningFeed() throws -> (LiveFeed, UInt16) {
+    static func listeningFeed(spin: Bool = false) throws -> (LiveFeed, UInt16) {
         for _ in 0 ..< 20 {
             let port = UInt16.random(in: 20_000 ... 60_000)
-            if let feed = try? LiveFeed(source: "udp://127.0.0.1:\(port)") { return (feed, port) }
+            if let feed = try? LiveFeed(source: "udp://127.0.0.1:\(port)", spin: spin) { return (feed, port) }
         }
         throw RecordingError(file: "udp", line: 0, column: 0, message: "no free port")
     }

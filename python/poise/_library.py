@@ -191,6 +191,8 @@ for _name, _restype, _args in [
     ("poise_filter_process", _I, [_P, c_double_p, _E]),
     ("poise_filter_process_buffer", _I, [_P, c_double_p, _S, _E]),
     ("poise_filter_process_buffer_f", _I, [_P, c_float_p, _S, _E]),
+    ("poise_filter_process_into", _I, [_P, c_double_p, c_double_p, _S, _E]),
+    ("poise_filter_process_into_f", _I, [_P, c_float_p, c_float_p, _S, _E]),
     ("poise_filter_spec", _I, [_P, ctypes.c_char_p, _S, _E]),
     ("poise_fusion_config_default", _I, [ctypes.POINTER(FusionConfigStruct), _D, _E]),
     ("poise_fusion_config_vqf", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),

@@ -41,13 +41,17 @@ class Filter(Handle):
         array = np.asarray(samples)
         single = array.shape == (3,)
         dtype = np.float32 if array.dtype == np.float32 else np.float64
-        data = np.array(_arrays.rows("samples", array, 3, dtype=dtype, allow_single=True), copy=True)
+        source = _arrays.rows("samples", array, 3, dtype=dtype, allow_single=True)
+        # One pass from the input to a new array (the library reads one and writes the other).
+        data = np.empty(source.shape, dtype=dtype)
         with self._lock:
             handle = self._live()
             if dtype == np.float32:
-                call(lib.poise_filter_process_buffer_f, handle, _arrays.pointer(data, c_float_p), data.shape[0])
+                call(lib.poise_filter_process_into_f, handle, _arrays.pointer(source, c_float_p),
+                     _arrays.pointer(data, c_float_p), data.shape[0])
             else:
-                call(lib.poise_filter_process_buffer, handle, _arrays.pointer(data, c_double_p), data.shape[0])
+                call(lib.poise_filter_process_into, handle, _arrays.pointer(source, c_double_p),
+                     _arrays.pointer(data, c_double_p), data.shape[0])
         return data[0] if single else data
 
     def reset(self):

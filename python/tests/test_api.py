@@ -31,6 +31,27 @@ def test_filter_buffer_equals_chunks_and_float32_keeps_its_dtype(walking):
     assert np.array_equal(f32, f64.astype(np.float32))
 
 
+@pytest.mark.parametrize("spec", ["lowpass:cutoff=5", "adaptive"])
+def test_filter_leaves_its_input_alone_and_equals_per_sample_calls(walking, spec):
+    _, acc, _, _ = walking
+    for data in (acc, acc.astype(np.float32)):
+        kept = data.copy()
+        out = poise.Filter(spec, 100.0).process(data)
+        assert np.array_equal(data, kept)           # a new array; the input is not written
+        assert out.dtype == data.dtype and out.shape == data.shape
+        one = poise.Filter(spec, 100.0)
+        rows = np.array([one.process(np.ascontiguousarray(row, dtype=np.float64)) for row in data[:300]])
+        assert np.array_equal(out[:300], rows.astype(data.dtype))
+    # A non-finite value late in a long buffer: an error, and the state as before the call.
+    f, g = poise.Filter(spec, 100.0), poise.Filter(spec, 100.0)
+    f.process(acc[:50]), g.process(acc[:50])
+    bad = acc[50:].copy()
+    bad[len(bad) - 3, 2] = np.inf
+    with pytest.raises(poise.PoiseError, match=f"row {len(bad) - 3}, column 2"):
+        f.process(bad)
+    assert np.array_equal(f.process(acc[50:]), g.process(acc[50:]))
+
+
 def test_filter_copies_non_contiguous_and_integer_input(walking):
     _, acc, _, _ = walking
     wide = np.hstack([acc, acc])[:, ::2]          # not contiguous

@@ -92,6 +92,18 @@ public struct AnyFilter<Value: SignalValue>: Filter, @unchecked Sendable {
         makeUnique()
         operations.reset(box)
     }
+
+    /// Runs `body` on the wrapped filter, in place, when it is a `Wrapped`, and returns what
+    /// `body` returns; returns nil without running `body` for a filter of another type. For a
+    /// loop written for one filter type (the C API reads interleaved rows straight into the
+    /// one-pole low-pass).
+    @inlinable
+    public mutating func withWrapped<Wrapped: Filter, Result>(_ type: Wrapped.Type, _ body: (inout Wrapped) -> Result) -> Result?
+    where Wrapped.Value == Value {
+        guard Swift.type(of: box) == FilterBox<Wrapped>.self else { return nil }
+        makeUnique()
+        return body(&unsafeDowncast(box, to: FilterBox<Wrapped>.self).filter)
+    }
 }
 
 /// Base of the boxes that hold type-erased filters.

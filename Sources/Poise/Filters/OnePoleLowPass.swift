@@ -106,11 +106,20 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
     @inlinable
     public mutating func process(_ input: UnsafeBufferPointer<Value>, into output: UnsafeMutableBufferPointer<Value>) {
         precondition(output.count >= input.count, "output buffer shorter than input")
-        let count = input.count
+        process(count: input.count, row: { input[$0] }, into: { output[$0] = $1 })
+    }
+
+    /// The batch form over samples kept in any layout (interleaved scalars, another precision):
+    /// `row(i)` gives sample `i` and `output(i, y)` takes its output, for i = 0..<count in
+    /// order; the outputs are those of `count` calls of `process(_:)`, bit for bit. A block
+    /// holding a non-finite value is read again (`row` is called twice for its indices), so
+    /// `output` must not write where `row` reads.
+    @inlinable @inline(__always)
+    public mutating func process(count: Int, row: (Int) -> Value, into output: (Int, Value) -> Void) {
         var index = 0
         while index < count {
             guard started && samplePeriod.carried == 0 else {
-                output[index] = process(input[index])
+                output(index, process(row(index)))
                 index += 1
                 continue
             }
@@ -118,13 +127,13 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
             let a = alpha, b = oneMinusAlpha
             var y = state
             for i in index..<end {
-                y = (a * input[i]).addingProduct(b, y)
-                output[i] = y
+                y = (a * row(i)).addingProduct(b, y)
+                output(i, y)
             }
             if y.isFinite {
                 state = y
             } else {
-                for i in index..<end { output[i] = process(input[i]) }
+                for i in index..<end { output(i, process(row(i))) }
             }
             index = end
         }

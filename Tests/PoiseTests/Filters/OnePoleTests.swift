@@ -67,6 +67,40 @@ import Testing
         #expect(abs(y - 0.02 / (0.02 + rc)) < 1e-15)
     }
 
+    @Test func rowsInAnyLayoutGiveThePerSampleOutputsIncludingTheRecovery() throws {
+        // Interleaved x, y, z doubles read as SIMD4 rows, with non-finite inputs in two blocks
+        // (the per-sample recovery policy must still apply).
+        var random = SplitMix(seed: 5)
+        var values = (0..<3 * 700).map { _ in 2 * random.uniform() - 1 }
+        values[3 * 300 + 1] = .nan
+        values[3 * 520] = .infinity
+        var rows = try OnePoleLowPass<SIMD4<Double>>(cutoffFrequency: 5, sampleRate: 100)
+        var single = rows
+        var output = [SIMD4<Double>](repeating: .zero, count: 700)
+        var reads = 0
+        rows.process(count: 700, row: { i in
+            reads += 1
+            return SIMD4(values[3 * i], values[3 * i + 1], values[3 * i + 2], 0)
+        }, into: { output[$0] = $1 })
+        let expected = (0..<700).map { i in single.process(SIMD4(values[3 * i], values[3 * i + 1], values[3 * i + 2], 0)) }
+        #expect(output == expected)
+        #expect(reads > 700)   // the failing blocks were read again
+        #expect(rows.lastOutput == single.lastOutput)
+    }
+
+    @Test func anyFilterGivesItsWrappedFilterByTypeInPlace() throws {
+        var filter = AnyFilter(try OnePoleLowPass<Double>(cutoffFrequency: 5, sampleRate: 100))
+        var reference = try OnePoleLowPass<Double>(cutoffFrequency: 5, sampleRate: 100)
+        #expect(filter.withWrapped(OnePoleHighPass<Double>.self) { _ in 1 } == nil)
+        let copy = filter   // a copy shares the box until one of them changes
+        let y = filter.withWrapped(OnePoleLowPass<Double>.self) { $0.process(2.0) }
+        #expect(y == reference.process(2.0))
+        #expect(filter.process(1.0) == reference.process(1.0))   // the change stayed in the filter
+        var untouched = copy
+        var fresh = try OnePoleLowPass<Double>(cutoffFrequency: 5, sampleRate: 100)
+        #expect(untouched.process(1.0) == fresh.process(1.0))   // and not in its copy
+    }
+
     @Test func rejectsBadParameters() {
         #expect(throws: FilterParameterError.self) { try OnePoleLowPass<Float>(factor: 0) }
         #expect(throws: FilterParameterError.self) { try OnePoleLowPass<Float>(factor: 1.5) }
