@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 /** Version of this header's API; changes when a signature or struct layout changes. */
-#define POISE_API_VERSION 1
+#define POISE_API_VERSION 2
 
 /* ------------------------------------------------------------------------------------------ */
 /* Status and errors                                                                           */

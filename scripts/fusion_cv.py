@@ -120,8 +120,9 @@ def settings_key(mode, settings):
     return mode + " " + " ".join("%s=%s" % (k, "%g" % v if isinstance(v, (int, float)) else v) for k, v in sorted(settings.items()))
 
 
-def evaluate(poise, path, mode, settings):
-    args = [poise, "evaluate", path, "--mode", mode, "--json"]
+def evaluate(poise, path, mode, settings, options=()):
+    """`poise evaluate PATH --mode MODE --json OPTIONS --set …`: total, heading and inclination RMSE."""
+    args = [poise, "evaluate", path, "--mode", mode, "--json", *options]
     for name, value in sorted(settings.items()):
         args += ["--set", "%s=%s" % (name, value)]
     run = subprocess.run(args, capture_output=True, text=True)

@@ -29,6 +29,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import fusion_cv  # scripts/fusion_cv.py: the same evaluation and mean
+from fusion_cv import mean
+
 GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv")
 
 # "passes" is asked with the defaults (heading gain 25 s); the weighting and schedule questions
@@ -77,18 +80,7 @@ def key(mode, settings):
 
 
 def evaluate(poise, path, mode, settings):
-    args = [poise, "evaluate", path, "--offline", "--mode", mode, "--json"]
-    for name, value in sorted(settings.items()):
-        args += ["--set", "%s=%s" % (name, value)]
-    run = subprocess.run(args, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit("%s failed: %s" % (" ".join(args), run.stderr.strip()))
-    d = json.loads(run.stdout)
-    return [d["total_rmse_deg"], d["heading_rmse_deg"], d["inclination_rmse_deg"]]
-
-
-def mean(xs):
-    return sum(xs) / len(xs)
+    return fusion_cv.evaluate(poise, path, mode, settings, options=["--offline"])
 
 
 def main():

@@ -21,38 +21,10 @@ from importlib.metadata import version
 import numpy as np
 import vqf
 
+from fusion_forward_backward import score  # the BROAD metric (numpy), shared with the forward-backward script
+
 RATE = 285.714285714
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "broad")
-CONJUGATE = np.array([1.0, -1.0, -1.0, -1.0])
-
-
-def product(a, b):
-    w1, x1, y1, z1 = a.T
-    w2, x2, y2, z2 = b.T
-    return np.stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2], 1)
-
-
-def about_vertical(angle, count):
-    return np.tile([np.cos(angle / 2), 0.0, 0.0, np.sin(angle / 2)], (count, 1))
-
-
-def score(q, truth, align):
-    """Total, heading and inclination RMSE in degrees (BROAD metric)."""
-    e = product(q, truth * CONJUGATE)
-    if align:
-        def heading_ms(offset):
-            f = product(about_vertical(-offset, len(e)), e)
-            return np.mean((2 * np.arctan(np.abs(f[:, 3] / f[:, 0]))) ** 2)
-        best = min(np.radians(np.arange(-180, 180, 0.5)), key=heading_ms)
-        for step in (0.1, 0.02, 0.004, 0.001):
-            best = min(best + np.radians(np.arange(-5, 6) * step), key=heading_ms)
-        e = product(about_vertical(-best, len(e)), e)
-    w, z = e[:, 0], e[:, 3]
-    total = 2 * np.arccos(np.minimum(1, np.abs(w)))
-    heading = 2 * np.arctan(np.abs(z / w))
-    inclination = 2 * np.arccos(np.minimum(1, np.sqrt(w * w + z * z)))
-    return [float(np.degrees(np.sqrt(np.mean(x * x)))) for x in (total, heading, inclination)]
 
 
 def main():
@@ -67,7 +39,7 @@ def main():
         truth = a[:, 10:14]
         scored = (a[:, 17] == 1) & np.isfinite(truth).all(1)
         for mode, key in (("9d", "quat9D"), ("6d", "quat6D")):
-            r = score(out[key][scored], truth[scored], mode == "6d")
+            r = score(out[key], truth, scored, mode == "6d")
             print("%s,%s,%.6f,%.6f,%.6f" % (trial, mode, r[0], r[1], r[2]))
 
 

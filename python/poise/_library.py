@@ -246,6 +246,11 @@ for _name, _restype, _args in [
 ]:
     _declare(_name, _restype, *_args)
 
+API_VERSION = 2  # include/poise.h's POISE_API_VERSION this package's structs follow
+if lib.poise_api_version() != API_VERSION:
+    raise ImportError(f"poise: the loaded C library has API version {lib.poise_api_version()}, this package needs "
+                      f"{API_VERSION}; install the library built from the same source as the package")
+
 
 def call(function, *args):
     """Calls a status-returning function with a fresh poise_error; raises PoiseError on failure."""

@@ -82,6 +82,16 @@ func peersSuite(_ r: Report) {
         }
         blackHole(estimator.state)
     })
+    // The same with the `fast` preset (5-Hz corrections), the cheapest update.
+    var fastEstimator = DeviceMotionEstimator(configuration: .fast(sampleRate: 100))
+    r.add(measure("fusion 9D update fast", items: rows, runs: 3, warmup: 1) {
+        fastEstimator.reset()
+        for sample in samples {
+            fastEstimator.update(time: sample.time, acceleration: sample.acceleration,
+                                 rotationRate: sample.rotationRate, magneticField: sample.magneticField)
+        }
+        blackHole(fastEstimator.state)
+    })
     if let welch = try? WelchEstimator(configuration: SpectralConfiguration(sampleRate: 100, segmentLength: 1024)) {
         // scipy.signal.welch defaults: Hann, half overlap, constant detrend, density.
         let channels = (0..<3).map { axis in acceleration.map { $0[axis] } }
