@@ -69,29 +69,22 @@ func peersSuite(_ r: Report) {
         })
     }
     // Full 9D update (bias estimation at rest and in motion, magnetic-disturbance rejection) on
-    // the same stream the x-io Fusion C and VQF peers get.
-    var configuration = DeviceMotionConfiguration()
-    configuration.sampleRate = 100
-    var estimator = DeviceMotionEstimator(configuration: configuration)
+    // the same stream the x-io Fusion C and VQF peers get: the defaults, and the `fast` preset
+    // (5-Hz corrections, the cheapest update).
+    var defaults = DeviceMotionConfiguration()
+    defaults.sampleRate = 100
     let samples = recording.samples
-    r.add(measure("fusion 9D update", items: rows, runs: 3, warmup: 1) {
-        estimator.reset()
-        for sample in samples {
-            estimator.update(time: sample.time, acceleration: sample.acceleration,
-                             rotationRate: sample.rotationRate, magneticField: sample.magneticField)
-        }
-        blackHole(estimator.state)
-    })
-    // The same with the `fast` preset (5-Hz corrections), the cheapest update.
-    var fastEstimator = DeviceMotionEstimator(configuration: .fast(sampleRate: 100))
-    r.add(measure("fusion 9D update fast", items: rows, runs: 3, warmup: 1) {
-        fastEstimator.reset()
-        for sample in samples {
-            fastEstimator.update(time: sample.time, acceleration: sample.acceleration,
+    for (name, configuration) in [("fusion 9D update", defaults), ("fusion 9D update fast", .fast(sampleRate: 100))] {
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        r.add(measure(name, items: rows, runs: 3, warmup: 1) {
+            estimator.reset()
+            for sample in samples {
+                estimator.update(time: sample.time, acceleration: sample.acceleration,
                                  rotationRate: sample.rotationRate, magneticField: sample.magneticField)
-        }
-        blackHole(fastEstimator.state)
-    })
+            }
+            blackHole(estimator.state)
+        })
+    }
     if let welch = try? WelchEstimator(configuration: SpectralConfiguration(sampleRate: 100, segmentLength: 1024)) {
         // scipy.signal.welch defaults: Hann, half overlap, constant detrend, density.
         let channels = (0..<3).map { axis in acceleration.map { $0[axis] } }
