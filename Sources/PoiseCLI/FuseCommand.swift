@@ -67,7 +67,8 @@ struct FuseCommand: ParsableCommand {
             let spooled = try OfflineFusion.spool(reader, first: first, stages: try fusion.calibrationStages(schema: reader.schema),
                                                   shouldStop: { interrupt.isSet })
             if !spooled.stopped {
-                try OfflineFusion(configuration: configuration, options: try fusion.smootherOptions()).run(spooled.spool, sink: sink)
+                let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
+                offline.run(spooled.spool, sink: sink)
             }
             // A signal during the smoothing ends the run here (the output is then not created).
             run = (spooled.spool.count, spooled.stopped || interrupt.isSet)

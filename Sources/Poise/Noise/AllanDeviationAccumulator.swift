@@ -84,7 +84,7 @@ public struct AllanDeviationAccumulator: Sendable {
     /// A non-finite value is remembered (`firstNonFiniteIndex`) and that channel ignores the rest.
     public mutating func add(_ values: [Double]) {
         precondition(values.count == channelCount, "AllanDeviationAccumulator.add: \(values.count) values for \(channelCount) channels")
-        values.withUnsafeBufferPointer { v in add(count: 1) { c, _ in v[c] } }
+        _ = values.withUnsafeBufferPointer { v in add(count: 1) { c, _ in v[c] } }
     }
 
     /// Adds whole channels at once (`channels[c]` holds channel c's samples; all the same length):
