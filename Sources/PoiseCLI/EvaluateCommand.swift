@@ -42,7 +42,8 @@ struct EvaluateCommand: ParsableCommand {
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
         if fusion.offline {
             let spooled = try OfflineFusion.spool(reader, stages: try fusion.calibrationStages(schema: schema))
-            try OfflineFusion(configuration: configuration, options: try fusion.smootherOptions()).run(spooled.spool) { record in
+            let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
+            offline.run(spooled.spool) { record in
                 score.receive(record)
                 rows.add(record.input)
             }

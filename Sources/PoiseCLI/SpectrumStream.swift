@@ -116,33 +116,9 @@ struct SpectrumStream {
         guard survey.intervalCount > 0 else { return nil }
         if survey.intervalCount <= Self.keptIntervalCount { return survey.intervals.sorted()[survey.intervalCount / 2] }
         if survey.shortestInterval == survey.longestInterval { return survey.shortestInterval }  // a perfect clock
-        var rank = survey.intervalCount / 2
-        var histogram = survey.histogram
-        var prefix: UInt64 = 0
-        var bits = 0
-        while bits < 64 {
-            var bin = 0
-            while bin < histogram.count, rank >= histogram[bin] { rank -= histogram[bin]; bin += 1 }
-            guard bin < histogram.count else { return nil }
-            prefix = prefix << 16 | UInt64(bin)
-            bits += 16
-            if bits == 64 { return Double(bitPattern: prefix) }
-            let shift = UInt64(64 - bits)
-            let inBin = histogram[bin]
-            if inBin <= Self.keptIntervalCount {
-                var kept: [Double] = []
-                try forEachInterval { if $0.bitPattern >> shift == prefix { kept.append($0) } }
-                guard kept.count == inBin else { return nil }
-                return kept.sorted()[rank]
-            }
-            histogram = [Int](repeating: 0, count: 1 << 16)
-            try forEachInterval { interval in
-                let pattern = interval.bitPattern
-                if pattern >> shift == prefix { histogram[Int((pattern >> (shift - 16)) & 0xFFFF)] += 1 }
-            }
-            guard histogram.reduce(0, +) == inBin else { return nil }
-        }
-        return nil
+        var passes = 0
+        return try RecordingScan.selectMedian(count: survey.intervalCount, keep: Self.keptIntervalCount,
+                                              topHistogram: survey.histogram, passes: &passes) { try forEachInterval($0) }
     }
 
     /// Pass 3 of `--spectrogram`: the short-time spectra of every channel (the caller bounds

@@ -93,8 +93,9 @@ public struct RecordingScan: Sendable {
             nominalRate = 1 / intervals[intervalCount / 2]
         } else {
             var passes = 1
-            let median = try Self.selectMedian(count: intervalCount, keep: keep, topHistogram: histogram, passes: &passes,
-                                               reopening: reopen)
+            let median = try Self.selectMedian(count: intervalCount, keep: keep, topHistogram: histogram, passes: &passes) {
+                try Self.forEachInterval(of: reopen(), $0)
+            }
             self.passes = passes
             // Only a file that changed between the passes has no consistent median: fall back to the
             // median of the first intervals.
@@ -103,8 +104,12 @@ public struct RecordingScan: Sendable {
     }
 
     /// The interval of rank `count / 2` in sorted order, by radix selection over further passes.
-    static func selectMedian(count: Int, keep: Int, topHistogram: [Int], passes: inout Int,
-                             reopening reopen: () throws -> any SampleSource) throws -> Double? {
+    /// `topHistogram` counts the positive intervals by the top 16 bits of their bit pattern; each
+    /// further pass calls `intervals` to visit every positive interval again, in any order (`nil`
+    /// when two passes disagree: the source changed). Stops at `keep` or fewer intervals left in
+    /// play, which it keeps and sorts.
+    package static func selectMedian(count: Int, keep: Int, topHistogram: [Int], passes: inout Int,
+                                     intervals forEachInterval: ((Double) -> Void) throws -> Void) throws -> Double? {
         var rank = count / 2          // 0-based rank among the intervals still in play
         var histogram = topHistogram
         var prefix: UInt64 = 0         // the fixed top bits of the median's bit pattern
@@ -123,7 +128,7 @@ public struct RecordingScan: Sendable {
             if inBin <= keep {
                 var kept: [Double] = []
                 kept.reserveCapacity(inBin)
-                try forEachInterval(of: reopen()) { interval in
+                try forEachInterval { interval in
                     if interval.bitPattern >> shift == prefix { kept.append(interval) }
                 }
                 guard kept.count == inBin else { return nil }
@@ -131,7 +136,7 @@ public struct RecordingScan: Sendable {
                 return kept[rank]
             }
             for index in histogram.indices { histogram[index] = 0 }
-            try forEachInterval(of: reopen()) { interval in
+            try forEachInterval { interval in
                 let bits = interval.bitPattern
                 if bits >> shift == prefix { histogram[Int((bits >> (shift - 16)) & 0xFFFF)] += 1 }
             }
