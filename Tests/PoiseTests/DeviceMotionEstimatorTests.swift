@@ -211,6 +211,26 @@ import Testing
         #expect(a.state == DeviceMotionEstimator(configuration: .init(sampleRate: 100)).state)
     }
 
+    @Test func updateWithAMagnetometerVectorEqualsTheOptionalOne() {
+        // The overload taking the vector against the optional one, sample by sample, on a
+        // turning recording with a magnet for 30 s (heading, disturbance and offset all move).
+        let samples = simulatedTurning(seed: 7, magnet: SIMD3(8, -5, 3), magnetTimes: 40...70)
+        var vector = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
+        var optional = vector
+        var differing = 0, disturbed = 0
+        for s in samples {
+            guard let m = s.magneticField else { continue }
+            vector.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: m)
+            optional.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate,
+                            magneticField: s.magneticField)
+            if vector.state != optional.state || vector.lastSample != optional.lastSample { differing += 1 }
+            if vector.lastSample.flags.contains(.magneticDisturbance) { disturbed += 1 }
+        }
+        #expect(samples.count > 10_000)
+        #expect(differing == 0)
+        #expect(disturbed > 0 && vector.state.headingCorrection != 0)
+    }
+
     @Test func trueNorthAndArbitraryCorrectedReferences() {
         var config = DeviceMotionConfiguration(sampleRate: 100, reference: .trueNorthZVertical)
         config.declination = 10   // magnetic north is 10° east of true north

@@ -27,7 +27,9 @@ extension DeviceMotionEstimator {
         }
 
         /// The moments one reading `m` adds to the sums (nil when |m|⁴ is not finite).
-        @inlinable
+        /// (This and the fit are inlined into the correction step's caller: out of line, their
+        /// optional results went through memory.)
+        @inlinable @inline(__always)
         static func moments(of m: SIMD3<Double>) -> SIMD16<Double>? {
             let y = (m * m).sum()
             guard y * y < .infinity else { return nil }
@@ -38,7 +40,7 @@ extension DeviceMotionEstimator {
         /// The fit of the readings summed in `s`, or nil when they do not determine a sphere
         /// (no weight, readings in a plane or on a line: a covariance that is not positive
         /// definite, or no real radius).
-        @inlinable
+        @inlinable @inline(__always)
         init?(sums s: SIMD16<Double>) {
             let w = s[9]
             guard w > 0 else { return nil }
@@ -95,7 +97,7 @@ extension DeviceMotionEstimator {
     /// older readings' weight) and sets the offset the next readings are corrected by: the
     /// fitted one when it passes the four tests of `magneticOffsetEstimation`
     /// (`DeviceMotionConfiguration`), else zero.
-    @usableFromInline
+    @usableFromInline @inline(never)
     mutating func estimateMagneticOffset() {
         let c = coefficients
         guard let moments = MagneticOffsetFit.moments(of: state.magneticOffsetSample) else { return }

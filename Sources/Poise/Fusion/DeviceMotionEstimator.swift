@@ -128,6 +128,19 @@ public struct DeviceMotionEstimator: Sendable {
         }
     }
 
+    /// `update` with a magnetometer sample that is always present (units as in
+    /// `process(time:…)`): equal to passing it as an optional, but the vector arrives in
+    /// registers. Loops that build each sample from buffers (the C API's) call this one: an
+    /// optional `SIMD3` is passed through memory, written in pieces by the caller and read
+    /// back whole by the update, a load that cannot be forwarded from those stores and waits
+    /// for them on every sample. (Out of line on purpose: the update is inlined here, with the
+    /// vector in registers.)
+    @inline(never)
+    public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                                magneticField: SIMD3<Double>) {
+        update(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: Optional(magneticField))
+    }
+
     /// The time step to `time` from the last sample, s (the nominal period for the first one),
     /// and records `time` as the last one; flags gaps and non-finite timestamps.
     /// `magnetometerFollows` is set when the step is regular (in (0, `maximumTimeStep`], so
