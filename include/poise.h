@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 /** Version of this header's API; changes when a signature or struct layout changes. */
-#define POISE_API_VERSION 2
+#define POISE_API_VERSION 3
 
 /* ------------------------------------------------------------------------------------------ */
 /* Status and errors                                                                           */
@@ -222,6 +222,9 @@ typedef struct poise_fusion_config {
     double magnetic_offset_time_constant; /* s, its sphere fit's weighting; default 5 */
     double magnetic_offset_minimum_coverage; /* relative spread of the fitted readings; default 0.25 */
     double magnetic_offset_maximum_residual; /* relative misfit to the sphere; default 0.03 */
+    double magnetic_direction_threshold;  /* degrees, field-direction test, 0 = off; default 4 (VQF: 0) */
+    double magnetic_direction_time_constant; /* s, its low-pass; default 2 */
+    double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */
 } poise_fusion_config;
 
 /** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */
@@ -229,7 +232,7 @@ poise_status poise_fusion_config_default(poise_fusion_config *config, double sam
                                          poise_error *err);
 
 /** VQF's published defaults (DeviceMotionConfiguration.vqfDefaults): bias_sigma_rest 0.03,
- *  rest_minimum_time 1.5, correction_rate 0, magnetic_offset_estimation 0; `reference` a poise_reference. With these, the
+ *  rest_minimum_time 1.5, correction_rate 0, magnetic_offset_estimation 0, magnetic_direction_threshold 0; `reference` a poise_reference. With these, the
  *  outputs equal the reference VQF implementation's to rounding. */
 poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
                                      int32_t reference, poise_error *err);

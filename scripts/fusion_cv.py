@@ -11,6 +11,8 @@ Every candidate configuration of a question runs on every BROAD trial in ../shar
   in fold i mod k in sorted order); for each fold the candidate best on the other folds is chosen
   and scored on the fold's trials; the held-out scores of all folds are pooled. This is the
   out-of-sample estimate of "tune this question's setting on data like these".
+With --worst-limit 0.05 a choice is made only among the candidates no trial of which (of those
+chosen on) is more than 5 % worse than VQF (the rule a default must meet).
 A candidate is better when its score J = 9D/VQF 9D + 6D/VQF 6D + inclination/VQF inclination
 (means over the trials it is chosen on) is lower.
 
@@ -29,9 +31,12 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-VQF = {"correctionRate": 0, "biasSigmaRest": 0.03, "restMinimumTime": 1.5, "magneticOffsetEstimation": "false"}
-# The questions on VQF's own settings run without the magnetometer offset estimation.
-OFF = {"magneticOffsetEstimation": "false"}
+VQF = {"correctionRate": 0, "biasSigmaRest": 0.03, "restMinimumTime": 1.5, "magneticOffsetEstimation": "false",
+       "magneticDirectionThreshold": 0}
+# The questions on VQF's own settings run without the magnetometer offset estimation; all
+# questions before "field direction" run without the field-direction test.
+NODIR = {"magneticDirectionThreshold": 0}
+OFF = {"magneticOffsetEstimation": "false", **NODIR}
 
 # Each question: the candidates compared (label → settings given with --set). The first
 # candidate is the question's baseline.
@@ -98,20 +103,42 @@ QUESTIONS = {
     "magnetometer offset": {
         "VQF (vqfDefaults)": VQF,
         "off, every sample": {**OFF, "correctionRate": 0},
-        "coverage 0.2, 5 s": {"correctionRate": 0, "magneticOffsetMinimumCoverage": 0.2},
-        "coverage 0.25, 5 s": {"correctionRate": 0, "magneticOffsetMinimumCoverage": 0.25},
-        "coverage 0.3, 5 s": {"correctionRate": 0, "magneticOffsetMinimumCoverage": 0.3},
-        "coverage 0.2, 10 s": {"correctionRate": 0, "magneticOffsetMinimumCoverage": 0.2, "magneticOffsetTimeConstant": 10},
-        "coverage 0.25, 10 s": {"correctionRate": 0, "magneticOffsetMinimumCoverage": 0.25, "magneticOffsetTimeConstant": 10},
-        "residual 0.02, coverage 0.2, 5 s": {"correctionRate": 0, "magneticOffsetMaximumResidual": 0.02},
+        "coverage 0.2, 5 s": {**NODIR, "correctionRate": 0, "magneticOffsetMinimumCoverage": 0.2},
+        "coverage 0.25, 5 s": {**NODIR, "correctionRate": 0, "magneticOffsetMinimumCoverage": 0.25},
+        "coverage 0.3, 5 s": {**NODIR, "correctionRate": 0, "magneticOffsetMinimumCoverage": 0.3},
+        "coverage 0.2, 10 s": {**NODIR, "correctionRate": 0, "magneticOffsetMinimumCoverage": 0.2, "magneticOffsetTimeConstant": 10},
+        "coverage 0.25, 10 s": {**NODIR, "correctionRate": 0, "magneticOffsetMinimumCoverage": 0.25, "magneticOffsetTimeConstant": 10},
+        "residual 0.02, coverage 0.2, 5 s": {**NODIR, "correctionRate": 0, "magneticOffsetMaximumResidual": 0.02},
     },
     "default schedule": {
         "VQF (vqfDefaults)": VQF,
-        "every sample, offset": {"correctionRate": 0},
-        "5 Hz, offset": {"correctionRate": 5},
-        "10 Hz, offset": {"correctionRate": 10},
+        "every sample, offset": {**NODIR, "correctionRate": 0},
+        "5 Hz, offset": {**NODIR, "correctionRate": 5},
+        "10 Hz, offset": {**NODIR, "correctionRate": 10},
         "every sample, no offset": {**OFF, "correctionRate": 0},
         "5 Hz, no offset": {**OFF, "correctionRate": 5},
+    },
+    "field direction": {
+        "VQF (vqfDefaults)": VQF,
+        "off": {"magneticDirectionThreshold": 0},
+        "3°, paused": {"magneticDirectionThreshold": 3, "magneticDirectionGainFactor": 0},
+        "5°, paused": {"magneticDirectionThreshold": 5, "magneticDirectionGainFactor": 0},
+        "8°, paused": {"magneticDirectionThreshold": 8, "magneticDirectionGainFactor": 0},
+        "3°, ¼ gain": {"magneticDirectionThreshold": 3},
+        "4°, ¼ gain (the defaults)": {},
+        "5°, ¼ gain": {"magneticDirectionThreshold": 5},
+        "6°, ¼ gain": {"magneticDirectionThreshold": 6},
+        "8°, ¼ gain": {"magneticDirectionThreshold": 8},
+        "5°, ⅛ gain": {"magneticDirectionThreshold": 5, "magneticDirectionGainFactor": 0.125},
+        "5°, ½ gain": {"magneticDirectionThreshold": 5, "magneticDirectionGainFactor": 0.5},
+        "5°, ¼ gain, low-pass 1 s": {"magneticDirectionThreshold": 5, "magneticDirectionTimeConstant": 1},
+        "5°, ¼ gain, low-pass 4 s": {"magneticDirectionThreshold": 5, "magneticDirectionTimeConstant": 4},
+    },
+    "schedule with the field-direction test": {
+        "VQF (vqfDefaults)": VQF,
+        "10 Hz (the defaults)": {},
+        "5 Hz (`fast`)": {"correctionRate": 5},
+        "every sample": {"correctionRate": 0},
     },
 }
 
@@ -167,6 +194,19 @@ def summary(scores, s, indices):
             mean(scores.get("6d", s, 1, indices)))
 
 
+def worst(scores, s, indices):
+    """The largest ratio of a trial's total error to VQF's over `indices`, 9D and 6D."""
+    return max(a / b for mode in ("9d", "6d")
+               for a, b in zip(scores.get(mode, s, 0, indices), scores.get(mode, VQF, 0, indices)))
+
+
+def choose(scores, pool, indices, limit):
+    """The candidate of `pool` with the lowest objective over `indices`; with a limit, only among
+    those no trial of which is worse than VQF's by more than the limit (all, if none is)."""
+    eligible = [s for s in pool if worst(scores, s, indices) <= 1 + limit] if limit is not None else pool
+    return min(eligible or pool, key=lambda s: objective(scores, s, indices))
+
+
 def objective(scores, s, indices):
     m, v = summary(scores, s, indices), summary(scores, VQF, indices)
     return m[0] / v[0] + m[1] / v[1] + m[2] / v[2]
@@ -197,6 +237,9 @@ def main():
     parser.add_argument("--candidate", action="append", default=[],
                         help="an extra question of one candidate: 'label:name=value,name=value'")
     parser.add_argument("--per-trial", action="store_true", help="also print per-trial totals")
+    parser.add_argument("--worst-limit", type=float, default=None, metavar="FRACTION",
+                        help="choose only among candidates no trial of which (of those chosen on) is worse "
+                             "than VQF's by more than this, e.g. 0.05 (the house rule); default: no limit")
     options = parser.parse_args()
 
     trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
@@ -226,19 +269,20 @@ def main():
         for label, s in candidates.items():
             print(row(label, per_trial(s, everyone), vqf_all))
         pool = list(candidates.values())
-        best = min(pool, key=lambda s: objective(scores, s, everyone))
-        print(row("chosen in-sample (all %d trials): %s" % (len(trials), label_of(candidates, best)),
+        best = choose(scores, pool, everyone, options.worst_limit)
+        rule = "" if options.worst_limit is None else ", no trial > %g %% worse than VQF" % (100 * options.worst_limit)
+        print(row("chosen in-sample (all %d trials%s): %s" % (len(trials), rule, label_of(candidates, best)),
                   per_trial(best, everyone), vqf_all))
         held = {"9d": [None] * len(trials), "6d": [None] * len(trials)}
         picks = []
         for fold in folds:
             train = [i for i in everyone if i not in fold]
-            choice = min(pool, key=lambda s: objective(scores, s, train))
+            choice = choose(scores, pool, train, options.worst_limit)
             picks.append(label_of(candidates, choice))
             for i in fold:
                 for mode in ("9d", "6d"):
                     held[mode][i] = [scores.get(mode, choice, c, [i])[0] for c in range(3)]
-        print(row("chosen by %d-fold CV (out of sample)" % options.folds, held, vqf_all))
+        print(row("chosen by %d-fold CV (out of sample%s)" % (options.folds, rule), held, vqf_all))
         print("\nCV choices per fold: " + "; ".join(
             "%s → %s" % ("+".join(names[i] for i in fold), p) for fold, p in zip(folds, picks)))
         if options.per_trial:

@@ -31,7 +31,12 @@ is the schedule:
   numpy from the 4×4 normal equations; coverage from numpy's eigenvalues) is subtracted from
   the following samples when its coverage ≥ 0.25, relative residual ≤ 0.03, radius within
   10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius,
-  else nothing is.
+  else nothing is;
+- the field-direction test (docs/fusion.md, "Field direction"): at each magnetometer update
+  the heading disagreement's low-pass (gain 1 − exp(−Tc/2 s), on the wrapped difference) moves
+  towards it; when the disagreement differs from the low-pass (before the move) by more than
+  4°, the heading gain is multiplied by 0.25 (after the initial convergence only; before the
+  disturbance rules).
 
 Outputs: q6 = inclination ⊗ gyroscope quaternion; q9 = Rz(heading) ⊗ q6 (both device → ENU,
 w x y z) and the bias (rad/s), after every STEP-th sample of the first seconds of each trial (TRIALS).
@@ -74,6 +79,7 @@ MAG_CURRENT_TAU, MAG_REF_TAU, MAG_NORM_TH, MAG_DIP_TH = 0.05, 20.0, 0.1, 10.0
 MAG_NEW_TIME, MAG_NEW_FIRST_TIME, MAG_NEW_MIN_GYR = 20.0, 5.0, 20.0
 MAG_MIN_UNDISTURBED_TIME, MAG_MAX_REJECTION_TIME, MAG_REJECTION_FACTOR = 0.5, 60.0, 2.0
 MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.25, 0.03
+MAG_DIRECTION_TH, MAG_DIRECTION_TAU, MAG_DIRECTION_GAIN_FACTOR = 4.0, 2.0, 0.25
 
 
 def wrap(angle):
@@ -130,6 +136,7 @@ class DefaultSchedule:
         self.offset, self.offset_sample = np.zeros(3), None
         self.fit_w, self.fit_y, self.fit_yy = 0.0, 0.0, 0.0
         self.fit_m, self.fit_my, self.fit_mm = np.zeros(3), np.zeros(3), np.zeros((3, 3))
+        self.direction_mean = 0.0
 
     def update(self, gyr, acc, mag):
         ts = self.ts
@@ -286,6 +293,10 @@ class DefaultSchedule:
             self.mag_cand_t, self.mag_cand_norm, self.mag_cand_dip = 0.0, nd[0], nd[1]
         disagreement = wrap(math.atan2(m[0], m[1]) - self.delta)
         k = PyVQF.gainFromTau(TAU_MAG, dt)
+        difference = wrap(disagreement - self.direction_mean)
+        self.direction_mean = wrap(self.direction_mean + PyVQF.gainFromTau(MAG_DIRECTION_TAU, self.tc) * difference)
+        if abs(difference) > MAG_DIRECTION_TH * math.pi / 180 and self.k_mag_init == 0:
+            k *= MAG_DIRECTION_GAIN_FACTOR
         if self.mag_dist:
             if self.mag_reject_t <= MAG_MAX_REJECTION_TIME:
                 self.mag_reject_t += dt
@@ -307,7 +318,7 @@ class DefaultSchedule:
 
 
 def main():
-    print("# Poise accumulated schedule (VQF maths, %g-Hz accumulated corrections, magnetometer offset), computed by "
+    print("# Poise accumulated schedule (VQF maths, %g-Hz accumulated corrections, magnetometer offset, field-direction test), computed by "
           "scripts/fusion_default_schedule_golden.py with the filters and quaternion maths of vqf %s (PyVQF); BROAD trials (CC BY 4.0, "
           "Laidig et al., Data 6(7) 2021, doi:10.3390/data6070072), first %s s, every %dth sample, rate 1/0.0035 Hz"
           % (CORRECTION_RATE, version("vqf"), "/".join("%g" % s for _, s in TRIALS), STEP))

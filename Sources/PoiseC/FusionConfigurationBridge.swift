@@ -47,6 +47,9 @@ enum FusionConfigurationBridge {
         o.magnetic_offset_time_constant = c.magneticOffsetTimeConstant
         o.magnetic_offset_minimum_coverage = c.magneticOffsetMinimumCoverage
         o.magnetic_offset_maximum_residual = c.magneticOffsetMaximumResidual
+        o.magnetic_direction_threshold = c.magneticDirectionThreshold
+        o.magnetic_direction_time_constant = c.magneticDirectionTimeConstant
+        o.magnetic_direction_gain_factor = c.magneticDirectionGainFactor
         return o
     }
 
@@ -121,6 +124,9 @@ enum FusionConfigurationBridge {
         c.magneticOffsetTimeConstant = try duration(o.magnetic_offset_time_constant, "magnetic_offset_time_constant")
         c.magneticOffsetMinimumCoverage = try nonNegative(o.magnetic_offset_minimum_coverage, "magnetic_offset_minimum_coverage")
         c.magneticOffsetMaximumResidual = try nonNegative(o.magnetic_offset_maximum_residual, "magnetic_offset_maximum_residual")
+        c.magneticDirectionThreshold = try nonNegative(o.magnetic_direction_threshold, "magnetic_direction_threshold")
+        c.magneticDirectionTimeConstant = try duration(o.magnetic_direction_time_constant, "magnetic_direction_time_constant")
+        c.magneticDirectionGainFactor = try nonNegative(o.magnetic_direction_gain_factor, "magnetic_direction_gain_factor")
         return c
     }
 }

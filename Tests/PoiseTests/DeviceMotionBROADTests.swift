@@ -83,12 +83,12 @@ import Testing
             nine.append(r9.total); six.append(r6.total)
         }
         let mean9 = nine.reduce(0, +) / 5, mean6 = six.reduce(0, +) / 5
-        #expect(mean9 < 2.28, "9D mean \(mean9)° (VQF 2.30°), trials \(nine)")
+        #expect(mean9 < 2.20, "9D mean \(mean9)° (VQF 2.30°), trials \(nine)")
         #expect(mean6 < 0.95, "6D mean \(mean6)° (VQF 1.00°), trials \(six)")
     }
 
     /// Trial 34: a magnet fixed to the device from 45 to 100 s. The magnetometer offset
-    /// estimation removes it (9D 1.93° with the defaults, VQF 3.35°); without it the defaults
+    /// estimation removes it (9D 1.63° with the defaults, VQF 3.35°); without it the defaults
     /// are where VQF is.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: folder.path), "../shared/data/broad is absent"))
     func magnetometerOffsetEstimationRemovesTheAttachedMagnet() throws {
@@ -99,7 +99,25 @@ import Testing
         configuration.magneticOffsetEstimation = false
         var without = DeviceMotionEstimator(configuration: configuration)
         let on = withOffset.evaluate(samples).total, off = without.evaluate(samples).total
-        #expect(on < 2.0, "9D \(on)° with the offset estimation (VQF 3.35°)")
+        #expect(on < 1.75, "9D \(on)° with the offset estimation (VQF 3.35°)")
         #expect(off > 3.0, "9D \(off)° without it")
+    }
+
+    /// Trials 29 and 31: a magnet beside the path bends the field the device passes through.
+    /// The field-direction test (`magneticDirectionThreshold`) turns the heading gain down while
+    /// the field's heading moves faster than the gyroscope can explain: 9D 2.05° and 2.77° with
+    /// the defaults, 2.44° and 3.41° without the test (VQF 2.38°, 3.21°).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: folder.path), "../shared/data/broad is absent"))
+    func fieldDirectionTestHoldsTheHeadingBesideAMagnet() throws {
+        for (trial, vqf) in [("29_disturbed_stationary_magnet_B", 2.38), ("31_disturbed_stationary_magnet_D", 3.21)] {
+            let samples = try Self.load(trial: trial)
+            let rate = DeviceMotionConfiguration.estimatedSampleRate(of: samples) ?? 0
+            var defaults = DeviceMotionEstimator(configuration: .init(sampleRate: rate))
+            var configuration = DeviceMotionConfiguration(sampleRate: rate)
+            configuration.magneticDirectionThreshold = 0
+            var without = DeviceMotionEstimator(configuration: configuration)
+            let on = defaults.evaluate(samples).total, off = without.evaluate(samples).total
+            #expect(on < 0.9 * vqf && on < off - 0.3, "\(trial) 9D \(on)° with the test, \(off)° without (VQF \(vqf)°)")
+        }
     }
 }

@@ -164,13 +164,13 @@ import Testing
         let saved = try JSONEncoder().encode(estimator.state)
         var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
-        // The stored fields of layout 5. Change this list and StateLayout.current together.
-        let layout5 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+        // The stored fields of layout 6. Change this list and StateLayout.current together.
+        let layout6 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
                        "arbitraryHeadingOffset", "bias", "biasP", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastMagneticField", "lastMagneticTime",
                        "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
-                       "magneticCandidateTime", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
+                       "magneticCandidateTime", "magneticDirectionMean", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
                        "magneticInitialGain", "magneticNormDipLowPass", "magneticOffset", "magneticOffsetSample",
                        "magneticOffsetSums", "magneticReferenceDip",
                        "magneticReferenceNorm", "magneticRejectionTime", "magneticUndisturbedTime",
@@ -178,7 +178,7 @@ import Testing
                        "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
                        "restTime", "samplesToCorrection"]
-        #expect(DeviceMotionEstimator.StateLayout.current == 5 && json.keys.sorted() == layout5,
+        #expect(DeviceMotionEstimator.StateLayout.current == 6 && json.keys.sorted() == layout6,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 
         json["layout"] = 1
@@ -186,7 +186,7 @@ import Testing
         #expect {
             _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
         } throws: { error in
-            "\(error)".contains("layout 1") && "\(error)".contains("layout 5")
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 6")
         }
         // Saved before layouts existed: no `layout` key.
         json["layout"] = nil

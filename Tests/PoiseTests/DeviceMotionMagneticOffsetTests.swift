@@ -63,6 +63,11 @@ import Testing
     static func run(estimation: Bool, magnet: SIMD3<Double>) -> (offsets: [Double: SIMD3<Double>], disturbed: Int, worst: Double) {
         var configuration = DeviceMotionConfiguration(sampleRate: 100)
         configuration.magneticOffsetEstimation = estimation
+        // The offset estimation alone: with the field-direction test as well, each switch of the
+        // subtracted offset moves the field's heading, and the test then slows the heading
+        // correction (with the test on, the worst heading error is 3.5° with the offset estimation
+        // and 4.9° without it, short of the factor 2 checked below).
+        configuration.magneticDirectionThreshold = 0
         var estimator = DeviceMotionEstimator(configuration: configuration)
         var truth = Quaternion<Double>.identity
         var offsets: [Double: SIMD3<Double>] = [:]

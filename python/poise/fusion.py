@@ -23,7 +23,8 @@ class FusionConfig:
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
     corrections where the defaults have 10 Hz, whatever the defaults become), "vqf" (VQF's
     published defaults: with them the outputs equal the `vqf` package's) or "offline" (the
-    offline smoother's: Poise's defaults with magnetometer_time_constant 25 s;
+    offline smoother's: Poise's defaults with magnetometer_time_constant 25 s and no
+    field-direction test, magnetic_direction_threshold 0;
     `fuse(..., offline=True)` starts from it)."""
 
     def __init__(self, rate=100.0, mode="9d", reference=None, frame="enu", preset="poise", **settings):

@@ -102,6 +102,26 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// (about the RMS relative norm error). Default 0.03.
     public var magneticOffsetMaximumResidual: Double = 0.03
 
+    /// Field-direction consistency test (9D), degrees; 0 turns it off. Default 4 (VQF: none).
+    /// The gyroscope carries the earth frame between correction steps, so in a steady field the
+    /// magnetometer's heading disagreement (the heading of the field in the 6D earth frame less
+    /// `headingCorrection`) changes only as slowly as the gyroscope drifts and the heading
+    /// correction moves it; a field bent by a magnet the device passes, or a heading seen
+    /// through a passing inclination error, moves it by degrees within a second, while the
+    /// field's norm and dip may stay within the disturbance thresholds. At a correction step
+    /// whose disagreement differs by more than this from its low-pass (time constant
+    /// `magneticDirectionTimeConstant`), the heading correction is made with its gain times
+    /// `magneticDirectionGainFactor`. Not during the initial convergence (the first
+    /// `magnetometerTimeConstant` seconds). Only with a magnetometer and
+    /// `magneticDisturbanceRejection`; `vqfDefaults` turns it off. Chosen on the 15 BROAD trials
+    /// by cross-validation (docs/fusion.md, "Field direction").
+    public var magneticDirectionThreshold: Double = 4
+    /// Time constant of the heading disagreement's low-pass for that test, s. Default 2.
+    public var magneticDirectionTimeConstant: Double = 2
+    /// The fraction of the heading correction's gain used at a step that fails that test
+    /// (0: no correction at that step). Default 0.25.
+    public var magneticDirectionGainFactor: Double = 0.25
+
     /// A magnetometer sample exactly equal to the previous one is a held value (the
     /// magnetometer is slower than the other sensors) and is not applied again. Default false:
     /// on the BROAD trials re-applying held samples is slightly more accurate (docs/fusion.md).
@@ -135,22 +155,25 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
 
     /// VQF's published defaults (`VQFParams` of vqf 2.1.2), which differ from Poise's in
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
-    /// (`correctionRate` 0). Used to check the port against
-    /// the reference implementation.
+    /// (`correctionRate` 0), without Poise's additions (`magneticOffsetEstimation` false,
+    /// `magneticDirectionThreshold` 0). Used to check the port against the reference
+    /// implementation.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
         c.biasSigmaRest = 0.03
         c.restMinimumTime = 1.5
         c.correctionRate = 0
         c.magneticOffsetEstimation = false
+        c.magneticDirectionThreshold = 0
         return c
     }
 
     /// The speed preset: corrections at 5 Hz (`correctionRate`), `biasSigmaRest` 0.01 °/s and
-    /// `restMinimumTime` 1.0 s, with the magnetometer offset estimation, whatever the defaults
-    /// become. The cheapest update (≈ 30 ns for 9D, docs/fusion.md "Cost"); on the 15 BROAD
-    /// trials its mean total error is 9D 1.886° / 6D 1.699° / inclination 0.660°, against the
-    /// defaults' (10 Hz) 1.880° / 1.711° / 0.653° and VQF's 1.983° / 1.744° / 0.648°.
+    /// `restMinimumTime` 1.0 s, with the magnetometer offset estimation and the field-direction
+    /// test, whatever the defaults become. The cheapest update (≈ 30 ns for 9D, docs/fusion.md
+    /// "Cost"); on the 15 BROAD trials its mean total error is 9D 1.792° / 6D 1.699° /
+    /// inclination 0.660°, against the defaults' (10 Hz) 1.768° / 1.711° / 0.653° and VQF's
+    /// 1.983° / 1.744° / 0.648°.
     public static func fast(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,
                             earthFrame: EarthFrame = .eastNorthUp) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference, earthFrame: earthFrame)
@@ -210,6 +233,9 @@ extension DeviceMotionConfiguration {
         try read(.magneticOffsetTimeConstant, \.magneticOffsetTimeConstant)
         try read(.magneticOffsetMinimumCoverage, \.magneticOffsetMinimumCoverage)
         try read(.magneticOffsetMaximumResidual, \.magneticOffsetMaximumResidual)
+        try read(.magneticDirectionThreshold, \.magneticDirectionThreshold)
+        try read(.magneticDirectionTimeConstant, \.magneticDirectionTimeConstant)
+        try read(.magneticDirectionGainFactor, \.magneticDirectionGainFactor)
         try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)

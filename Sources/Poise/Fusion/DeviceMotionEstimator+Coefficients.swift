@@ -68,6 +68,13 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticOffsetDecay: Double
         @usableFromInline var magneticOffsetMinimumCoverage: Double
         @usableFromInline var magneticOffsetMaximumResidual: Double
+        /// The field-direction consistency test runs (`magneticDirectionThreshold` > 0 with a
+        /// magnetometer and disturbance rejection): its threshold (rad) and its low-pass gain
+        /// per correction step.
+        @usableFromInline var magneticDirectionTest: Bool
+        @usableFromInline var magneticDirectionThreshold: Double
+        @usableFromInline var magneticDirectionGain: Double
+        @usableFromInline var magneticDirectionGainFactor: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -133,6 +140,11 @@ extension DeviceMotionEstimator {
             magneticOffsetDecay = offsetTau > 0 ? Double.exp(-slow / offsetTau) : 0
             magneticOffsetMinimumCoverage = p.magneticOffsetMinimumCoverage
             magneticOffsetMaximumResidual = p.magneticOffsetMaximumResidual
+            magneticDirectionTest = p.magneticDirectionThreshold > 0 && p.magneticDirectionThreshold.isFinite
+                && p.magneticDisturbanceRejection && p.reference.usesMagnetometer
+            magneticDirectionThreshold = p.magneticDirectionThreshold * degree
+            magneticDirectionGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverse(p.magneticDirectionTimeConstant))
+            magneticDirectionGainFactor = p.magneticDirectionGainFactor
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }
     }

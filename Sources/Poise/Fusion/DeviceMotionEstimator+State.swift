@@ -84,6 +84,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCandidateTime: Double = 0
         /// Exponentially weighted sums of the sphere fit (`DeviceMotionEstimator.MagneticOffsetFit`).
         @usableFromInline var magneticOffsetSums = SIMD16<Double>.zero
+        /// Low-pass of the heading disagreement for the field-direction test, rad.
+        @usableFromInline var magneticDirectionMean: Double = 0
         /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
         /// by the update, which rotates them by each heading step; recomputed when
         /// `headingCorrection` is changed from outside). State, not a cache of outputs: being
@@ -114,7 +116,8 @@ extension DeviceMotionEstimator {
         /// 4: no outputs: `flags`, `lastAcceleration` and `lastRotationRate` are the
         ///    estimator's `lastSample`; `magneticNormDip` (written, never read) is gone.
         /// 5: the magnetometer offset (`magneticOffset`, its fit's sample and sums).
-        @usableFromInline static let current = 5
+        /// 6: the field-direction test's low-pass (`magneticDirectionMean`).
+        @usableFromInline static let current = 6
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

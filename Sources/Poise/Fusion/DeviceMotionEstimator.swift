@@ -610,6 +610,8 @@ public struct DeviceMotionEstimator: Sendable {
             disagreement = fusionArctangent2(y: across, x: along)
         }
         var k = nominal ? coefficients.magnetometerGain : Self.gain(dt: dt, inverseTau: coefficients.inverseMagnetometerTau)
+        // (not during the initial convergence, whose disagreement starts anywhere)
+        if coefficients.magneticDirectionTest && !directionConsistent(disagreement) && state.magneticInitialGain == 0 { k *= coefficients.magneticDirectionGainFactor }
         if coefficients.magneticDisturbanceRejection {
             if state.magneticDisturbanceDetected {
                 if state.magneticRejectionTime <= coefficients.magneticMaximumRejectionTime {
