@@ -35,8 +35,8 @@
 /// measures its effect on the BROAD trials (docs/fusion.md, Offline).
 ///
 /// Cost: `Options.iterations` passes over the recording (a rotation exponential and 9 vector
-/// accumulations per sample) plus one over the anchor pairs each; memory 96 bytes per anchor
-/// and 8 per pair.
+/// accumulations per sample) plus one over the anchor pairs each; memory 32 bytes per sample
+/// (time and rate, read once), 384 per anchor and 24 per pair.
 public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
     /// C, the matrix applied to the bias-free rate (identity when refused). Dimensionless,
     /// device frame.
@@ -165,7 +165,36 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         result.pairs = pairs.count
         guard !pairs.isEmpty else { return result }
 
-        // Gauss–Newton.
+        // Gauss–Newton over (t, g − b) up to the last anchor, read once (32 bytes per sample,
+        // freed before the smoother's passes allocate theirs).
+        let last = anchorIndex[anchorIndex.count - 1]
+        let stream = [SIMD4<Double>](unsafeUninitializedCapacity: last + 1) { buffer, count in
+            for k in 0...last {
+                let sample = samples[s0 + k]
+                let u = sample.rotationRate - bias
+                buffer[k] = SIMD4(sample.time, u.x, u.y, u.z)
+            }
+            count = last + 1
+        }
+        let e = gaussNewton(stream, anchors: anchorIndex, ups: ups, pairs: pairs, options: options, result: &result)
+        let fitted = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
+        result.fittedMatrix = fitted
+        let plausible = e.allSatisfy(\.isFinite)
+            && [0, 4, 8].allSatisfy { e[$0].magnitude <= options.maximumScale }
+            && [1, 2, 3, 5, 6, 7].allSatisfy { e[$0].magnitude <= options.maximumMisalignment }
+        if plausible {
+            result.matrix = fitted
+            result.accepted = true
+        }
+        return result
+    }
+
+    /// The Gauss–Newton steps over (t, g − b) per sample up to the last anchor: the entries of
+    /// C − I, row by row; fills the residuals and solved directions of `result`.
+    static func gaussNewton(_ stream: [SIMD4<Double>], anchors anchorIndex: [Int], ups: [SIMD3<Double>], pairs: [(Int, Int)],
+                            options: Options, result: inout GyroscopeSelfCalibration) -> [Double] {
+        func norm(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+        let last = anchorIndex[anchorIndex.count - 1]
         var e = [Double](repeating: 0, count: 9)
         var rotations = [Matrix3](repeating: .scaledIdentity(1), count: anchorIndex.count)
         var sums = [SIMD3<Double>](repeating: .zero, count: anchorIndex.count * 9)
@@ -174,27 +203,35 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             let c = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
             // R_0k and S_k = Σ_{l≤k} R_0l ⊗ (g_l − b)ᵀ Δt_l at the anchors.
             var r = Matrix3.scaledIdentity(1)
-            var s = [SIMD3<Double>](repeating: .zero, count: 9)
-            var next = 0, previousTime = t0
-            for k in 0..<n where next < anchorIndex.count {
-                let sample = samples[s0 + k]
-                var u = sample.rotationRate - bias
-                var dt = k == 0 ? 0 : sample.time - previousTime
-                previousTime = sample.time
-                if !dt.isFinite || !u.x.isFinite || !u.y.isFinite || !u.z.isFinite { dt = 0; u = .zero }
-                if dt != 0 {
-                    r = r * Self.exponential(c * u * dt)
-                    let columns = [SIMD3(r.r0.x, r.r1.x, r.r2.x), SIMD3(r.r0.y, r.r1.y, r.r2.y), SIMD3(r.r0.z, r.r1.z, r.r2.z)]
-                    for a in 0..<3 {
-                        s[3 * a] += columns[a] * (u.x * dt)
-                        s[3 * a + 1] += columns[a] * (u.y * dt)
-                        s[3 * a + 2] += columns[a] * (u.z * dt)
-                    }
+            var s0x = SIMD3<Double>.zero, s0y = SIMD3<Double>.zero, s0z = SIMD3<Double>.zero
+            var s1x = SIMD3<Double>.zero, s1y = SIMD3<Double>.zero, s1z = SIMD3<Double>.zero
+            var s2x = SIMD3<Double>.zero, s2y = SIMD3<Double>.zero, s2z = SIMD3<Double>.zero
+            var next = 0, previousTime = stream[0].x, nextIndex = anchorIndex[0]
+            for k in 0...last {
+                let v = stream[k]
+                let u = SIMD3(v.y, v.z, v.w)
+                let dt = k == 0 ? 0 : v.x - previousTime
+                previousTime = v.x
+                if dt != 0 && dt.isFinite && u.x.isFinite && u.y.isFinite && u.z.isFinite {
+                    let w = (c.r0 * u).sum(), y = (c.r1 * u).sum(), z = (c.r2 * u).sum()
+                    let x = Self.exponential(SIMD3(w, y, z) * dt)
+                    r = Matrix3(r.r0.x * x.r0 + r.r0.y * x.r1 + r.r0.z * x.r2,
+                                r.r1.x * x.r0 + r.r1.y * x.r1 + r.r1.z * x.r2,
+                                r.r2.x * x.r0 + r.r2.y * x.r1 + r.r2.z * x.r2)
+                    let ud = u * dt
+                    let c0 = SIMD3(r.r0.x, r.r1.x, r.r2.x), c1 = SIMD3(r.r0.y, r.r1.y, r.r2.y), c2 = SIMD3(r.r0.z, r.r1.z, r.r2.z)
+                    s0x += c0 * ud.x; s0y += c0 * ud.y; s0z += c0 * ud.z
+                    s1x += c1 * ud.x; s1y += c1 * ud.y; s1z += c1 * ud.z
+                    s2x += c2 * ud.x; s2y += c2 * ud.y; s2z += c2 * ud.z
                 }
-                if k == anchorIndex[next] {
+                if k == nextIndex {
                     rotations[next] = r
-                    for p in 0..<9 { sums[9 * next + p] = s[p] }
+                    let base = 9 * next
+                    sums[base] = s0x; sums[base + 1] = s0y; sums[base + 2] = s0z
+                    sums[base + 3] = s1x; sums[base + 4] = s1y; sums[base + 5] = s1z
+                    sums[base + 6] = s2x; sums[base + 7] = s2y; sums[base + 8] = s2z
                     next += 1
+                    if next < anchorIndex.count { nextIndex = anchorIndex[next] }
                 }
             }
             // Residual norms, then the weighted normal equations.
@@ -207,13 +244,13 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             let delta = 3 * Self.median(norms)
             var normal = [Double](repeating: 0, count: 81), rhs = [Double](repeating: 0, count: 9)
             var weightSum = 0.0, weightedSquares = 0.0
+            var jac = [SIMD3<Double>](repeating: .zero, count: 9)
             for (q, (i, j)) in pairs.enumerated() {
                 let (res, rijT) = residual(i, j)
                 let w = norms[q] <= delta ? 1.0 : delta / max(norms[q], .leastNormalMagnitude)
                 weightSum += w
                 weightedSquares += w * norms[q] * norms[q]
                 let ri = rotations[i].transposed
-                var jac = [SIMD3<Double>](repeating: .zero, count: 9)
                 for p in 0..<9 {
                     let dphi = ri * (sums[9 * j + p] - sums[9 * i + p])
                     jac[p] = rijT * Self.cross(ups[i], dphi)
@@ -239,20 +276,11 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             }
             result.solvedDirections = solved
         }
-        let fitted = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
-        result.fittedMatrix = fitted
-        let plausible = e.allSatisfy(\.isFinite)
-            && [0, 4, 8].allSatisfy { e[$0].magnitude <= options.maximumScale }
-            && [1, 2, 3, 5, 6, 7].allSatisfy { e[$0].magnitude <= options.maximumMisalignment }
-        if plausible {
-            result.matrix = fitted
-            result.accepted = true
-        }
-        return result
+        return e
     }
 
     /// The rotation matrix exp([v]×) (Rodrigues), v a rotation vector, rad.
-    static func exponential(_ v: SIMD3<Double>) -> Matrix3 {
+    @inline(__always) static func exponential(_ v: SIMD3<Double>) -> Matrix3 {
         let angle = (v * v).sum().squareRoot()
         guard angle > 0 else { return .scaledIdentity(1) }
         let a = v / angle
