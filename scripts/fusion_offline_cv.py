@@ -64,6 +64,15 @@ QUESTIONS = {
         "25 s, every sample": {"correctionRate": 0},
         "20 s, every sample": {"correctionRate": 0, "magnetometerTimeConstant": 20},
     },
+    "gyroscope self-calibration": {
+        "off (defaults before)": {},
+        "on, misalignment bound 1 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.001},
+        "on, misalignment bound 2 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.002},
+        "on, misalignment bound 3 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.003},
+        "on, misalignment bound 4 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.004},
+        "on, misalignment bound 5 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.005},
+        "on, no misalignment bound": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 1},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},

@@ -39,11 +39,12 @@ struct EvaluateCommand: ParsableCommand {
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
         var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
         var rows = RowCounts()
+        var calibration: GyroscopeSelfCalibration?
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
         if fusion.offline {
             let spooled = try OfflineFusion.spool(reader, stages: try fusion.calibrationStages(schema: schema))
             let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
-            offline.run(spooled.spool) { record in
+            calibration = offline.run(spooled.spool) { record in
                 score.receive(record)
                 rows.add(record.input)
             }
@@ -57,13 +58,14 @@ struct EvaluateCommand: ParsableCommand {
         let error = score.result
         guard error.count > 0 else { throw CommandError(Self.nothingScored(rows, hasMovement: schema.hasMovement, file: file)) }
         if json {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue, "offline": fusion.offline,
                 "total_rmse_deg": error.total, "heading_rmse_deg": error.heading,
                 "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned, "rows": rows.rows,
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
                 "sample_rate_hz": configuration.sampleRate,
             ]
+            if fusion.offline { object["gyroscope_calibration"] = OfflineFusion.summary(calibration) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {

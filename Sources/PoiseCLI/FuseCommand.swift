@@ -63,12 +63,13 @@ struct FuseCommand: ParsableCommand {
             last = record
         }
         let run: (samples: Int, stopped: Bool)
+        var calibration: GyroscopeSelfCalibration?
         if fusion.offline {
             let spooled = try OfflineFusion.spool(reader, first: first, stages: try fusion.calibrationStages(schema: reader.schema),
                                                   shouldStop: { interrupt.isSet })
             if !spooled.stopped {
                 let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
-                offline.run(spooled.spool, sink: sink)
+                calibration = offline.run(spooled.spool, sink: sink)
             }
             // A signal during the smoothing ends the run here (the output is then not created).
             run = (spooled.spool.count, spooled.stopped || interrupt.isSet)
@@ -86,7 +87,7 @@ struct FuseCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         if json, let record = last, let q = record.attitude, let status = record.fusion {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "file": file, "mode": fusion.mode.rawValue, "offline": fusion.offline, "frame": frame.rawValue,
                 "reference": configuration.reference.rawValue, "samples": run.samples,
                 "sample_rate_hz": configuration.sampleRate,
@@ -95,6 +96,7 @@ struct FuseCommand: ParsableCommand {
                 "final_heading_deg": status.heading.map { $0 as Any } ?? NSNull(),
                 "flag_counts": counts,
             ]
+            if fusion.offline { object["gyroscope_calibration"] = OfflineFusion.summary(calibration) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             let summary = String(decoding: data, as: UTF8.self)
             if mode == .standardOutput { StandardError.write(summary + "\n") } else { print(summary) }

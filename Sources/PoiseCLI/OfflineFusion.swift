@@ -1,3 +1,4 @@
+import Foundation
 import Poise
 import PoiseRecording
 import PoiseRun
@@ -24,10 +25,13 @@ struct OfflineFusion {
     }
 
     /// Smooths the spooled recording and calls `sink` with each finished record, in order.
-    func run(_ spool: ProcessedSampleSpool, sink: (ProcessedSample) throws -> Void) rethrows {
+    /// Returns the gyroscope calibration the smoother fitted (nil when that option is off).
+    @discardableResult
+    func run(_ spool: ProcessedSampleSpool, sink: (ProcessedSample) throws -> Void) rethrows -> GyroscopeSelfCalibration? {
         let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
         let samples = spool.samples(magnetometer: configuration.reference.usesMagnetometer)
-        try smoother.smooth(samples) { i, motion in
+        let calibration = smoother.gyroscopeCalibration(for: samples)
+        try smoother.smooth(samples, gyroscopeCalibration: calibration) { i, motion in
             var record = spool.record(i)
             record.attitude = motion.attitude
             record.gravity = motion.gravity
@@ -36,5 +40,16 @@ struct OfflineFusion {
             record.fusion = FusionStatus(motion)
             try sink(record)
         }
+        return calibration
+    }
+
+    /// The JSON summary's "gyroscope_calibration": whether the fit was accepted, the matrix C
+    /// applied to the bias-free rate (rows; identity when refused), the fitted one, the bias
+    /// (rad/s), anchors and pairs; null when the fit is off.
+    static func summary(_ calibration: GyroscopeSelfCalibration?) -> Any {
+        guard let c = calibration else { return NSNull() }
+        func rows(_ m: Matrix3) -> [[Double]] { [m.r0, m.r1, m.r2].map { [$0.x, $0.y, $0.z] } }
+        return ["accepted": c.accepted, "matrix": rows(c.matrix), "fitted_matrix": rows(c.fittedMatrix),
+                "bias_radps": [c.bias.x, c.bias.y, c.bias.z], "anchors": c.anchors, "pairs": c.pairs] as [String: Any]
     }
 }

@@ -67,6 +67,27 @@ import PoiseRecording
         #expect(try spools().subtracting(before).isEmpty, "temporary spool left behind")
     }
 
+    /// --json reports the gyroscope calibration the smoother fitted (the library's fit of the
+    /// same samples), and null with the fit off.
+    @Test func theSummaryReportsTheGyroscopeCalibration() throws {
+        let input = Self.root.appendingPathComponent("data/rotations-with-breaks.csv").path
+        let samples = try Recording.load(path: input).samples
+        let fit = GyroscopeSelfCalibration.fit(samples)
+        for command in [["evaluate", input, "--mode", "6d", "--offline", "--json"], ["fuse", input, "--mode", "9d", "--offline", "--json"]] {
+            let run = try PoiseProcess.run(command)
+            #expect(run.status == 0, "\(run.stderr)")
+            let calibration = try #require(try json(run.stdout)["gyroscope_calibration"] as? [String: Any])
+            #expect(calibration["accepted"] as? Bool == fit.accepted)
+            #expect(calibration["anchors"] as? Int == fit.anchors && calibration["pairs"] as? Int == fit.pairs)
+            let rows = try #require(calibration["fitted_matrix"] as? [[Double]])
+            let m = fit.fittedMatrix
+            #expect(rows == [[m.r0.x, m.r0.y, m.r0.z], [m.r1.x, m.r1.y, m.r1.z], [m.r2.x, m.r2.y, m.r2.z]])
+            #expect((calibration["bias_radps"] as? [Double])?.count == 3 && (calibration["matrix"] as? [[Double]])?.count == 3)
+        }
+        let off = try PoiseProcess.run(["evaluate", input, "--mode", "6d", "--offline", "--json", "--set", "gyroscopeSelfCalibration=false"])
+        #expect(try json(off.stdout)["gyroscope_calibration"] is NSNull)
+    }
+
     /// Bad input: the reader's error (file:line:column) and no output file; a smoother setting
     /// without --offline, or a misspelt one, is a usage error.
     @Test func badInputAndSettingsAreReported() throws {

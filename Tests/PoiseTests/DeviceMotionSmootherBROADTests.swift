@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
-    func meanErrorIsBelowOfflineVQF() throws {
+    func meanErrorIsWellBelowOfflineVQF() throws {
         let reference = try Self.reference()
         let trials = try FileManager.default.contentsOfDirectory(atPath: DeviceMotionBROADTests.folder.path)
             .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
@@ -36,9 +36,11 @@ import Testing
                 theirs[mode, default: []].append(try #require(reference[trial]?[mode]))
             }
         }
-        for mode in ["9d", "6d"] {
+        // Measured with the defaults (gyroscope self-calibration on): 9D 1.526° vs 1.862° (−18 %),
+        // 6D 1.311° vs 1.701° (−23 %).
+        for (mode, ratio) in [("9d", 0.85), ("6d", 0.80)] {
             let a = ours[mode]!.reduce(.zero, +) / 15, b = theirs[mode]!.reduce(.zero, +) / 15
-            #expect(a.x < b.x, "\(mode) mean total \(a.x)° vs offlineVQF \(b.x)°")
+            #expect(a.x < ratio * b.x, "\(mode) mean total \(a.x)° vs offlineVQF \(b.x)° (want < \(ratio)×)")
             #expect(a.y < b.y, "\(mode) mean heading \(a.y)° vs offlineVQF \(b.y)°")
         }
     }

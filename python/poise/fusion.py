@@ -199,7 +199,8 @@ def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, out
     FusionConfig fields, e.g. preset="vqf" or correction_rate=0. `calibration` (a
     poise.Calibration, or a path or JSON text for Calibration.load) is applied to the samples
     first, as `poise fuse --calibration`. `offline=True`: the offline smoother (each sample's
-    attitude from the whole recording, forward and backward passes; `poise fuse --offline`),
+    attitude from the whole recording: the gyroscope's scale and axis errors fitted to it, then
+    forward and backward passes; `poise fuse --offline`),
     starting from preset "offline" unless a preset or config is given; one C call
     (poise_fusion_smooth) keeping 64 bytes per sample while it runs."""
     if offline and config is None:

@@ -1,8 +1,11 @@
 /// Offline device-motion estimation over a whole recording: the attitude at every sample from
 /// the samples before it and after it.
 ///
-/// The smoother runs the online estimator (`DeviceMotionEstimator`, unchanged) over the
-/// recording three times:
+/// With `Options.gyroscopeSelfCalibration` (default) the smoother first fits the gyroscope's
+/// scale factors and axis misalignment to the recording (`GyroscopeSelfCalibration`, from the
+/// accelerometer's up direction at quasi-still moments; refused fits change nothing) and reads
+/// every rate corrected. It then runs the online estimator (`DeviceMotionEstimator`, unchanged)
+/// over the recording three times:
 /// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude) —
 ///    nothing is kept per sample;
 /// 2. backward in time, started from that state (`Options.carryBias` and the other carry
@@ -34,7 +37,8 @@
 /// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array) besides
 /// the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
-/// Time: three estimator passes (four in 6D) plus the combination, O(n).
+/// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
+/// in 6D) plus the combination, O(n).
 public struct DeviceMotionSmoother: Sendable {
     /// The estimator settings for both passes (`reference` selects 6D or 9D; `earthFrame` and
     /// `declination` apply to the combined output).
@@ -66,10 +70,23 @@ public struct DeviceMotionSmoother: Sendable {
         /// Time, s, after which a pass's weight has halved since it last detected rest (where
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
+        /// Fit the gyroscope's scale factors and axis misalignment to the recording
+        /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
+        /// moments) and run every pass on the corrected rates; a fit outside the plausible range
+        /// is refused and changes nothing. Default true (chosen by leave-trials-out
+        /// cross-validation on the BROAD trials, docs/fusion.md).
+        public var gyroscopeSelfCalibration: Bool = true
+        /// With `gyroscopeSelfCalibration`: the largest axis misalignment (|C − I| off the
+        /// diagonal, rad) of an accepted fit (`GyroscopeSelfCalibration.Options.maximumMisalignment`).
+        /// Default 0.003.
+        public var gyroscopeMaximumMisalignment: Double = 0.003
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
-                    carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0) {
+                    carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
+                    gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003) {
+            self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
+            self.gyroscopeMaximumMisalignment = gyroscopeMaximumMisalignment
             self.carryBias = carryBias
             self.carryAttitude = carryAttitude
             self.carryHeading = carryHeading
@@ -82,7 +99,15 @@ public struct DeviceMotionSmoother: Sendable {
         var carriesState: Bool { carryBias || carryAttitude || carryMagneticReference }
 
         /// The names of the settings (for command-line overrides).
-        public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime"]
+        public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
+                                   "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment"]
+
+        /// The settings of the gyroscope fit.
+        var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
+            var o = GyroscopeSelfCalibration.Options()
+            o.maximumMisalignment = gyroscopeMaximumMisalignment
+            return o
+        }
     }
 
     /// One sample of the backward pass, kept for the output pass (64 bytes).
@@ -138,8 +163,35 @@ public struct DeviceMotionSmoother: Sendable {
 
     /// Runs the passes over `samples` (in time order) and calls `emit` with each sample's index
     /// (0-based offset from `samples.startIndex`) and device motion, in order, after the
-    /// backward pass (so a writer can stream the output).
+    /// backward pass (so a writer can stream the output). With
+    /// `Options.gyroscopeSelfCalibration`, the gyroscope calibration is fitted first
+    /// (`gyroscopeCalibration(for:)`).
     public func smooth<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        try smooth(samples, gyroscopeCalibration: gyroscopeCalibration(for: samples), emit: emit)
+    }
+
+    /// The gyroscope calibration the smoother fits to `samples` (nil when
+    /// `Options.gyroscopeSelfCalibration` is off; refused fits have `accepted` false and change
+    /// nothing).
+    public func gyroscopeCalibration<C: RandomAccessCollection>(for samples: C) -> GyroscopeSelfCalibration?
+        where C.Element == MotionSample, C.Index == Int {
+        options.gyroscopeSelfCalibration ? GyroscopeSelfCalibration.fit(samples, options: options.gyroscopeFitOptions) : nil
+    }
+
+    /// Runs the passes as `smooth(_:emit:)` with the given gyroscope calibration (nil or refused:
+    /// the rates as recorded); the output rotation rate is the corrected one less the bias.
+    public func smooth<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
+                                                  emit: (Int, DeviceMotion) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        if let calibration = gyroscopeCalibration, calibration.accepted {
+            try smoothPasses(GyroscopeCorrectedSamples(base: samples, calibration: calibration), emit: emit)
+        } else {
+            try smoothPasses(samples, emit: emit)
+        }
+    }
+
+    func smoothPasses<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
