@@ -43,18 +43,19 @@ import PoiseRecording
     }
 
     /// From a pipe the recording is spooled like a file (the same output); the spool leaves no
-    /// file behind; --json says offline.
+    /// file behind (in a temporary folder of this test's own, so other processes' spools do not
+    /// count); --json says offline.
     @Test func standardInputGivesTheFilesResult() throws {
         let input = Self.root.appendingPathComponent("data/rotations-with-breaks.csv").path
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        func spools() throws -> Set<String> {
-            Set(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-offline-") || $0.hasPrefix("poise-stdin-") })
-        }
-        let before = try spools()
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("poise-offline-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let environment = ["TMPDIR": temporary]
         for command in [["fuse", "--mode", "9d", "--offline"], ["evaluate", "--mode", "6d", "--offline", "--json"]] {
-            let fromFile = try PoiseProcess.run([command[0], input] + command.dropFirst())
+            let fromFile = try PoiseProcess.run([command[0], input] + command.dropFirst(), environment: environment)
             let piped = try PoiseProcess.run([command[0], "-"] + command.dropFirst(),
-                                             standardInput: try #require(FileHandle(forReadingAtPath: input)))
+                                             standardInput: try #require(FileHandle(forReadingAtPath: input)),
+                                             environment: environment)
             #expect(fromFile.status == 0 && piped.status == 0, "\(piped.stderr)")
             #expect(!fromFile.stdout.isEmpty)
             #expect(piped.stdout == fromFile.stdout.replacingOccurrences(of: "\"file\":\"\(input)\"", with: "\"file\":\"-\""))
@@ -64,7 +65,7 @@ import PoiseRecording
         let online = try json(try PoiseProcess.run(["evaluate", input, "--mode", "6d", "--json"]).stdout)
         #expect(online["offline"] as? Bool == false)
         #expect((summary["total_rmse_deg"] as? Double ?? 99) < (online["total_rmse_deg"] as? Double ?? 0))
-        #expect(try spools().subtracting(before).isEmpty, "temporary spool left behind")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "temporary spool left behind")
     }
 
     /// --json reports the gyroscope calibration the smoother fitted (the library's fit of the

@@ -21,10 +21,15 @@ struct PoiseProcess {
 
     /// Runs `poise arguments…`; `interruptAfter` sends SIGINT after that many seconds;
     /// `standardInput` replaces the test's own.
-    static func run(_ arguments: [String], interruptAfter: Double? = nil, standardInput: FileHandle? = nil) throws -> PoiseProcess {
+    /// `environment`: variables set for this run on top of the test's own environment.
+    static func run(_ arguments: [String], interruptAfter: Double? = nil, standardInput: FileHandle? = nil,
+                    environment: [String: String] = [:]) throws -> PoiseProcess {
         let process = Process()
         process.executableURL = try #require(executable, "the poise executable was not built next to the tests")
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let standardInput { process.standardInput = standardInput }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
