@@ -75,6 +75,12 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticDirectionThreshold: Double
         @usableFromInline var magneticDirectionGain: Double
         @usableFromInline var magneticDirectionGainFactor: Double
+        /// The specific-force norm test at the inclination correction runs
+        /// (`accelerometerNormThreshold` > 0): its threshold (g) and the fraction of the
+        /// correction made at a step that fails it.
+        @usableFromInline var accelerometerNormTest: Bool
+        @usableFromInline var accelerometerNormThreshold: Double
+        @usableFromInline var accelerometerNormGainFactor: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -145,6 +151,9 @@ extension DeviceMotionEstimator {
             magneticDirectionThreshold = p.magneticDirectionThreshold * degree
             magneticDirectionGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverse(p.magneticDirectionTimeConstant))
             magneticDirectionGainFactor = p.magneticDirectionGainFactor
+            accelerometerNormTest = p.accelerometerNormThreshold > 0 && p.accelerometerNormThreshold.isFinite
+            accelerometerNormThreshold = p.accelerometerNormThreshold
+            accelerometerNormGainFactor = Swift.min(Swift.max(p.accelerometerNormGainFactor, 0), 1)
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }
     }
