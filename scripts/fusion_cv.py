@@ -150,6 +150,11 @@ QUESTIONS = {
         "0.1 g, paused": {"accelerometerNormThreshold": 0.1, "accelerometerNormGainFactor": 0},
         "0.2 g, paused": {"accelerometerNormThreshold": 0.2, "accelerometerNormGainFactor": 0},
         "0.1 g, ½": {"accelerometerNormThreshold": 0.1, "accelerometerNormGainFactor": 0.5},
+        "direction 5°, ¼": {"accelerometerDirectionThreshold": 5},
+        "direction 10°, ¼": {"accelerometerDirectionThreshold": 10},
+        "direction 20°, ¼": {"accelerometerDirectionThreshold": 20},
+        "direction 10°, ½": {"accelerometerDirectionThreshold": 10, "accelerometerNormGainFactor": 0.5},
+        "direction 20°, paused": {"accelerometerDirectionThreshold": 20, "accelerometerNormGainFactor": 0},
     },
 }
 

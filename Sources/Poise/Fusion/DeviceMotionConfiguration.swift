@@ -141,6 +141,11 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// The fraction of the inclination correction made at a step that fails that test (0: none
     /// at that step, 1: the full correction). Default 0.25.
     public var accelerometerNormGainFactor: Double = 0.25
+    /// Specific-force direction test at the inclination correction, degrees; 0 turns it off.
+    /// A step whose block mean of the accelerometer (in the gyroscope's earth frame) points
+    /// more than this away from the low-passed specific force is corrected with
+    /// `accelerometerNormGainFactor` too. Default 0.
+    public var accelerometerDirectionThreshold: Double = 0
     /// Longest time step integrated, s: a larger gap between timestamps is integrated as this
     /// step (the rotation during a gap is unknown) and flagged `timeGap`. Default 0.1.
     public var maximumTimeStep: Double = 0.1
@@ -249,6 +254,7 @@ extension DeviceMotionConfiguration {
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.accelerometerNormThreshold, \.accelerometerNormThreshold)
         try read(.accelerometerNormGainFactor, \.accelerometerNormGainFactor)
+        try read(.accelerometerDirectionThreshold, \.accelerometerDirectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)
         try read(.correctionRate, \.correctionRate)
         self = configuration

@@ -4,8 +4,11 @@ extension DeviceMotionEstimator {
     /// accelerometer since the last step (g, any frame: only its norm is used). 1 when the norm
     /// is within the threshold of 1 g, `accelerometerNormGainFactor` otherwise.
     @inlinable @inline(__always)
-    func accelerometerNormWeight(blockMean mean: SIMD4<Double>) -> Double {
+    func accelerometerNormWeight(blockMean mean: SIMD4<Double>, lowPass lp: SIMD4<Double>) -> Double {
         let norm = (mean.x * mean.x + mean.y * mean.y + mean.z * mean.z).squareRoot()
-        return (norm - 1).magnitude <= coefficients.accelerometerNormThreshold ? 1 : coefficients.accelerometerNormGainFactor
+        if (norm - 1).magnitude > coefficients.accelerometerNormThreshold { return coefficients.accelerometerNormGainFactor }
+        let lpNorm = (lp.x * lp.x + lp.y * lp.y + lp.z * lp.z).squareRoot()
+        let dot = mean.x * lp.x + mean.y * lp.y + mean.z * lp.z
+        return dot >= coefficients.accelerometerDirectionCosine * norm * lpNorm ? 1 : coefficients.accelerometerNormGainFactor
     }
 }

@@ -81,6 +81,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var accelerometerNormTest: Bool
         @usableFromInline var accelerometerNormThreshold: Double
         @usableFromInline var accelerometerNormGainFactor: Double
+        /// cos of `accelerometerDirectionThreshold` (−2: off).
+        @usableFromInline var accelerometerDirectionCosine: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -151,8 +153,10 @@ extension DeviceMotionEstimator {
             magneticDirectionThreshold = p.magneticDirectionThreshold * degree
             magneticDirectionGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverse(p.magneticDirectionTimeConstant))
             magneticDirectionGainFactor = p.magneticDirectionGainFactor
-            accelerometerNormTest = p.accelerometerNormThreshold > 0 && p.accelerometerNormThreshold.isFinite
-            accelerometerNormThreshold = p.accelerometerNormThreshold
+            let directionTest = p.accelerometerDirectionThreshold > 0 && p.accelerometerDirectionThreshold.isFinite
+            accelerometerDirectionCosine = directionTest ? Double.cos(p.accelerometerDirectionThreshold * degree) : -2
+            accelerometerNormTest = (p.accelerometerNormThreshold > 0 && p.accelerometerNormThreshold.isFinite) || directionTest
+            accelerometerNormThreshold = p.accelerometerNormThreshold > 0 ? p.accelerometerNormThreshold : .infinity
             accelerometerNormGainFactor = Swift.min(Swift.max(p.accelerometerNormGainFactor, 0), 1)
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }

@@ -431,8 +431,8 @@ public struct DeviceMotionEstimator: Sendable {
         var weight = 1.0
         if state.accelerometerEarthSum.w > 0 {
             let mean = blockMean(state.accelerometerEarthSum)
-            if coefficients.accelerometerNormTest { weight = accelerometerNormWeight(blockMean: mean) }
             let lp = state.accelerometerLowPass.step(mean, coefficients.accelerometerLowPass)
+            if coefficients.accelerometerNormTest { weight = accelerometerNormWeight(blockMean: mean, lowPass: lp) }
             state.accelerometerEarthSum = .zero
             state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
         }
