@@ -140,22 +140,6 @@ QUESTIONS = {
         "5 Hz (`fast`)": {"correctionRate": 5},
         "every sample": {"correctionRate": 0},
     },
-    "specific-force norm": {
-        "VQF (vqfDefaults)": VQF,
-        "off (the defaults)": {},
-        "0.05 g, ¼": {"accelerometerNormThreshold": 0.05},
-        "0.1 g, ¼": {"accelerometerNormThreshold": 0.1},
-        "0.2 g, ¼": {"accelerometerNormThreshold": 0.2},
-        "0.05 g, paused": {"accelerometerNormThreshold": 0.05, "accelerometerNormGainFactor": 0},
-        "0.1 g, paused": {"accelerometerNormThreshold": 0.1, "accelerometerNormGainFactor": 0},
-        "0.2 g, paused": {"accelerometerNormThreshold": 0.2, "accelerometerNormGainFactor": 0},
-        "0.1 g, ½": {"accelerometerNormThreshold": 0.1, "accelerometerNormGainFactor": 0.5},
-        "direction 5°, ¼": {"accelerometerDirectionThreshold": 5},
-        "direction 10°, ¼": {"accelerometerDirectionThreshold": 10},
-        "direction 20°, ¼": {"accelerometerDirectionThreshold": 20},
-        "direction 10°, ½": {"accelerometerDirectionThreshold": 10, "accelerometerNormGainFactor": 0.5},
-        "direction 20°, paused": {"accelerometerDirectionThreshold": 20, "accelerometerNormGainFactor": 0},
-    },
 }
 
 

@@ -132,20 +132,6 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// the test. Default 0 (off): the earth-frame low-pass already averages accelerations out,
     /// and skipping only the large ones biases that average (docs/fusion.md).
     public var accelerationRejectionThreshold: Double = 0
-    /// Specific-force norm test at the inclination correction, g; 0 turns it off. Default 0.
-    /// At a correction step whose block mean of the accelerometer (the samples since the last
-    /// step) has a norm differing from 1 g by more than this, the inclination correction turns
-    /// the low-passed specific force only `accelerometerNormGainFactor` of the way to vertical
-    /// (the rest of the way is left to the following steps).
-    public var accelerometerNormThreshold: Double = 0
-    /// The fraction of the inclination correction made at a step that fails that test (0: none
-    /// at that step, 1: the full correction). Default 0.25.
-    public var accelerometerNormGainFactor: Double = 0.25
-    /// Specific-force direction test at the inclination correction, degrees; 0 turns it off.
-    /// A step whose block mean of the accelerometer (in the gyroscope's earth frame) points
-    /// more than this away from the low-passed specific force is corrected with
-    /// `accelerometerNormGainFactor` too. Default 0.
-    public var accelerometerDirectionThreshold: Double = 0
     /// Longest time step integrated, s: a larger gap between timestamps is integrated as this
     /// step (the rotation during a gap is unknown) and flagged `timeGap`. Default 0.1.
     public var maximumTimeStep: Double = 0.1
@@ -252,9 +238,6 @@ extension DeviceMotionConfiguration {
         try read(.magneticDirectionGainFactor, \.magneticDirectionGainFactor)
         try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
-        try read(.accelerometerNormThreshold, \.accelerometerNormThreshold)
-        try read(.accelerometerNormGainFactor, \.accelerometerNormGainFactor)
-        try read(.accelerometerDirectionThreshold, \.accelerometerDirectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)
         try read(.correctionRate, \.correctionRate)
         self = configuration

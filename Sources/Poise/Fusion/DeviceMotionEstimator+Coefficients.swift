@@ -75,14 +75,6 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticDirectionThreshold: Double
         @usableFromInline var magneticDirectionGain: Double
         @usableFromInline var magneticDirectionGainFactor: Double
-        /// The specific-force norm test at the inclination correction runs
-        /// (`accelerometerNormThreshold` > 0): its threshold (g) and the fraction of the
-        /// correction made at a step that fails it.
-        @usableFromInline var accelerometerNormTest: Bool
-        @usableFromInline var accelerometerNormThreshold: Double
-        @usableFromInline var accelerometerNormGainFactor: Double
-        /// cos of `accelerometerDirectionThreshold` (−2: off).
-        @usableFromInline var accelerometerDirectionCosine: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -153,11 +145,6 @@ extension DeviceMotionEstimator {
             magneticDirectionThreshold = p.magneticDirectionThreshold * degree
             magneticDirectionGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverse(p.magneticDirectionTimeConstant))
             magneticDirectionGainFactor = p.magneticDirectionGainFactor
-            let directionTest = p.accelerometerDirectionThreshold > 0 && p.accelerometerDirectionThreshold.isFinite
-            accelerometerDirectionCosine = directionTest ? Double.cos(p.accelerometerDirectionThreshold * degree) : -2
-            accelerometerNormTest = (p.accelerometerNormThreshold > 0 && p.accelerometerNormThreshold.isFinite) || directionTest
-            accelerometerNormThreshold = p.accelerometerNormThreshold > 0 ? p.accelerometerNormThreshold : .infinity
-            accelerometerNormGainFactor = Swift.min(Swift.max(p.accelerometerNormGainFactor, 0), 1)
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }
     }

@@ -328,10 +328,10 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func correct() {
         state.samplesToCorrection = coefficients.correctionInterval
         renormalizeGyroscopeAttitude()
-        let weight = filterBlockMeans()
+        filterBlockMeans()
         if state.pendingAccelerometer {
             state.pendingAccelerometer = false
-            if let a = correctInclination(weight: weight), coefficients.motionBiasEstimation || coefficients.restBiasEstimation {
+            if let a = correctInclination(), coefficients.motionBiasEstimation || coefficients.restBiasEstimation {
                 // The first correction aligns the initial inclination; with a correction
                 // period of several samples it is not a rate measurement of the bias (VQF,
                 // correcting every sample, treats it as one; kept for interval 1).
@@ -421,30 +421,23 @@ public struct DeviceMotionEstimator: Sendable {
 
     /// The low-pass filters of a correction step: each runs once on the mean of its block
     /// (coefficients designed for the correction period). With `correctionInterval` 1 the rest
-    /// blocks were already filtered by the sample's update (and are empty here). Returns the
-    /// fraction of the inclination correction to make at this step (1 without the
-    /// specific-force norm test).
+    /// blocks were already filtered by the sample's update (and are empty here).
     @inlinable @inline(__always)
-    mutating func filterBlockMeans() -> Double {
+    mutating func filterBlockMeans() {
         filterRestGyroscopeBlock()
         filterRestAccelerometerBlock()
-        var weight = 1.0
         if state.accelerometerEarthSum.w > 0 {
-            let mean = blockMean(state.accelerometerEarthSum)
-            let lp = state.accelerometerLowPass.step(mean, coefficients.accelerometerLowPass)
-            if coefficients.accelerometerNormTest { weight = accelerometerNormWeight(blockMean: mean, lowPass: lp) }
+            let lp = state.accelerometerLowPass.step(blockMean(state.accelerometerEarthSum), coefficients.accelerometerLowPass)
             state.accelerometerEarthSum = .zero
             state.accelerometerMean = SIMD3(lp.x, lp.y, lp.z)
         }
-        return weight
     }
 
     /// Inclination correction (at the correction rate): rotates the low-passed specific force
-    /// onto +z, or `weight` (0…1) of the way there (normalised linear interpolation from no
-    /// correction; 1: exactly onto +z). Returns it normalised in the 6D earth frame before the
-    /// correction (the bias measurement), or nil before the low-pass has any output.
+    /// onto +z. Returns it normalised in the 6D earth frame before the correction (the bias
+    /// measurement), or nil before the low-pass has any output.
     @inlinable @inline(__always)
-    mutating func correctInclination(weight: Double = 1) -> SIMD3<Double>? {
+    mutating func correctInclination() -> SIMD3<Double>? {
         guard state.accelerometerMean != .zero else { return nil }
         // Bring it into the 6D earth frame and correct the inclination so it points up.
         let i = state.inclinationCorrection
@@ -455,9 +448,7 @@ public struct DeviceMotionEstimator: Sendable {
         if qw > 1e-6 {
             // correction = (qw, a.y/(2qw), −a.x/(2qw), 0), a unit quaternion; correction ⊗ i:
             let h = 0.5 / qw
-            var cx = a.y * h, cy = -a.x * h
-            var qw = qw
-            if weight < 1 { qw = 1 - weight + weight * qw; cx *= weight; cy *= weight }
+            let cx = a.y * h, cy = -a.x * h
             state.inclinationCorrection = fusionNormalized(
                 w: qw * i.w - cx * i.x - cy * i.y,
                 x: qw * i.x + cx * i.w + cy * i.z,
