@@ -73,6 +73,18 @@ QUESTIONS = {
         "on, misalignment bound 5 mrad": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 0.005},
         "on, no misalignment bound": {"gyroscopeSelfCalibration": "true", "gyroscopeMaximumMisalignment": 1},
     },
+    "inclination: accelerometer time constant": {
+        "3 s (defaults)": {},
+        "2 s": {"accelerometerTimeConstant": 2},
+        "1.5 s": {"accelerometerTimeConstant": 1.5},
+        "1 s": {"accelerometerTimeConstant": 1},
+        "4 s": {"accelerometerTimeConstant": 4},
+        "5 s": {"accelerometerTimeConstant": 5},
+    },
+    "inclination: smoothed bias": {
+        "each pass's own bias (defaults)": {},
+        "passes again with the mean bias fixed": {"smoothedBias": "true"},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},

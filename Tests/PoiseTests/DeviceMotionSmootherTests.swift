@@ -115,6 +115,29 @@ import Testing
         #expect(one.count == 1 && one[0].attitude.isFinite && abs(one[0].gravity.z - 1) < 1e-12)
     }
 
+    /// `smoothedBias`: the passes again with the mean of the first passes' bias fixed; the
+    /// output bias is that mean (the default output's bias), the output rate the measured rate
+    /// less it, and bad input still never spreads.
+    @Test func smoothedBiasRunsThePassesWithTheMeanBiasFixed() {
+        var samples = Self.simulated()
+        samples[700].rotationRate.y = .nan
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
+            let fixed = DeviceMotionSmoother(configuration: configuration, options: .init(smoothedBias: true)).smooth(samples)
+            #expect(fixed.count == samples.count)
+            var moved = 0.0
+            for i in stride(from: 0, to: samples.count, by: 13) where i != 700 {
+                #expect(norm(fixed[i].bias - plain[i].bias) < 1e-12, "\(reference) sample \(i)")
+                #expect(norm(fixed[i].rotationRate + fixed[i].bias - samples[i].rotationRate) < 1e-12)
+                moved = max(moved, (fixed[i].attitude * plain[i].attitude.conjugate).angle)
+            }
+            #expect(moved > 1e-6, "\(reference): the fixed-bias passes changed nothing")
+            #expect(fixed.allSatisfy { $0.attitude.isFinite && $0.bias.x.isFinite && $0.gravity.x.isFinite })
+            #expect(fixed[700].flags.contains(.invalidInput))
+        }
+    }
+
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
     }

@@ -80,11 +80,17 @@ public struct DeviceMotionSmoother: Sendable {
         /// diagonal, rad) of an accepted fit (`GyroscopeSelfCalibration.Options.maximumMisalignment`).
         /// Default 0.003.
         public var gyroscopeMaximumMisalignment: Double = 0.003
+        /// Run the backward and the combining passes a second time with a fixed gyroscope bias,
+        /// per sample the mean of the first forward and backward passes' estimates, instead of
+        /// each pass's causal estimate (bias estimation off in those passes). Two more passes and
+        /// 24 bytes per sample. Default false.
+        public var smoothedBias: Bool = false
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
-                    gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003) {
+                    gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
+            self.smoothedBias = smoothedBias
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
             self.gyroscopeMaximumMisalignment = gyroscopeMaximumMisalignment
             self.carryBias = carryBias
@@ -100,7 +106,7 @@ public struct DeviceMotionSmoother: Sendable {
 
         /// The names of the settings (for command-line overrides).
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
-                                   "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment"]
+                                   "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -196,7 +202,8 @@ public struct DeviceMotionSmoother: Sendable {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var referenceYaw: Double?
-        try combine(samples) { i, forward, enu, bias in
+        /// Sample i's device motion from its combined attitude (ENU), bias and measured rate.
+        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ enu: Quaternion<Double>, bias: SIMD3<Double>, rate: SIMD3<Double>) -> DeviceMotion {
             // The output reference's yaw about the vertical (ENU), found at the first sample.
             if referenceYaw == nil {
                 switch configuration.reference {
@@ -208,15 +215,26 @@ public struct DeviceMotionSmoother: Sendable {
             let yaw = referenceYaw ?? 0
             let attitude = yaw == 0 ? enu : Self.aboutVertical(yaw) * enu
             let up = Self.up(enu)
-            let rate = forward.lastSample.rotationRate
-            let motion = DeviceMotion(
+            return DeviceMotion(
                 time: forward.state.lastTime ?? 0,
                 attitude: frame == .eastNorthUp ? attitude : frame.fromEastNorthUp * attitude,
                 earthFrame: frame, gravity: up, userAcceleration: forward.userAcceleration(gravity: up),
                 rotationRate: rate.isFinite ? rate - bias : .zero, bias: bias,
                 heading: usesMagnetometer ? forward.heading(eastNorthUp: attitude) : nil,
                 flags: forward.lastSample.flags)
-            try emit(i, motion)
+        }
+        if options.smoothedBias {
+            // The mean bias of the two passes, then the passes again with it fixed.
+            var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
+            combine(samples) { i, _, _, bias in biases[i] = bias }
+            let corrected = BiasCorrectedSamples(base: samples, bias: biases)
+            try combine(corrected, fixedBias: true) { i, forward, enu, bias in
+                try emit(i, motion(i, forward, enu, bias: bias + biases[i], rate: forward.lastSample.rotationRate + biases[i]))
+            }
+        } else {
+            try combine(samples) { i, forward, enu, bias in
+                try emit(i, motion(i, forward, enu, bias: bias, rate: forward.lastSample.rotationRate))
+            }
         }
     }
 
@@ -240,13 +258,17 @@ public struct DeviceMotionSmoother: Sendable {
     /// The three passes; `body` gets, per sample in order, its index, the output pass's
     /// estimator after the sample, the combined attitude (device → ENU, magnetic north in 9D)
     /// and the combined bias (rad/s).
-    func combine<C: RandomAccessCollection>(_ samples: C,
+    func combine<C: RandomAccessCollection>(_ samples: C, fixedBias: Bool = false,
                                             body: (Int, DeviceMotionEstimator, Quaternion<Double>, SIMD3<Double>) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
         guard n > 0 else { return }
         let start = samples.startIndex
-        let pass = passConfiguration
+        var pass = passConfiguration
+        if fixedBias {
+            pass.motionBiasEstimation = false
+            pass.restBiasEstimation = false
+        }
         let sixD = !pass.reference.usesMagnetometer
         let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
         let carries = options.carriesState
@@ -372,5 +394,20 @@ extension DeviceMotionEstimator {
             state.magneticDisturbanceDetected = other.state.magneticDisturbanceDetected
             state.magneticUndisturbedTime = other.state.magneticUndisturbedTime
         }
+    }
+}
+
+/// Samples with a per-sample gyroscope bias subtracted from the rotation rate (rad/s, device
+/// frame; `bias` indexed from 0 at `base.startIndex`).
+struct BiasCorrectedSamples<Base: RandomAccessCollection>: RandomAccessCollection
+    where Base.Element == MotionSample, Base.Index == Int {
+    let base: Base
+    let bias: [SIMD3<Double>]
+    var startIndex: Int { base.startIndex }
+    var endIndex: Int { base.endIndex }
+    subscript(i: Int) -> MotionSample {
+        var s = base[i]
+        s.rotationRate -= bias[i - base.startIndex]
+        return s
     }
 }
