@@ -32,7 +32,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 VQF = {"correctionRate": 0, "biasSigmaRest": 0.03, "restMinimumTime": 1.5, "magneticOffsetEstimation": "false",
-       "magneticDirectionThreshold": 0}
+       "magneticDirectionThreshold": 0, "outputPrediction": 0}
 # The questions on VQF's own settings run without the magnetometer offset estimation; all
 # questions before "field direction" run without the field-direction test.
 NODIR = {"magneticDirectionThreshold": 0}
@@ -139,6 +139,18 @@ QUESTIONS = {
         "10 Hz (the defaults)": {},
         "5 Hz (`fast`)": {"correctionRate": 5},
         "every sample": {"correctionRate": 0},
+    },
+    "output prediction": {
+        "VQF (vqfDefaults)": VQF,
+        "0 (the attitude at the sample's time)": {"outputPrediction": 0},
+        "1 ms": {"outputPrediction": 0.001},
+        "1.5 ms": {"outputPrediction": 0.0015},
+        "2 ms": {"outputPrediction": 0.002},
+        "2.5 ms (the defaults)": {},
+        "3 ms": {"outputPrediction": 0.003},
+        "4 ms": {"outputPrediction": 0.004},
+        "5 Hz (`fast`), 2.5 ms": {"correctionRate": 5},
+        "VQF's settings and schedule, 2.5 ms": {**VQF, "outputPrediction": 0.0025},
     },
 }
 
@@ -247,6 +259,10 @@ def main():
         sys.exit("no BROAD trials in ../shared/data/broad")
     names = [os.path.basename(t)[:2] for t in trials]
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
+    # Every question before "output prediction" scores the attitude at the samples' times.
+    for q in questions:
+        if q != "output prediction":
+            questions[q] = {label: {"outputPrediction": 0, **c} for label, c in questions[q].items()}
     for text in options.candidate:
         label, _, spec = text.partition(":")
         settings = dict(item.split("=", 1) for item in spec.split(",") if item)

@@ -36,10 +36,12 @@ is the schedule:
   the heading disagreement's low-pass (gain 1 − exp(−Tc/2 s), on the wrapped difference) moves
   towards it; when the disagreement differs from the low-pass (before the move) by more than
   4°, the heading gain is multiplied by 0.25 (after the initial convergence only; before the
-  disturbance rules).
+  disturbance rules);
+- the output prediction (docs/fusion.md, "Output prediction"): the outputs are carried 2.5 ms
+  ahead with the last sample's gyroscope less the bias, q ⊗ (cos(|w|τ/2), sin(|w|τ/2)·w/|w|).
 
-Outputs: q6 = inclination ⊗ gyroscope quaternion; q9 = Rz(heading) ⊗ q6 (both device → ENU,
-w x y z) and the bias (rad/s), after every STEP-th sample of the first seconds of each trial (TRIALS).
+Outputs: q6 = inclination ⊗ gyroscope quaternion ⊗ prediction step; q9 = Rz(heading) ⊗ q6
+(both device → ENU, w x y z) and the bias (rad/s), after every STEP-th sample of the first seconds of each trial (TRIALS).
 Inputs: the BROAD trials in ../shared/data/broad (CC BY 4.0: D. Laidig, M. Caruso, A. Cereatti,
 T. Seel, "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021,
 doi:10.3390/data6070072; github.com/dlaidig/broad); accelerometer divided by 9.80665 into g as
@@ -80,6 +82,7 @@ MAG_NEW_TIME, MAG_NEW_FIRST_TIME, MAG_NEW_MIN_GYR = 20.0, 5.0, 20.0
 MAG_MIN_UNDISTURBED_TIME, MAG_MAX_REJECTION_TIME, MAG_REJECTION_FACTOR = 0.5, 60.0, 2.0
 MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.25, 0.03
 MAG_DIRECTION_TH, MAG_DIRECTION_TAU, MAG_DIRECTION_GAIN_FACTOR = 4.0, 2.0, 0.25
+OUTPUT_PREDICTION = 0.0025
 
 
 def wrap(angle):
@@ -140,6 +143,7 @@ class DefaultSchedule:
 
     def update(self, gyr, acc, mag):
         ts = self.ts
+        self.last_gyr = gyr
         # Rest test of this sample against the last correction step's rest low-passes.
         self.gyr_sum += gyr
         d = gyr - self.rest_gyr_lp
@@ -314,11 +318,17 @@ class DefaultSchedule:
 
     def outputs(self):
         q6 = PyVQF.quatMultiply(self.acc_quat, self.gyr_quat)
+        w = self.last_gyr - self.bias
+        norm = math.sqrt(float(w.dot(w)))
+        if norm > 0:
+            half = norm * OUTPUT_PREDICTION / 2
+            s = math.sin(half) / norm
+            q6 = PyVQF.quatMultiply(q6, np.array([math.cos(half), s * w[0], s * w[1], s * w[2]]))
         return q6, PyVQF.quatApplyDelta(q6, self.delta), self.bias
 
 
 def main():
-    print("# Poise accumulated schedule (VQF maths, %g-Hz accumulated corrections, magnetometer offset, field-direction test), computed by "
+    print("# Poise accumulated schedule (VQF maths, %g-Hz accumulated corrections, magnetometer offset, field-direction test, 2.5-ms output prediction), computed by "
           "scripts/fusion_default_schedule_golden.py with the filters and quaternion maths of vqf %s (PyVQF); BROAD trials (CC BY 4.0, "
           "Laidig et al., Data 6(7) 2021, doi:10.3390/data6070072), first %s s, every %dth sample, rate 1/0.0035 Hz"
           % (CORRECTION_RATE, version("vqf"), "/".join("%g" % s for _, s in TRIALS), STEP))

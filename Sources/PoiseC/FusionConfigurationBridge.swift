@@ -50,6 +50,7 @@ enum FusionConfigurationBridge {
         o.magnetic_direction_threshold = c.magneticDirectionThreshold
         o.magnetic_direction_time_constant = c.magneticDirectionTimeConstant
         o.magnetic_direction_gain_factor = c.magneticDirectionGainFactor
+        o.output_prediction = c.outputPrediction
         return o
     }
 
@@ -127,6 +128,7 @@ enum FusionConfigurationBridge {
         c.magneticDirectionThreshold = try nonNegative(o.magnetic_direction_threshold, "magnetic_direction_threshold")
         c.magneticDirectionTimeConstant = try duration(o.magnetic_direction_time_constant, "magnetic_direction_time_constant")
         c.magneticDirectionGainFactor = try nonNegative(o.magnetic_direction_gain_factor, "magnetic_direction_gain_factor")
+        c.outputPrediction = try nonNegative(o.output_prediction, "output_prediction")
         return c
     }
 }

@@ -37,10 +37,14 @@ import Testing
         #expect(abs(motion.heading! - expected) < 0.02)
     }
 
-    @Test func constantRateRotationIntegratesExactlyWithIrregularTimestamps() {
+    @Test(arguments: [0, DeviceMotionConfiguration().outputPrediction])
+    func constantRateRotationIntegratesExactlyWithIrregularTimestamps(prediction: Double) {
         // Turning about the vertical at 1 rad/s; gravity stays on z, so the corrections are idle.
+        // The output is the attitude `outputPrediction` after the last timestamp.
         let rate = 1.0
-        var estimator = DeviceMotionEstimator(configuration: .init(sampleRate: 100, reference: .arbitraryZVertical))
+        var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .arbitraryZVertical)
+        configuration.outputPrediction = prediction
+        var estimator = DeviceMotionEstimator(configuration: configuration)
         var t = 0.0
         var steps = 0
         var q = Quaternion<Double>.identity
@@ -52,7 +56,7 @@ import Testing
         }
         let lastTime = t - [0.01008, 0.00756, 0.01008, 0.03024][(steps - 1) % 4]
         // The first sample integrates the nominal period (no previous timestamp).
-        let expected = Quaternion<Double>(axis: SIMD3(0, 0, 1), angle: rate * (lastTime + 0.01))
+        let expected = Quaternion<Double>(axis: SIMD3(0, 0, 1), angle: rate * (lastTime + 0.01 + prediction))
         #expect((q * expected.conjugate).angle < 1e-9)
     }
 

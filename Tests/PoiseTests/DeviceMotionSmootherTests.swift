@@ -48,9 +48,11 @@ import Testing
     @Test func smoothingTheReversedRecordingGivesTheSameAttitudes() {
         // With nothing carried between the passes and equal weights, the backward pass of the
         // reversed recording is the forward pass of the recording and vice versa: the combined
-        // attitudes are the same, sample for sample, in reverse order.
+        // attitudes are the same, sample for sample, in reverse order (at the samples' times:
+        // the output prediction, which carries each one ahead in time, is off).
         let samples = Self.simulated(seed: 5)
-        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        configuration.outputPrediction = 0
         let smoother = DeviceMotionSmoother(configuration: configuration, options: .init(carryBias: false, carryAttitude: false))
         let forward = smoother.smooth(samples)
         let backward = smoother.smooth(Self.reversed(samples))

@@ -51,7 +51,7 @@ class FusionConfigStruct(ctypes.Structure):
         ("magnetic_offset_estimation", ctypes.c_int32), ("magnetic_offset_time_constant", ctypes.c_double),
         ("magnetic_offset_minimum_coverage", ctypes.c_double), ("magnetic_offset_maximum_residual", ctypes.c_double),
         ("magnetic_direction_threshold", ctypes.c_double), ("magnetic_direction_time_constant", ctypes.c_double),
-        ("magnetic_direction_gain_factor", ctypes.c_double),
+        ("magnetic_direction_gain_factor", ctypes.c_double), ("output_prediction", ctypes.c_double),
     ]
 
 
@@ -248,7 +248,7 @@ for _name, _restype, _args in [
 ]:
     _declare(_name, _restype, *_args)
 
-API_VERSION = 3  # include/poise.h's POISE_API_VERSION this package's structs follow
+API_VERSION = 4  # include/poise.h's POISE_API_VERSION this package's structs follow
 if lib.poise_api_version() != API_VERSION:
     raise ImportError(f"poise: the loaded C library has API version {lib.poise_api_version()}, this package needs "
                       f"{API_VERSION}; install the library built from the same source as the package")

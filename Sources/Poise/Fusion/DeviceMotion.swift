@@ -96,8 +96,13 @@ public struct DeviceMotion: Sendable, Equatable {
 }
 
 extension DeviceMotionEstimator {
-    /// The 6D attitude (device → ENU with arbitrary heading), whatever the reference.
-    @inlinable @inline(__always) public var attitude6D: Quaternion<Double> { state.inclinationCorrection * state.gyroscopeAttitude }
+    /// The 6D attitude (device → ENU with arbitrary heading), whatever the reference; carried
+    /// `outputPrediction` seconds ahead with the bias-corrected rotation rate of the last sample.
+    @inlinable @inline(__always) public var attitude6D: Quaternion<Double> {
+        let q = state.inclinationCorrection * state.gyroscopeAttitude
+        let halfTau = coefficients.halfOutputPrediction
+        return halfTau > 0 ? fusionPredicted(q, rate: lastSample.integratedRotationRate - state.bias, halfInterval: halfTau) : q
+    }
 
     /// The attitude in ENU (device → east-north-up) for the configured reference, before the
     /// earth-frame convention is applied.

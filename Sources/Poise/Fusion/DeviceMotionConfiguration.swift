@@ -150,14 +150,26 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// period.
     public var correctionRate: Double = 10
 
+    /// Output prediction, s (≥ 0): the attitude outputs (`attitude6D`, `attitude`, and what is
+    /// computed from them: gravity, user acceleration, heading, Euler angles, the evaluation
+    /// against a truth) are the estimate carried this far past the last sample's timestamp with
+    /// its bias-corrected rotation rate, q ⊗ exp(ω·τ/2) (device frame). It compensates a sensor
+    /// whose samples lag their timestamps, as a MEMS gyroscope's internal low-pass delays its
+    /// rate by a few milliseconds; the estimator's own state is not affected. 0 gives the
+    /// attitude at the sample's timestamp. Default 0.0025 (VQF: 0): on the 15 BROAD trials the
+    /// estimate, VQF's too, lags the optical truth by about 2.5 ms, and 2.5 ms is chosen in every
+    /// fold of the cross-validation (docs/fusion.md, "Output prediction"); on a sensor without a
+    /// delay it leads by |ω|·2.5 ms (0.25° at 100 °/s).
+    public var outputPrediction: Double = 0.0025
+
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}
 
     /// VQF's published defaults (`VQFParams` of vqf 2.1.2), which differ from Poise's in
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
     /// (`correctionRate` 0), without Poise's additions (`magneticOffsetEstimation` false,
-    /// `magneticDirectionThreshold` 0). Used to check the port against the reference
-    /// implementation.
+    /// `magneticDirectionThreshold` 0, `outputPrediction` 0). Used to check the port against the
+    /// reference implementation.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
         c.biasSigmaRest = 0.03
@@ -165,14 +177,15 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.correctionRate = 0
         c.magneticOffsetEstimation = false
         c.magneticDirectionThreshold = 0
+        c.outputPrediction = 0
         return c
     }
 
     /// The speed preset: corrections at 5 Hz (`correctionRate`), `biasSigmaRest` 0.01 °/s and
     /// `restMinimumTime` 1.0 s, with the magnetometer offset estimation and the field-direction
     /// test, whatever the defaults become. The cheapest update (≈ 30 ns for 9D, docs/fusion.md
-    /// "Cost"); on the 15 BROAD trials its mean total error is 9D 1.792° / 6D 1.699° /
-    /// inclination 0.660°, against the defaults' (10 Hz) 1.768° / 1.711° / 0.653° and VQF's
+    /// "Cost"); on the 15 BROAD trials its mean total error is 9D 1.642° / 6D 1.546° /
+    /// inclination 0.468°, against the defaults' (10 Hz) 1.619° / 1.559° / 0.465° and VQF's
     /// 1.983° / 1.744° / 0.648°.
     public static func fast(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,
                             earthFrame: EarthFrame = .eastNorthUp) -> DeviceMotionConfiguration {
@@ -240,6 +253,7 @@ extension DeviceMotionConfiguration {
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)
         try read(.correctionRate, \.correctionRate)
+        try read(.outputPrediction, \.outputPrediction)
         self = configuration
     }
 }

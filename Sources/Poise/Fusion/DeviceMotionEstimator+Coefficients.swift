@@ -75,6 +75,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticDirectionThreshold: Double
         @usableFromInline var magneticDirectionGain: Double
         @usableFromInline var magneticDirectionGainFactor: Double
+        /// Half the output prediction, s (`outputPrediction` / 2; 0: none).
+        @usableFromInline var halfOutputPrediction: Double
 
         init(_ p: DeviceMotionConfiguration) {
             let degree = Double.pi / 180
@@ -145,6 +147,7 @@ extension DeviceMotionEstimator {
             magneticDirectionThreshold = p.magneticDirectionThreshold * degree
             magneticDirectionGain = DeviceMotionEstimator.gain(dt: slow, inverseTau: inverse(p.magneticDirectionTimeConstant))
             magneticDirectionGainFactor = p.magneticDirectionGainFactor
+            halfOutputPrediction = p.outputPrediction.isFinite && p.outputPrediction > 0 ? p.outputPrediction / 2 : 0
             features = Features(configuration: p, correctionInterval: correctionInterval)
         }
     }

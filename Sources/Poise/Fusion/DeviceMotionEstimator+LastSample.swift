@@ -10,6 +10,11 @@ extension DeviceMotionEstimator {
         /// The last gyroscope sample as measured (bias not removed), rad/s, device frame,
         /// right-handed (counter-clockwise positive seen from the tip of the axis).
         public var rotationRate = SIMD3<Double>.zero
+        /// The last gyroscope sample that was integrated (finite, with a usable bias), as
+        /// measured, rad/s, device frame: less the bias, the rate with which the outputs are
+        /// carried `outputPrediction` ahead, so a sample that is not integrated moves no output.
+        /// Zero before the first.
+        public var integratedRotationRate = SIMD3<Double>.zero
         /// What the estimator did with the last sample.
         public var flags: DeviceMotion.Flags = []
 

@@ -259,6 +259,7 @@ public struct DeviceMotionEstimator: Sendable {
         let attitude: Quaternion<Double>
         if smallAngle || rateSquared < .infinity {
             counts = true
+            lastSample.integratedRotationRate = rotationRate
             if features.contains(.restDetection) {
                 state.restGyroscopeSum += gyr
                 if correctionEverySample { filterRestGyroscopeBlock() }

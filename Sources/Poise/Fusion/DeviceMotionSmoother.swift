@@ -148,10 +148,13 @@ public struct DeviceMotionSmoother: Sendable {
     }
 
     /// The configuration of every pass: ENU, magnetic north in 9D, the 6D reference otherwise
-    /// (the output's reference and frame are applied to the combined attitude).
+    /// (the output's reference and frame are applied to the combined attitude), and no output
+    /// prediction (the passes' attitudes are states at the samples' times, carried between
+    /// passes; the smoother's output is the attitude at each sample's time).
     var passConfiguration: DeviceMotionConfiguration {
         var c = configuration
         c.earthFrame = .eastNorthUp
+        c.outputPrediction = 0
         c.reference = configuration.reference.usesMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
         return c
     }
@@ -202,8 +205,13 @@ public struct DeviceMotionSmoother: Sendable {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var referenceYaw: Double?
-        /// Sample i's device motion from its combined attitude (ENU), bias and measured rate.
-        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ enu: Quaternion<Double>, bias: SIMD3<Double>, rate: SIMD3<Double>) -> DeviceMotion {
+        let halfPrediction = configuration.outputPrediction.isFinite && configuration.outputPrediction > 0
+            ? configuration.outputPrediction / 2 : 0
+        /// Sample i's device motion from its combined attitude (ENU), bias and measured rate,
+        /// carried `outputPrediction` ahead with the rate less the bias, as the online outputs.
+        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ combined: Quaternion<Double>, bias: SIMD3<Double>, rate: SIMD3<Double>) -> DeviceMotion {
+            let enu = halfPrediction > 0 && rate.isFinite
+                ? fusionPredicted(combined, rate: rate - bias, halfInterval: halfPrediction) : combined
             // The output reference's yaw about the vertical (ENU), found at the first sample.
             if referenceYaw == nil {
                 switch configuration.reference {

@@ -40,6 +40,18 @@ func fusionCosineAndSincPolynomial(squared x2: Double) -> (cosine: Double, sinc:
     return (cosine, sinc)
 }
 
+/// The attitude `q` (device → earth) carried `2·halfInterval` seconds ahead at the constant
+/// body rate `w` (rad/s, device frame): q ⊗ exp(w·halfInterval), the step (cos(|w|h),
+/// sinc(|w|h)·h·w). A zero rate, or one whose step is not finite, leaves `q` as it is.
+@inlinable @inline(__always)
+func fusionPredicted(_ q: Quaternion<Double>, rate w: SIMD3<Double>, halfInterval h: Double) -> Quaternion<Double> {
+    let x2 = (w * w).sum() * (h * h)
+    guard x2 < .infinity else { return q }
+    let (cosine, sinc) = fusionCosineAndSinc(squared: x2)
+    let s = sinc * h
+    return q * Quaternion(w: cosine, x: s * w.x, y: s * w.y, z: s * w.z)
+}
+
 /// asin(x) for x in [−1, 1] (callers clamp), with fdlibm's rational approximation R(z)
 /// (Sun Microsystems' freely distributable fdlibm `e_asin.c`; |error of R| < 2^−58.75). The
 /// |x| ≥ 0.5 branch uses asin(x) = π/2 − 2·asin(√((1 − |x|)/2)) without fdlibm's extra-precision
