@@ -1,5 +1,8 @@
 """The Python API itself: arrays in and out, streaming, state bytes, errors, threads."""
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -120,6 +123,15 @@ def test_a_single_sample_of_the_wrong_length_says_what_shapes_fit():
         poise.Fusion(100.0).update(0.0, [0, 0], [0, 0, 0])
     with pytest.raises(ValueError, match=r"samples must have shape \(3,\) or \(N, 3\)"):
         poise.Filter("adaptive", 100.0).process([1.0, 2.0])
+
+
+def test_a_missing_library_says_where_it_was_looked_for_and_how_to_point_at_it(tmp_path):
+    missing = str(tmp_path / "libpoise.so.0")
+    env = dict(os.environ, POISE_LIBRARY=missing)
+    done = subprocess.run([sys.executable, "-c", "import poise"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "ImportError" in done.stderr and missing in done.stderr
+    assert "PKG_CONFIG_PATH" in done.stderr and "POISE_LIBRARY" in done.stderr
 
 
 def test_latency90_matches_a_step_through_the_filter():
