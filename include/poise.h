@@ -96,11 +96,13 @@ typedef struct poise_filter poise_filter;
  * Creates a filter from a spec (the grammar of `poise --filter` and the Swift `FilterSpec`):
  * "lowpass:cutoff=5", "highpass:cutoff=0.5", "factor:k=0.1", "butter:lowpass,order=2,cutoff=5",
  * "accelgraph:cutoff=5,adaptive", "oneeuro:mincutoff=1,beta=0.007,dcutoff=1",
- * "adaptive:cutoff=5,threshold=0.2"; cutoffs in Hz. The bare name "adaptive" uses its defaults.
- * sample_rate: Hz, finite and > 0. The three axes are filtered independently (in double
- * precision), in the units of the input.
- * Returns NULL on failure (POISE_ERROR_PARSE with the column of the bad token,
- * POISE_ERROR_INVALID_ARGUMENT for a bad rate or a cutoff at or above Nyquist).
+ * "adaptive:cutoff=5,threshold=0.2"; cutoffs in Hz. The bare name "adaptive" uses its defaults
+ * (cutoff=0.5, threshold=0.03 in the input's unit). sample_rate: Hz, finite and > 0. The three
+ * axes are filtered independently (in double precision), in the units of the input.
+ * Returns NULL on failure: POISE_ERROR_PARSE with the column of the bad token for anything
+ * wrong in the spec (an unknown name or parameter, a value out of range, a Butterworth cutoff
+ * at or above Nyquist), POISE_ERROR_INVALID_ARGUMENT for a bad rate. The one-pole filters
+ * (lowpass, highpass, accelgraph, adaptive, oneeuro) accept any cutoff > 0, above Nyquist too.
  */
 poise_filter *poise_filter_create(const char *spec, double sample_rate, poise_error *err);
 
@@ -171,7 +173,13 @@ typedef enum poise_reference {
 /** Bits of poise_motion.flags. */
 enum {
     POISE_FLAG_AT_REST = 1 << 0,               /* at rest: bias learned from the rotation rate */
-    POISE_FLAG_MAGNETIC_DISTURBANCE = 1 << 1,  /* field differs from the reference */
+    /* field differs from the reference; also set from the start until a first reference is
+     * accepted (magnetic_new_first_field_time of steady readings while turning faster than
+     * magnetic_new_field_minimum_rate). While set, after the first samples' fast initial
+     * convergence, the heading is not corrected (for up to magnetic_maximum_rejection_time,
+     * then at the gain divided by magnetic_rejection_factor): a device that never turns that
+     * fast keeps its initial heading plus the gyroscope's drift for that long. */
+    POISE_FLAG_MAGNETIC_DISTURBANCE = 1 << 1,
     POISE_FLAG_ACCELERATION_REJECTED = 1 << 2, /* |acc| too far from 1 g for the correction */
     POISE_FLAG_TIME_GAP = 1 << 3,              /* step longer than maximum_time_step */
     POISE_FLAG_INVALID_INPUT = 1 << 4          /* a non-finite input was skipped */
@@ -279,8 +287,10 @@ typedef struct poise_motion {
  * frame; mag: device frame (any unit) or NULL when there is no magnetometer sample (ignored by
  * the 6D reference). acc and gyr must not be NULL. Non-finite inputs are not errors: they are
  * skipped and flagged POISE_FLAG_INVALID_INPUT, and the state never becomes NaN. An all-zero
- * acc or mag means "no sample". `out` may be NULL (the cheapest call); otherwise it receives
- * the motion after the sample.
+ * acc or mag means "no sample". The rotation is integrated over the step from the previous
+ * sample's time: a repeated or earlier time integrates none (not flagged), a step longer than
+ * maximum_time_step is integrated as maximum_time_step and flagged POISE_FLAG_TIME_GAP.
+ * `out` may be NULL (the cheapest call); otherwise it receives the motion after the sample.
  */
 poise_status poise_fusion_update(poise_fusion *fusion, double time, const double acc[3],
                                  const double gyr[3], const double mag[3], poise_motion *out,
@@ -311,7 +321,8 @@ poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, cons
                                         const poise_fusion_outputs *outputs, poise_error *err);
 
 /** The offline smoother's settings (Swift DeviceMotionSmoother.defaultConfiguration): Poise's
- *  defaults with magnetometer_time_constant 25 s; `reference` a poise_reference. */
+ *  defaults with magnetometer_time_constant 25 s and magnetic_direction_threshold 0 (no
+ *  field-direction test); `reference` a poise_reference. */
 poise_status poise_fusion_config_offline(poise_fusion_config *config, double sample_rate,
                                          int32_t reference, poise_error *err);
 

@@ -68,11 +68,15 @@ func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(CError) -> 
     return String(cString: pointer)
 }
 
+/// A `size_t` argument (imported as `Int`) as the caller wrote it: SIZE_MAX is
+/// 18446744073709551615, not -1.
+func sizeText(_ value: Int) -> String { String(UInt(bitPattern: value)) }
+
 /// Checks an N x `width` buffer argument: non-NULL unless empty, and N x width not overflowing.
 func elementCount(_ count: Int, width: Int, _ name: String) throws(CError) -> Int {
     let (total, overflow) = count.multipliedReportingOverflow(by: width)
     guard count >= 0, !overflow, total <= Int.max / 8 else {
-        throw .invalid("\(name): count \(count) is too large")
+        throw .invalid("\(name): count \(sizeText(count)) is too large")
     }
     return total
 }

@@ -266,7 +266,7 @@ public func cFilterSpec(_ handle: OpaquePointer?, _ text: UnsafeMutablePointer<C
         guard let text else { throw .null("text") }
         let spec = box.pointee.payload.spec.description
         guard capacity > spec.utf8.count else {
-            throw CError(POISE_ERROR_BUFFER_TOO_SMALL, "the spec needs \(spec.utf8.count + 1) bytes, capacity is \(capacity)")
+            throw CError(POISE_ERROR_BUFFER_TOO_SMALL, "the spec needs \(spec.utf8.count + 1) bytes, capacity is \(sizeText(capacity))")
         }
         copyCString(spec, into: UnsafeMutableRawBufferPointer(start: text, count: capacity))
     }

@@ -99,7 +99,7 @@ public func cFusionSaveState(_ handle: OpaquePointer?, _ buffer: UnsafeMutableRa
     guarded(error) { () throws(CError) in
         let box = try FusionHandle.open(handle)
         guard let buffer else { throw .null("buffer") }
-        guard capacity >= 0 else { throw .invalid("capacity \(capacity) is too large") }
+        guard capacity >= 0 else { throw .invalid("capacity \(sizeText(capacity)) is too large") }
         let size = try FusionStateBytes.save(box.pointee.payload.estimator, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
         written?.pointee = size
     }
@@ -111,7 +111,7 @@ public func cFusionRestoreState(_ handle: OpaquePointer?, _ buffer: UnsafeRawPoi
     guarded(error) { () throws(CError) in
         let box = try FusionHandle.open(handle)
         guard let buffer else { throw .null("buffer") }
-        guard size >= 0 else { throw .invalid("size \(size) is too large") }
+        guard size >= 0 else { throw .invalid("size \(sizeText(size)) is too large") }
         try FusionStateBytes.restore(UnsafeRawBufferPointer(start: buffer, count: size), into: &box.pointee.payload.estimator)
     }
 }

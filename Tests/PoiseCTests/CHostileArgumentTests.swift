@@ -32,6 +32,34 @@ import Testing
         #expect(poise_filter_reset(nil, nil) == POISE_ERROR_INVALID_HANDLE)
     }
 
+    @Test func aHugeSizeIsReportedAsTheUnsignedNumberPassed() throws {
+        // size_t arrives as Int: SIZE_MAX must read 18446744073709551615 in the message, not -1.
+        let filter = try #require(poise_filter_create("adaptive", 100, nil))
+        defer { poise_filter_destroy(filter, nil) }
+        var configuration = poise_fusion_config()
+        poise_fusion_config_default(&configuration, 100, nil)
+        let fusion = try #require(poise_fusion_create(&configuration, nil))
+        defer { poise_fusion_destroy(fusion, nil) }
+        var e = poise_error()
+        var buffer = [Double](repeating: 0, count: 64)
+        var text = [CChar](repeating: 0, count: 8)
+        let input = [Double](repeating: 0, count: 3), times = [0.0]
+        var result = poise_jitter_result()
+        let sizeMax = -1
+        let calls: [(String, () -> poise_status)] = [
+            ("process_buffer", { poise_filter_process_buffer(filter, &buffer, sizeMax, &e) }),
+            ("filter_spec", { poise_filter_spec(filter, &text, sizeMax, &e) }),
+            ("save_state", { poise_fusion_save_state(fusion, &buffer, sizeMax, nil, &e) }),
+            ("restore_state", { poise_fusion_restore_state(fusion, &buffer, sizeMax, &e) }),
+            ("jitter", { poise_jitter(input, input, times, sizeMax, nil, 0, 1, &result, &e) }),
+        ]
+        for (name, call) in calls {
+            e = poise_error()
+            #expect(call() != POISE_OK, "\(name)")
+            #expect(message(e).contains("18446744073709551615") && !message(e).contains("-1"), "\(name): \(message(e))")
+        }
+    }
+
     @Test func randomSpecStringsAndSettingsNeverTrap() {
         var random = TestRandom(state: 99)
         let alphabet = Array("lowpass:cutoff=5,highbutterorder1e309nan-+.:=,adaptive oneeuro accelgraph é\t")

@@ -165,7 +165,8 @@ def _load():
         except OSError as error:
             tried.append(f"{path} ({error})")
     raise ImportError("poise: libpoise.so.0 not found; install the C library (make install PREFIX=...) "
-                      "or set POISE_LIBRARY to its path. Tried: " + "; ".join(tried))
+                      "and set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig (a PREFIX other than /usr/local and "
+                      "~/.local), or set POISE_LIBRARY to its path. Tried: " + "; ".join(tried))
 
 
 lib = _load()

@@ -19,11 +19,10 @@ class Filter(Handle):
     _kind = "Filter"
 
     def __init__(self, spec, rate):
-        if not isinstance(spec, str):
-            raise TypeError(f"spec must be a str, got {type(spec).__name__}")
-        handle = create(lib.poise_filter_create, spec.encode("utf-8"), float(rate))
+        rate = _arrays.number("rate", rate)
+        handle = create(lib.poise_filter_create, _arrays.text("spec", spec), rate)
         super().__init__(handle, lib.poise_filter_destroy)
-        self.rate = float(rate)
+        self.rate = rate
 
     @property
     def spec(self):

@@ -39,14 +39,15 @@ class FusionConfig:
         if frame not in FRAMES:
             raise ValueError(f"frame must be one of {sorted(FRAMES)}, got {frame!r}")
         struct = FusionConfigStruct()
+        rate = _arrays.number("rate", rate)
         if preset == "vqf":
-            call(lib.poise_fusion_config_vqf, ctypes.byref(struct), float(rate), REFERENCES[reference])
+            call(lib.poise_fusion_config_vqf, ctypes.byref(struct), rate, REFERENCES[reference])
         elif preset == "fast":
-            call(lib.poise_fusion_config_fast, ctypes.byref(struct), float(rate), REFERENCES[reference])
+            call(lib.poise_fusion_config_fast, ctypes.byref(struct), rate, REFERENCES[reference])
         elif preset == "offline":
-            call(lib.poise_fusion_config_offline, ctypes.byref(struct), float(rate), REFERENCES[reference])
+            call(lib.poise_fusion_config_offline, ctypes.byref(struct), rate, REFERENCES[reference])
         elif preset == "poise":
-            call(lib.poise_fusion_config_default, ctypes.byref(struct), float(rate))
+            call(lib.poise_fusion_config_default, ctypes.byref(struct), rate)
             struct.reference = REFERENCES[reference]
         else:
             raise ValueError(f"preset must be 'poise', 'fast', 'vqf' or 'offline', got {preset!r}")
@@ -54,7 +55,7 @@ class FusionConfig:
         for name, value in settings.items():
             if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
                 raise TypeError(f"unknown fusion setting {name!r}; settings are {', '.join(_FIELDS[3:])}")
-            setattr(struct, name, int(value) if isinstance(value, bool) else value)
+            _arrays.set_setting(struct, name, value)
         self._struct = struct
         self.mode = mode
 
@@ -145,7 +146,7 @@ class Fusion(Handle):
             raise ValueError("update takes one sample of 3 values per sensor; use update_batch for arrays")
         motion = Motion()
         with self._lock:
-            call(lib.poise_fusion_update, self._live(), float(time), _arrays.pointer(a, c_double_p),
+            call(lib.poise_fusion_update, self._live(), _arrays.number("time", time), _arrays.pointer(a, c_double_p),
                  _arrays.pointer(g, c_double_p), None if m is None else _arrays.pointer(m, c_double_p),
                  ctypes.byref(motion))
         return {

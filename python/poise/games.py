@@ -17,16 +17,6 @@ def _flags(bits):
     return [name for i, name in enumerate(FLAGS) if bits & (1 << i)]
 
 
-def _fill(struct, default, settings, what):
-    call(default, ctypes.byref(struct))
-    names = [name for name, _ in type(struct)._fields_]
-    for name, value in settings.items():
-        if name not in names:
-            raise TypeError(f"unknown {what} setting {name!r}; settings are {', '.join(names)}")
-        setattr(struct, name, int(value) if isinstance(value, bool) else value)
-    return struct
-
-
 class Gyro(Handle):
     """Gyro aiming. Settings (keyword arguments) as the C `poise_gyro_settings`: space
     ("local", "player", "world"), hold ("flat", "upright"), sensitivity (camera degrees per device
@@ -39,7 +29,7 @@ class Gyro(Handle):
             settings["space"] = SPACES[settings["space"]]
         if "hold" in settings:
             settings["hold"] = HOLDS[settings["hold"]]
-        struct = _fill(GyroSettingsStruct(), lib.poise_gyro_settings_default, settings, "gyro")
+        struct = _arrays.fill(GyroSettingsStruct(), lib.poise_gyro_settings_default, settings, "gyro")
         super().__init__(create(lib.poise_gyro_create, ctypes.byref(struct)), lib.poise_gyro_destroy)
 
     def process(self, time, gyr, acc=None, gravity=None):
@@ -50,7 +40,7 @@ class Gyro(Handle):
         u = None if gravity is None else _arrays.rows("gravity", gravity, 3, allow_single=True)
         out = GyroOutput()
         with self._lock:
-            call(lib.poise_gyro_process, self._live(), float(time), _arrays.pointer(g, c_double_p),
+            call(lib.poise_gyro_process, self._live(), _arrays.number("time", time), _arrays.pointer(g, c_double_p),
                  None if a is None else _arrays.pointer(a, c_double_p), None if u is None else _arrays.pointer(u, c_double_p),
                  ctypes.byref(out))
         return {"time": out.time, "yaw": out.yaw, "pitch": out.pitch, "flags": _flags(out.flags)}
@@ -91,7 +81,7 @@ class Flick(Handle):
     _kind = "Flick"
 
     def __init__(self, **settings):
-        struct = _fill(FlickSettingsStruct(), lib.poise_flick_settings_default, settings, "flick")
+        struct = _arrays.fill(FlickSettingsStruct(), lib.poise_flick_settings_default, settings, "flick")
         super().__init__(create(lib.poise_flick_create, ctypes.byref(struct)), lib.poise_flick_destroy)
 
     def update(self, stick_x, stick_y, dt):
@@ -99,7 +89,8 @@ class Flick(Handle):
         the camera yaw turn in degrees (positive = right)."""
         yaw = ctypes.c_double()
         with self._lock:
-            call(lib.poise_flick_update, self._live(), float(stick_x), float(stick_y), float(dt), ctypes.byref(yaw))
+            call(lib.poise_flick_update, self._live(), _arrays.number("stick_x", stick_x),
+                 _arrays.number("stick_y", stick_y), _arrays.number("dt", dt), ctypes.byref(yaw))
         return yaw.value
 
     def reset(self):

@@ -16,7 +16,8 @@ def latency90(spec, rate, step="tilt"):
     if step not in STEPS:
         raise ValueError(f"step must be 'tilt' or 'shake', got {step!r}")
     milliseconds = ctypes.c_double()
-    call(lib.poise_latency90, spec.encode("utf-8"), float(rate), STEPS[step], ctypes.byref(milliseconds), None)
+    call(lib.poise_latency90, _arrays.text("spec", spec), _arrays.number("rate", rate), STEPS[step],
+         ctypes.byref(milliseconds), None)
     return milliseconds.value
 
 
@@ -38,5 +39,5 @@ def jitter(output, input, times, segments=None, window=1.0):
         pairs = flat.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)) if count else None
     result = JitterResult()
     call(lib.poise_jitter, _arrays.pointer(y, c_double_p), _arrays.pointer(x, c_double_p),
-         _arrays.pointer(t, c_double_p), y.shape[0], pairs, count, float(window), ctypes.byref(result))
+         _arrays.pointer(t, c_double_p), y.shape[0], pairs, count, _arrays.number("window", window), ctypes.byref(result))
     return {name: getattr(result, name) for name, _ in JitterResult._fields_}

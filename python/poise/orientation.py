@@ -11,7 +11,7 @@ from ._library import Alignment, TiltOutput, TiltSettingsStruct, c_double_p, cal
 
 def _alignment(text, allow_reflection):
     alignment = Alignment()
-    call(lib.poise_alignment_parse, text.encode("utf-8"), 1 if allow_reflection else 0, ctypes.byref(alignment))
+    call(lib.poise_alignment_parse, _arrays.text("alignment", text), 1 if allow_reflection else 0, ctypes.byref(alignment))
     return alignment
 
 
@@ -41,13 +41,7 @@ class Tilt(Handle):
     EVENTS = {0: None, 1: "initial", 2: "requested", 3: "dynamic"}
 
     def __init__(self, **settings):
-        struct = TiltSettingsStruct()
-        call(lib.poise_tilt_settings_default, ctypes.byref(struct))
-        names = [name for name, _ in TiltSettingsStruct._fields_]
-        for name, value in settings.items():
-            if name not in names:
-                raise TypeError(f"unknown tilt setting {name!r}; settings are {', '.join(names)}")
-            setattr(struct, name, int(value) if isinstance(value, bool) else value)
+        struct = _arrays.fill(TiltSettingsStruct(), lib.poise_tilt_settings_default, settings, "tilt")
         super().__init__(create(lib.poise_tilt_create, ctypes.byref(struct)), lib.poise_tilt_destroy)
 
     def _result(self, output):
@@ -67,11 +61,11 @@ class Tilt(Handle):
             gp = None if g is None else _arrays.pointer(g, c_double_p)
             if acc is not None:
                 a = _arrays.rows("acc", acc, 3, allow_single=True)
-                call(lib.poise_tilt_process_sample, handle, float(time), _arrays.pointer(a, c_double_p), gp,
+                call(lib.poise_tilt_process_sample, handle, _arrays.number("time", time), _arrays.pointer(a, c_double_p), gp,
                      ctypes.byref(output))
             else:
                 q = _arrays.rows("attitude", attitude, 4, allow_single=True)
-                call(lib.poise_tilt_process_attitude, handle, float(time), _arrays.pointer(q, c_double_p), gp,
+                call(lib.poise_tilt_process_attitude, handle, _arrays.number("time", time), _arrays.pointer(q, c_double_p), gp,
                      ctypes.byref(output))
         return self._result(output)
 

@@ -1,5 +1,8 @@
 """The Python API itself: arrays in and out, streaming, state bytes, errors, threads."""
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -69,7 +72,7 @@ def test_filter_errors_are_clear():
     with pytest.raises(ValueError, match="sample rate"):
         poise.Filter("adaptive", float("nan"))
     f = poise.Filter("adaptive", 100.0)
-    with pytest.raises(ValueError, match=r"shape \(N, 3\)"):
+    with pytest.raises(ValueError, match=r"shape \(3,\) or \(N, 3\)"):
         f.process(np.zeros((4, 2)))
     with pytest.raises(TypeError, match="real numbers"):
         f.process(np.array([["a", "b", "c"]]))
@@ -85,6 +88,50 @@ def test_filter_errors_are_clear():
     with pytest.raises(ValueError, match="closed"):
         f.process(np.zeros((1, 3)))
     assert g.spec.startswith("adaptive:cutoff=")
+
+
+def test_scalar_and_text_arguments_of_the_wrong_type_name_the_argument():
+    # Each is a TypeError that says which argument, not float()'s or ctypes' anonymous one.
+    f = poise.Fusion(100.0)
+    cases = [
+        (lambda: poise.Filter("adaptive", None), "rate must be a real number, got NoneType"),
+        (lambda: poise.Filter("adaptive", "100"), "rate must be a real number, got str"),
+        (lambda: poise.Filter(None, 100.0), "spec must be a str"),
+        (lambda: poise.latency90(None, 100.0), "spec must be a str"),
+        (lambda: poise.latency90("adaptive", [100.0]), "rate must be a real number, got list"),
+        (lambda: poise.fuse(np.zeros((3, 3)), np.zeros((3, 3)), rate="fast", mode="6d"), "rate must be a real number"),
+        (lambda: poise.FusionConfig(correction_rate="x"), "setting correction_rate must be a real number, got str"),
+        (lambda: poise.FusionConfig(motion_bias_estimation=2.5), "setting motion_bias_estimation must be an integer"),
+        (lambda: poise.Tilt(dead_zone=None), "setting dead_zone must be a real number"),
+        (lambda: poise.Gyro(sensitivity="high"), "setting sensitivity must be a real number"),
+        (lambda: f.update("x", [0, 0, 1], [0, 0, 0]), "time must be a real number, got str"),
+        (lambda: poise.Flick().update(1.0, None, 0.016), "stick_y must be a real number"),
+        (lambda: poise.jitter(np.zeros((5, 3)), np.zeros((5, 3)), np.arange(5.0), window="1"), "window must be a real number"),
+        (lambda: poise.remap(np.zeros((2, 3)), 5), "alignment must be a str"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError, match=message):
+            call()
+    # Numbers of any real kind still pass: numpy scalars and 0-d arrays.
+    assert poise.Filter("adaptive", np.float32(100)).rate == 100.0
+    assert f.update(np.array(0.0), [0, 0, 1], [0, 0, 0])["time"] == 0.0
+    assert poise.FusionConfig(correction_rate=np.float64(5)).correction_rate == 5.0
+
+
+def test_a_single_sample_of_the_wrong_length_says_what_shapes_fit():
+    with pytest.raises(ValueError, match=r"acc must have shape \(3,\) or \(N, 3\), got \(2,\)"):
+        poise.Fusion(100.0).update(0.0, [0, 0], [0, 0, 0])
+    with pytest.raises(ValueError, match=r"samples must have shape \(3,\) or \(N, 3\)"):
+        poise.Filter("adaptive", 100.0).process([1.0, 2.0])
+
+
+def test_a_missing_library_says_where_it_was_looked_for_and_how_to_point_at_it(tmp_path):
+    missing = str(tmp_path / "libpoise.so.0")
+    env = dict(os.environ, POISE_LIBRARY=missing)
+    done = subprocess.run([sys.executable, "-c", "import poise"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "ImportError" in done.stderr and missing in done.stderr
+    assert "PKG_CONFIG_PATH" in done.stderr and "POISE_LIBRARY" in done.stderr
 
 
 def test_latency90_matches_a_step_through_the_filter():

@@ -165,11 +165,16 @@ public struct DeviceMotionEstimator: Sendable {
             state.lastTime = time
             return Self.regularStep(d, coefficients)
         }
-        // A repeated, backward or non-finite timestamp integrates nothing; a gap integrates
-        // `maximumTimeStep` and is flagged.
-        if d > 0 { flags.insert(.timeGap) }
-        if time.isFinite { state.lastTime = time } else { flags.insert(.invalidInput) }
-        return d > 0 ? coefficients.maximumTimeStep : 0
+        // A repeated, backward or non-finite timestamp (+∞ included: the step is unknown, not a
+        // gap) integrates nothing; a gap integrates `maximumTimeStep` and is flagged.
+        guard time.isFinite else {
+            flags.insert(.invalidInput)
+            return 0
+        }
+        state.lastTime = time
+        guard d > 0 else { return 0 }
+        flags.insert(.timeGap)
+        return coefficients.maximumTimeStep
     }
 
     /// The time step for an interval `d` in (0, `maximumTimeStep`], s: the nominal period when
@@ -194,7 +199,7 @@ public struct DeviceMotionEstimator: Sendable {
             if let t = state.lastMagneticTime {
                 let d = time - t
                 dtMag = d > 0 && d <= coefficients.maximumTimeStep ? Self.regularStep(d, coefficients)
-                    : (d > 0 ? coefficients.maximumTimeStep : 0)
+                    : (d > 0 && time.isFinite ? coefficients.maximumTimeStep : 0)
             }
         }
         if skipHeld { state.lastMagneticField = m }

@@ -149,6 +149,24 @@ import Testing
         }
     }
 
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aNonFiniteTimeIntegratesNothingAndIsNotAGap(time: Double) {
+        // A valid rotation rate at a non-finite time: the step is unknown, so nothing is
+        // integrated (+∞ is not a gap of maximumTimeStep) and the next step is from the last
+        // finite time.
+        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .arbitraryZVertical)
+        let omega = SIMD3<Double>(0, 0, 2)
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        _ = estimator.process(time: 10, acceleration: .zero, rotationRate: omega)
+        let before = estimator.attitude
+        let m = estimator.process(time: time, acceleration: .zero, rotationRate: omega)
+        #expect(m.attitude == before)
+        #expect(m.flags.contains(.invalidInput) && !m.flags.contains(.timeGap))
+        let next = estimator.process(time: 10.01, acceleration: .zero, rotationRate: omega)
+        #expect(abs((before.conjugate * next.attitude).angle - 0.02) <= 1e-12)
+        #expect(!next.flags.contains(.timeGap))
+    }
+
     @Test func vectorsTooLargeToSquareAreRejectedNotTurnedIntoNaN() {
         // Regression (found by outputsStayFiniteUnitAndBoundedUnderHostileInput): a magnetometer
         // sample of ±1.8e308 overflowed in the rotation to the earth frame and made the attitude
