@@ -93,6 +93,12 @@ QUESTIONS = {
         "25 s": {"magnetometerTimeConstant": 25},
         "40 s": {"magnetometerTimeConstant": 40},
     },
+    "output prediction": {
+        "0 (the attitude at the sample's time)": {"outputPrediction": 0},
+        "1.5 ms": {"outputPrediction": 0.0015},
+        "2.5 ms (the defaults)": {},
+        "3.5 ms": {"outputPrediction": 0.0035},
+    },
 }
 
 
@@ -121,6 +127,10 @@ def main():
               for r in csv.DictReader(line for line in open(GOLDEN) if not line.startswith("#"))}
     reference = {m: [golden[(n, m)] for n in names] for m in ("9d", "6d")}
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
+    # Every question before "output prediction" scores the attitude at the samples' times.
+    for q in questions:
+        if q != "output prediction":
+            questions[q] = {label: {"outputPrediction": 0, **c} for label, c in questions[q].items()}
     for text in options.candidate:
         label, _, spec = text.partition(":")
         questions.setdefault("candidates", {})[label] = dict(i.split("=", 1) for i in spec.split(",") if i)
