@@ -12,7 +12,7 @@ DEMO_PIPELINE ?= adaptive
 
 PREFIX ?= /usr/local
 
-.PHONY: install deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
+.PHONY: install install-library deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -37,6 +37,11 @@ install: build c-library
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/poise" "$(PREFIX)/bin/poise"
 	@echo "installed $(PREFIX)/bin/poise"
+	sh scripts/install_c_library.sh "$(PREFIX)" "$(C_LIBRARY_DIR)"
+
+# The C library alone (no `poise` tool, no FFTW needed): what a game or robot that embeds
+# Poise needs (e.g. `make install-library PREFIX=$$HOME/.local`).
+install-library: c-library
 	sh scripts/install_c_library.sh "$(PREFIX)" "$(C_LIBRARY_DIR)"
 
 demo: build
