@@ -208,10 +208,11 @@ public struct DeviceMotionSmoother: Sendable {
         let halfPrediction = configuration.outputPrediction.isFinite && configuration.outputPrediction > 0
             ? configuration.outputPrediction / 2 : 0
         /// Sample i's device motion from its combined attitude (ENU), bias and measured rate,
-        /// carried `outputPrediction` ahead with the rate less the bias, as the online outputs.
-        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ combined: Quaternion<Double>, bias: SIMD3<Double>, rate: SIMD3<Double>) -> DeviceMotion {
-            let enu = halfPrediction > 0 && rate.isFinite
-                ? fusionPredicted(combined, rate: rate - bias, halfInterval: halfPrediction) : combined
+        /// carried `outputPrediction` ahead with the last integrated rate less the bias, as the
+        /// online outputs.
+        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ combined: Quaternion<Double>, bias: SIMD3<Double>,
+                    rate: SIMD3<Double>, integratedRate: SIMD3<Double>) -> DeviceMotion {
+            let enu = halfPrediction > 0 ? fusionPredicted(combined, rate: integratedRate - bias, halfInterval: halfPrediction) : combined
             // The output reference's yaw about the vertical (ENU), found at the first sample.
             if referenceYaw == nil {
                 switch configuration.reference {
@@ -237,11 +238,13 @@ public struct DeviceMotionSmoother: Sendable {
             combine(samples) { i, _, _, bias in biases[i] = bias }
             let corrected = BiasCorrectedSamples(base: samples, bias: biases)
             try combine(corrected, fixedBias: true) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias + biases[i], rate: forward.lastSample.rotationRate + biases[i]))
+                try emit(i, motion(i, forward, enu, bias: bias + biases[i], rate: forward.lastSample.rotationRate + biases[i],
+                                   integratedRate: forward.lastSample.integratedRotationRate + biases[i]))
             }
         } else {
             try combine(samples) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias, rate: forward.lastSample.rotationRate))
+                try emit(i, motion(i, forward, enu, bias: bias, rate: forward.lastSample.rotationRate,
+                                   integratedRate: forward.lastSample.integratedRotationRate))
             }
         }
     }
