@@ -13,7 +13,7 @@ BROAD metric) in 9D and 6D.
 Run from the repository root after a release build (`swift build -c release --product poise`):
     python3 scripts/fusion_time_offset.py                                   # the estimate at the sample's time
     python3 scripts/fusion_time_offset.py --set outputPrediction=0.0025     # the defaults
-    python3 scripts/fusion_time_offset.py --offline --set outputPrediction=0
+    python3 scripts/fusion_time_offset.py --offline
 (numpy; ≈ 1 minute per shift online, 3 offline).
 """
 import argparse
@@ -60,7 +60,8 @@ def main():
     parser.add_argument("--set", action="append", default=[], help="NAME=VALUE for Poise's row")
     args = parser.parse_args()
     names = sorted(n[:-4] for n in os.listdir(ROOT) if n.endswith(".csv"))
-    rows = {"Poise": [a for s in args.set for a in ("--set", s)], "VQF": ["--preset", "vqf"]}
+    # Poise at the samples' times unless --set says otherwise (later settings win).
+    rows = {"Poise": ["--set", "outputPrediction=0"] + [a for s in args.set for a in ("--set", s)], "VQF": ["--preset", "vqf"]}
     offline = ["--offline"] if args.offline else []
     print("shift (samples)  method  9D total/inclination  6D total/inclination")
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
