@@ -138,6 +138,39 @@ import Testing
         }
     }
 
+    /// `convergenceWeightTime`: a pass's weight grows from 0 at its first sample, so the first
+    /// sample is the backward pass's attitude alone and the last the forward pass's; the
+    /// weighting is symmetric in time (the reversed recording gives the same attitudes).
+    @Test func convergenceWeightingTakesEachEndFromThePassThatRanThere() {
+        let samples = Self.simulated(seed: 5)
+        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        let options = DeviceMotionSmoother.Options(carryBias: false, carryAttitude: false, convergenceWeightTime: 20)
+        let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
+        let out = smoother.smooth(samples)
+        #expect(out.count == samples.count)
+        var forward = DeviceMotionEstimator(configuration: smoother.passConfiguration)
+        for s in samples { forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField) }
+        var backward = DeviceMotionEstimator(configuration: smoother.passConfiguration)
+        for s in Self.reversed(samples) {
+            backward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+        }
+        #expect((out[samples.count - 1].attitude * forward.attitudeEastNorthUp.conjugate).angle < 1e-12)
+        #expect((out[0].attitude * backward.attitudeEastNorthUp.conjugate).angle < 1e-12)
+        // Between the ends it differs from the equal weights, symmetrically in time.
+        let equal = DeviceMotionSmoother(configuration: configuration, options: .init(carryBias: false, carryAttitude: false)).smooth(samples)
+        let reversed = smoother.smooth(Self.reversed(samples))
+        var moved = 0.0, asymmetry = 0.0
+        for i in stride(from: 0, to: samples.count, by: 7) {
+            moved = max(moved, (out[i].attitude * equal[i].attitude.conjugate).angle)
+            asymmetry = max(asymmetry, (out[i].attitude * reversed[samples.count - 1 - i].attitude.conjugate).angle)
+        }
+        #expect(moved > 1e-4, "the weighting changed nothing")
+        #expect(asymmetry < 1e-12, "\(asymmetry) rad apart")
+        // A recording of one sample (no time to weight by) gets the equal weights.
+        let one = smoother.smooth([MotionSample(time: 0, acceleration: SIMD3(0, 0, 1), magneticField: SIMD3(0, 20, -40))])
+        #expect(one.count == 1 && one[0].attitude.isFinite)
+    }
+
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
     }

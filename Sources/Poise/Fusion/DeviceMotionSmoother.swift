@@ -70,6 +70,12 @@ public struct DeviceMotionSmoother: Sendable {
         /// Time, s, after which a pass's weight has halved since it last detected rest (where
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
+        /// Time, s, over which a pass's weight grows from 0 at the pass's first sample: weight
+        /// 1 − exp(−e / T), e the time the pass has run (from the first sample forward, from the
+        /// last backward), so that each sample near one end of the recording takes its attitude
+        /// mostly from the pass that has run longer there (the other is still converging from
+        /// its start); 0: no such weighting. Default 0.
+        public var convergenceWeightTime: Double = 0
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
@@ -89,6 +95,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
+                    convergenceWeightTime: Double = 0,
                     gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
             self.smoothedBias = smoothedBias
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
@@ -99,6 +106,7 @@ public struct DeviceMotionSmoother: Sendable {
             self.carryMagneticReference = carryMagneticReference
             self.disturbanceWeightTime = disturbanceWeightTime
             self.restWeightTime = restWeightTime
+            self.convergenceWeightTime = convergenceWeightTime
         }
 
         /// Whether a pass starts from the previous pass's state.
@@ -106,6 +114,7 @@ public struct DeviceMotionSmoother: Sendable {
 
         /// The names of the settings (for command-line overrides).
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
+                                   "convergenceWeightTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias"]
 
         /// The settings of the gyroscope fit.
@@ -279,23 +288,25 @@ public struct DeviceMotionSmoother: Sendable {
                 first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
             }
         }
-        // 2. Backward.
+        // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
+        var duration = 0.0
         var records = [BackwardRecord](unsafeUninitializedCapacity: n) { buffer, count in
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
-            var ages = SIMD2<Double>.zero, lastTime: Double?
+            var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
             for k in 0..<n {
                 let i = n - 1 - k
                 let s = samples[start + i]
                 let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
                 backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
-                ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime)
+                ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
                 (buffer.baseAddress! + i).initialize(to: BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z),
                                                                         bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages)))
             }
             count = n
+            duration = runTime
             if carries { first = backward }
         }
         let carried = first
@@ -321,16 +332,22 @@ public struct DeviceMotionSmoother: Sendable {
         // 3. Forward, combining.
         var forward = DeviceMotionEstimator(configuration: pass)
         if carries { forward.carry(from: carried, options) }
-        var ages = SIMD2<Double>.zero, lastTime: Double?
+        var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
+        let convergenceTime = options.convergenceWeightTime
         for i in 0..<n {
             let s = samples[start + i]
             forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
-            ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime)
+            ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components
             var b = r.attitude
             if (f * b).sum() < 0 { b = -b }
-            let c = f * Self.weight(ages, weightTimes) + b * Self.weight(SIMD2<Double>(r.ages), weightTimes)
+            var wf = Self.weight(ages, weightTimes), wb = Self.weight(SIMD2<Double>(r.ages), weightTimes)
+            if convergenceTime > 0 {
+                let cf = 1 - Double.exp(-runTime / convergenceTime), cb = 1 - Double.exp(-max(0, duration - runTime) / convergenceTime)
+                if cf + cb > 0 { wf *= cf; wb *= cb }
+            }
+            let c = f * wf + b * wb
             let q = Self.quaternion(c / (c * c).sum().squareRoot())
             let bias = (forward.state.bias + SIMD3(r.bias.x, r.bias.y, r.bias.z)) * 0.5
             try body(i, forward, q, bias)
@@ -339,11 +356,13 @@ public struct DeviceMotionSmoother: Sendable {
 
     /// A pass's ages after a sample: the time since its last sample without a magnetic
     /// disturbance and since its last sample at rest, s (|Δt| of the pass's steps; 0 on such a
-    /// sample).
-    static func ages(_ ages: SIMD2<Double>, flags: DeviceMotion.Flags, time: Double, lastTime: inout Double?) -> SIMD2<Double> {
+    /// sample); adds the step's |Δt| to `runTime` (the time the pass has run, s).
+    static func ages(_ ages: SIMD2<Double>, flags: DeviceMotion.Flags, time: Double, lastTime: inout Double?,
+                     runTime: inout Double) -> SIMD2<Double> {
         defer { if time.isFinite { lastTime = time } }
         var step = 0.0
         if let last = lastTime, time.isFinite { step = (time - last).magnitude }
+        runTime += step
         return SIMD2(flags.contains(.magneticDisturbance) ? ages.x + step : 0, flags.contains(.atRest) ? 0 : ages.y + step)
     }
 
