@@ -102,6 +102,13 @@ QUESTIONS = {
         "weight grows over 50 s": {"convergenceWeightTime": 50},
         "weight grows over 100 s": {"convergenceWeightTime": 100},
     },
+    "inclination: zero-phase": {
+        "the combined passes' inclination (defaults)": {},
+        "zero-phase inclination, 2 s": {"inclinationLowPassTime": 2},
+        "zero-phase inclination, 3 s": {"inclinationLowPassTime": 3},
+        "zero-phase inclination, 4 s": {"inclinationLowPassTime": 4},
+        "zero-phase inclination, 6 s": {"inclinationLowPassTime": 6},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},

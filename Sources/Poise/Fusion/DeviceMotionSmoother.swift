@@ -76,6 +76,14 @@ public struct DeviceMotionSmoother: Sendable {
         /// mostly from the pass that has run longer there (the other is still converging from
         /// its start); 0: no such weighting. Default 0.
         public var convergenceWeightTime: Double = 0
+        /// Time constant, s, of the zero-phase inclination (offlineVQF's approach): the rates
+        /// less the combined bias integrated once over the whole recording from the combined
+        /// attitude at the first sample, the accelerometer turned into that integrated frame and
+        /// low-passed forward and backward (VQF's second-order accelerometer low-pass with this
+        /// time constant), and each sample's inclination the one that turns that low-passed
+        /// vector up; the heading stays the combined passes'. 0: the combined passes'
+        /// inclination. Three more estimator passes and 64 bytes per sample. Default 0.
+        public var inclinationLowPassTime: Double = 0
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
@@ -95,7 +103,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
-                    convergenceWeightTime: Double = 0,
+                    convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 0,
                     gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
             self.smoothedBias = smoothedBias
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
@@ -107,6 +115,7 @@ public struct DeviceMotionSmoother: Sendable {
             self.disturbanceWeightTime = disturbanceWeightTime
             self.restWeightTime = restWeightTime
             self.convergenceWeightTime = convergenceWeightTime
+            self.inclinationLowPassTime = inclinationLowPassTime
         }
 
         /// Whether a pass starts from the previous pass's state.
@@ -114,7 +123,7 @@ public struct DeviceMotionSmoother: Sendable {
 
         /// The names of the settings (for command-line overrides).
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
-                                   "convergenceWeightTime",
+                                   "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias"]
 
         /// The settings of the gyroscope fit.
@@ -232,7 +241,21 @@ public struct DeviceMotionSmoother: Sendable {
                 heading: usesMagnetometer ? forward.heading(eastNorthUp: attitude) : nil,
                 flags: forward.lastSample.flags)
         }
-        if options.smoothedBias {
+        if options.inclinationLowPassTime > 0 && !options.smoothedBias {
+            // The combined bias and first attitude, the zero-phase inclination from them, and
+            // the passes again with each sample's inclination replaced.
+            var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
+            var first = Quaternion<Double>.identity
+            combine(samples) { i, _, enu, bias in
+                biases[i] = bias
+                if i == 0 { first = enu }
+            }
+            let tilts = Self.zeroPhaseInclination(samples, bias: biases, start: first, timeConstant: options.inclinationLowPassTime,
+                                                  period: 1 / configuration.sampleRate)
+            try combine(samples) { i, forward, enu, bias in
+                try emit(i, motion(i, forward, Self.inclination(of: tilts[i], heading: enu), bias: bias, rate: forward.lastSample.rotationRate))
+            }
+        } else if options.smoothedBias {
             // The mean bias of the two passes, then the passes again with it fixed.
             var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
             combine(samples) { i, _, _, bias in biases[i] = bias }
@@ -352,6 +375,58 @@ public struct DeviceMotionSmoother: Sendable {
             let bias = (forward.state.bias + SIMD3(r.bias.x, r.bias.y, r.bias.z)) * 0.5
             try body(i, forward, q, bias)
         }
+    }
+
+    /// Per sample, an attitude (device → ENU, arbitrary heading) whose inclination is the
+    /// zero-phase estimate of `Options.inclinationLowPassTime`: the rates less `bias` (rad/s)
+    /// integrated from `start` (each sample's rate over the step before it; steps with a
+    /// non-finite time or rate are not turned), the accelerometer turned by it and low-passed
+    /// forward and backward, and the rotation that turns that vector up (+z) applied.
+    static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: [SIMD3<Double>], start: Quaternion<Double>,
+                                                                timeConstant: Double, period: Double) -> [SIMD4<Double>]
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count
+        guard n > 0 else { return [] }
+        let first = samples.startIndex
+        let coefficients = CriticalLowPassCoefficients(timeConstant: timeConstant, period: period.isFinite && period > 0 ? period : 0.01)
+        var attitudes = [SIMD4<Double>](repeating: .zero, count: n)
+        var filtered = [SIMD3<Double>](repeating: .zero, count: n)
+        var g = start, lastTime: Double?, input = SIMD3<Double>(0, 0, 1)
+        var low = CriticalLowPassState<SIMD3<Double>>()
+        for i in 0..<n {
+            let s = samples[first + i]
+            if let last = lastTime, s.time.isFinite {
+                let turn = (s.rotationRate - bias[i]) * (s.time - last)
+                if turn.isFinite { g = (g * Quaternion(rotationVector: turn)).normalized }
+            }
+            if s.time.isFinite { lastTime = s.time }
+            attitudes[i] = g.components
+            let a = g.act(s.acceleration)
+            if a.isFinite && a != .zero { input = a }
+            if i == 0 { low.settle(on: input, coefficients) }
+            filtered[i] = low.step(input, coefficients)
+        }
+        low = CriticalLowPassState()
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            if i == n - 1 { low.settle(on: filtered[i], coefficients) }
+            let up = low.step(filtered[i], coefficients)
+            // The shortest rotation that turns `up` to +z: axis up × z, angle between them.
+            let axis = SIMD3(up.y, -up.x, 0)
+            let tilt = Quaternion(axis: axis, angle: Double.atan2(y: (axis * axis).sum().squareRoot(), x: up.z))
+            attitudes[i] = (tilt * quaternion(attitudes[i])).components
+        }
+        return attitudes
+    }
+
+    /// The attitude with the inclination of `tilt` (device → ENU) and the heading of `enu`:
+    /// `tilt` turned about the vertical by the twist of enu · tilt⁻¹ (`enu` itself when that
+    /// twist is undefined).
+    static func inclination(of tilt: SIMD4<Double>, heading enu: Quaternion<Double>) -> Quaternion<Double> {
+        let t = quaternion(tilt)
+        let d = enu * t.conjugate
+        let norm = (d.w * d.w + d.z * d.z).squareRoot()
+        guard norm > 1e-12, t.w.isFinite else { return enu }
+        return Quaternion(w: d.w / norm, x: 0, y: 0, z: d.z / norm) * t
     }
 
     /// A pass's ages after a sample: the time since its last sample without a magnetic
