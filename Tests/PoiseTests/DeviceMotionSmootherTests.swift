@@ -46,12 +46,14 @@ import Testing
     }
 
     @Test func smoothingTheReversedRecordingGivesTheSameAttitudes() {
-        // With nothing carried between the passes and equal weights, the backward pass of the
+        // With nothing carried between the passes, equal weights and the passes' own inclination
+        // (the zero-phase one integrates from the first sample), the backward pass of the
         // reversed recording is the forward pass of the recording and vice versa: the combined
         // attitudes are the same, sample for sample, in reverse order.
         let samples = Self.simulated(seed: 5)
         let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
-        let smoother = DeviceMotionSmoother(configuration: configuration, options: .init(carryBias: false, carryAttitude: false))
+        let smoother = DeviceMotionSmoother(configuration: configuration,
+                                            options: .init(carryBias: false, carryAttitude: false, inclinationLowPassTime: 0))
         let forward = smoother.smooth(samples)
         let backward = smoother.smooth(Self.reversed(samples))
         #expect(forward.count == samples.count && backward.count == samples.count)
@@ -144,7 +146,7 @@ import Testing
     @Test func convergenceWeightingTakesEachEndFromThePassThatRanThere() {
         let samples = Self.simulated(seed: 5)
         let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
-        let options = DeviceMotionSmoother.Options(carryBias: false, carryAttitude: false, convergenceWeightTime: 20)
+        let options = DeviceMotionSmoother.Options(carryBias: false, carryAttitude: false, convergenceWeightTime: 20, inclinationLowPassTime: 0)
         let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
         let out = smoother.smooth(samples)
         #expect(out.count == samples.count)
@@ -157,7 +159,8 @@ import Testing
         #expect((out[samples.count - 1].attitude * forward.attitudeEastNorthUp.conjugate).angle < 1e-12)
         #expect((out[0].attitude * backward.attitudeEastNorthUp.conjugate).angle < 1e-12)
         // Between the ends it differs from the equal weights, symmetrically in time.
-        let equal = DeviceMotionSmoother(configuration: configuration, options: .init(carryBias: false, carryAttitude: false)).smooth(samples)
+        let equal = DeviceMotionSmoother(configuration: configuration,
+                                         options: .init(carryBias: false, carryAttitude: false, inclinationLowPassTime: 0)).smooth(samples)
         let reversed = smoother.smooth(Self.reversed(samples))
         var moved = 0.0, asymmetry = 0.0
         for i in stride(from: 0, to: samples.count, by: 7) {
@@ -171,7 +174,7 @@ import Testing
         #expect(one.count == 1 && one[0].attitude.isFinite)
     }
 
-    /// `inclinationLowPassTime`: the inclination from one integration of the rates less the
+    /// `inclinationLowPassTime` (default 4 s): the inclination from one integration of the rates less the
     /// combined bias and the accelerometer low-passed forward and backward in that frame. On
     /// the simulated recording (linear acceleration, bias, noise) it is closer to the truth
     /// than the combined passes' inclination, and bad input still never spreads.
@@ -179,19 +182,18 @@ import Testing
         var samples = Self.simulated()
         for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
             let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
-            let plain = DeviceMotionSmoother(configuration: configuration).evaluate(samples)
-            let zeroPhase = DeviceMotionSmoother(configuration: configuration, options: .init(inclinationLowPassTime: 3)).evaluate(samples)
+            let plain = DeviceMotionSmoother(configuration: configuration, options: .init(inclinationLowPassTime: 0)).evaluate(samples)
+            let zeroPhase = DeviceMotionSmoother(configuration: configuration).evaluate(samples)
             #expect(zeroPhase.inclination < plain.inclination, "\(reference): \(zeroPhase.inclination)° vs \(plain.inclination)°")
         }
         samples[500].rotationRate.x = .nan
         samples[700].acceleration = SIMD3(.infinity, 0, 0)
         samples[1100].time = .nan
-        let out = DeviceMotionSmoother(configuration: .init(sampleRate: 100), options: .init(inclinationLowPassTime: 3)).smooth(samples)
+        let out = DeviceMotionSmoother(configuration: .init(sampleRate: 100)).smooth(samples)
         #expect(out.count == samples.count)
         #expect(out.allSatisfy { $0.attitude.isFinite && $0.gravity.x.isFinite && $0.bias.x.isFinite })
         #expect(out[500].flags.contains(.invalidInput) && out[700].flags.contains(.invalidInput))
-        let one = DeviceMotionSmoother(options: .init(inclinationLowPassTime: 3))
-            .smooth([MotionSample(time: 0, acceleration: SIMD3(0, 0, 1), magneticField: SIMD3(0, 20, -40))])
+        let one = DeviceMotionSmoother().smooth([MotionSample(time: 0, acceleration: SIMD3(0, 0, 1), magneticField: SIMD3(0, 20, -40))])
         #expect(one.count == 1 && one[0].attitude.isFinite && abs(one[0].gravity.z - 1) < 1e-12)
     }
 

@@ -27,6 +27,13 @@
 /// the forward pass over the recording (6D heading is arbitrary per pass; this needs the
 /// forward pass twice, once to find the mean and once to write the output).
 ///
+/// Inclination (`Options.inclinationLowPassTime`, default 4 s): the passes run once more to
+/// learn each sample's combined bias and the first combined attitude; the rates less that bias
+/// are integrated once over the recording, the accelerometer turned into that integrated frame
+/// is low-passed forward and backward (zero phase), and each sample's output attitude is that
+/// integrated attitude tilted so the low-passed vector points up, turned about the vertical to
+/// the combined heading (offlineVQF's inclination; the heading stays the passes').
+///
 /// Outputs per sample, as `DeviceMotionEstimator` (units, frames and signs of `DeviceMotion`):
 /// attitude (device → `configuration.earthFrame`), gravity (from the combined attitude),
 /// user acceleration (measured specific force minus gravity, g), bias (mean of the two passes'
@@ -34,11 +41,13 @@
 /// pass's flags. References: magnetic north, true north (`declination`), arbitrary-corrected
 /// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
 ///
-/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array) besides
+/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array), and
+/// with the zero-phase inclination 64 more (each sample's combined bias and inclination), besides
 /// the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
-/// in 6D) plus the combination, O(n).
+/// in 6D) plus the combination, and with the zero-phase inclination as many again plus one
+/// integration and two filter passes, O(n).
 public struct DeviceMotionSmoother: Sendable {
     /// The estimator settings for both passes (`reference` selects 6D or 9D; `earthFrame` and
     /// `declination` apply to the combined output).
@@ -82,8 +91,9 @@ public struct DeviceMotionSmoother: Sendable {
         /// low-passed forward and backward (VQF's second-order accelerometer low-pass with this
         /// time constant), and each sample's inclination the one that turns that low-passed
         /// vector up; the heading stays the combined passes'. 0: the combined passes'
-        /// inclination. Three more estimator passes and 64 bytes per sample. Default 0.
-        public var inclinationLowPassTime: Double = 0
+        /// inclination. Three more estimator passes and 64 bytes per sample (128 in all at the peak). Default 4 (chosen
+        /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
+        public var inclinationLowPassTime: Double = 4
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
@@ -103,7 +113,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
-                    convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 0,
+                    convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 4,
                     gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
             self.smoothedBias = smoothedBias
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
