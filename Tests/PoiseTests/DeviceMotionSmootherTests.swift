@@ -199,5 +199,7 @@ import Testing
 
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
+        // With the zero-phase inclination, each sample's kept output values.
+        #expect(MemoryLayout<DeviceMotionSmoother.KeptSample>.stride == 144)
     }
 }

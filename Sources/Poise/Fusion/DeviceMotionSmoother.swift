@@ -27,8 +27,8 @@
 /// the forward pass over the recording (6D heading is arbitrary per pass; this needs the
 /// forward pass twice, once to find the mean and once to write the output).
 ///
-/// Inclination (`Options.inclinationLowPassTime`, default 4 s): the passes run once more to
-/// learn each sample's combined bias and the first combined attitude; the rates less that bias
+/// Inclination (`Options.inclinationLowPassTime`, default 4 s): each sample's combined attitude
+/// and bias are kept (the output waits for the whole recording); the rates less that bias
 /// are integrated once over the recording, the accelerometer turned into that integrated frame
 /// is low-passed forward and backward (zero phase), and each sample's output attitude is that
 /// integrated attitude tilted so the low-passed vector points up, turned about the vertical to
@@ -42,12 +42,13 @@
 /// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
 ///
 /// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array), and
-/// with the zero-phase inclination 64 more (each sample's combined bias and inclination), besides
+/// with the zero-phase inclination 144 more (each sample's combined attitude and bias and the
+/// output pass's values, kept until the inclination is known), besides
 /// the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
-/// in 6D) plus the combination, and with the zero-phase inclination as many again plus one
-/// integration and two filter passes, O(n).
+/// in 6D) plus the combination, and with the zero-phase inclination one integration and two
+/// filter passes more, O(n).
 public struct DeviceMotionSmoother: Sendable {
     /// The estimator settings for both passes (`reference` selects 6D or 9D; `earthFrame` and
     /// `declination` apply to the combined output).
@@ -91,7 +92,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// low-passed forward and backward (VQF's second-order accelerometer low-pass with this
         /// time constant), and each sample's inclination the one that turns that low-passed
         /// vector up; the heading stays the combined passes'. 0: the combined passes'
-        /// inclination. Three more estimator passes and 64 bytes per sample (128 in all at the peak). Default 4 (chosen
+        /// inclination. One more integration and two filter passes, and 144 bytes per sample (208 in all at the peak). Default 4 (chosen
         /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
         public var inclinationLowPassTime: Double = 4
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
@@ -230,8 +231,10 @@ public struct DeviceMotionSmoother: Sendable {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var referenceYaw: Double?
-        /// Sample i's device motion from its combined attitude (ENU), bias and measured rate.
-        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ enu: Quaternion<Double>, bias: SIMD3<Double>, rate: SIMD3<Double>) -> DeviceMotion {
+        let headings = DeviceMotionEstimator(configuration: passConfiguration)
+        /// A sample's device motion from its combined attitude (ENU), bias, and the output
+        /// pass's time, measured rate, acceleration and flags after the sample.
+        func motion(_ enu: Quaternion<Double>, bias: SIMD3<Double>, _ p: PassSample) -> DeviceMotion {
             // The output reference's yaw about the vertical (ENU), found at the first sample.
             if referenceYaw == nil {
                 switch configuration.reference {
@@ -244,26 +247,26 @@ public struct DeviceMotionSmoother: Sendable {
             let attitude = yaw == 0 ? enu : Self.aboutVertical(yaw) * enu
             let up = Self.up(enu)
             return DeviceMotion(
-                time: forward.state.lastTime ?? 0,
+                time: p.time,
                 attitude: frame == .eastNorthUp ? attitude : frame.fromEastNorthUp * attitude,
-                earthFrame: frame, gravity: up, userAcceleration: forward.userAcceleration(gravity: up),
-                rotationRate: rate.isFinite ? rate - bias : .zero, bias: bias,
-                heading: usesMagnetometer ? forward.heading(eastNorthUp: attitude) : nil,
-                flags: forward.lastSample.flags)
+                earthFrame: frame, gravity: up, userAcceleration: p.acceleration == .zero ? .zero : p.acceleration - up,
+                rotationRate: p.rate.isFinite ? p.rate - bias : .zero, bias: bias,
+                heading: usesMagnetometer ? headings.heading(eastNorthUp: attitude) : nil,
+                flags: p.flags)
         }
         if options.inclinationLowPassTime > 0 && !options.smoothedBias {
-            // The combined bias and first attitude, the zero-phase inclination from them, and
-            // the passes again with each sample's inclination replaced.
-            var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
-            var first = Quaternion<Double>.identity
-            combine(samples) { i, _, enu, bias in
-                biases[i] = bias
-                if i == 0 { first = enu }
+            // The passes once, keeping each sample's combined attitude and bias and the output
+            // pass's values; the zero-phase inclination from them; then the output.
+            var kept = [KeptSample]()
+            kept.reserveCapacity(samples.count)
+            combine(samples) { _, forward, enu, bias in
+                kept.append(KeptSample(attitude: enu.components, bias: bias, pass: PassSample(forward)))
             }
-            let tilts = Self.zeroPhaseInclination(samples, bias: biases, start: first, timeConstant: options.inclinationLowPassTime,
-                                                  period: 1 / configuration.sampleRate)
-            try combine(samples) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, Self.inclination(of: tilts[i], heading: enu), bias: bias, rate: forward.lastSample.rotationRate))
+            let tilts = Self.zeroPhaseInclination(samples, bias: { kept[$0].bias }, start: Self.quaternion(kept.first?.attitude ?? SIMD4(1, 0, 0, 0)),
+                                                  timeConstant: options.inclinationLowPassTime, period: 1 / configuration.sampleRate)
+            for i in kept.indices {
+                let k = kept[i]
+                try emit(i, motion(Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
             }
         } else if options.smoothedBias {
             // The mean bias of the two passes, then the passes again with it fixed.
@@ -271,13 +274,39 @@ public struct DeviceMotionSmoother: Sendable {
             combine(samples) { i, _, _, bias in biases[i] = bias }
             let corrected = BiasCorrectedSamples(base: samples, bias: biases)
             try combine(corrected, fixedBias: true) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias + biases[i], rate: forward.lastSample.rotationRate + biases[i]))
+                var p = PassSample(forward)
+                p.rate += biases[i]
+                try emit(i, motion(enu, bias: bias + biases[i], p))
             }
         } else {
             try combine(samples) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias, rate: forward.lastSample.rotationRate))
+                try emit(i, motion(enu, bias: bias, PassSample(forward)))
             }
         }
+    }
+
+    /// The output pass's values after a sample that the output needs besides the attitude and
+    /// bias: time (s; the last finite one), rotation rate (rad/s) and acceleration (g) as the
+    /// estimator took them, and flags.
+    struct PassSample {
+        var rate: SIMD3<Double>
+        var acceleration: SIMD3<Double>
+        var time: Double
+        var flags: DeviceMotion.Flags
+        init(_ e: DeviceMotionEstimator) {
+            time = e.state.lastTime ?? 0
+            rate = e.lastSample.rotationRate
+            acceleration = e.lastSample.acceleration
+            flags = e.lastSample.flags
+        }
+    }
+
+    /// A sample kept for the zero-phase inclination's output: combined attitude (device → ENU),
+    /// combined bias (rad/s) and the output pass's values.
+    struct KeptSample {
+        var attitude: SIMD4<Double>
+        var bias: SIMD3<Double>
+        var pass: PassSample
     }
 
     /// Scores the smoothed attitude against the samples' `truth` with the BROAD metric, as
@@ -392,7 +421,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// integrated from `start` (each sample's rate over the step before it; steps with a
     /// non-finite time or rate are not turned), the accelerometer turned by it and low-passed
     /// forward and backward, and the rotation that turns that vector up (+z) applied.
-    static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: [SIMD3<Double>], start: Quaternion<Double>,
+    static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: (Int) -> SIMD3<Double>, start: Quaternion<Double>,
                                                                 timeConstant: Double, period: Double) -> [SIMD4<Double>]
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
@@ -406,7 +435,7 @@ public struct DeviceMotionSmoother: Sendable {
         for i in 0..<n {
             let s = samples[first + i]
             if let last = lastTime, s.time.isFinite {
-                let turn = (s.rotationRate - bias[i]) * (s.time - last)
+                let turn = (s.rotationRate - bias(i)) * (s.time - last)
                 if turn.isFinite { g = (g * Quaternion(rotationVector: turn)).normalized }
             }
             if s.time.isFinite { lastTime = s.time }
@@ -420,10 +449,11 @@ public struct DeviceMotionSmoother: Sendable {
         for i in stride(from: n - 1, through: 0, by: -1) {
             if i == n - 1 { low.settle(on: filtered[i], coefficients) }
             let up = low.step(filtered[i], coefficients)
-            // The shortest rotation that turns `up` to +z: axis up × z, angle between them.
-            let axis = SIMD3(up.y, -up.x, 0)
-            let tilt = Quaternion(axis: axis, angle: Double.atan2(y: (axis * axis).sum().squareRoot(), x: up.z))
-            attitudes[i] = (tilt * quaternion(attitudes[i])).components
+            // The shortest rotation that turns `up` to +z: (1 + u·z, u × z) normalised, u = up / |up|
+            // (none when up points down or is not finite).
+            let u = up / (up * up).sum().squareRoot()
+            let h = SIMD4(1 + u.z, u.y, -u.x, 0), norm = (h * h).sum().squareRoot()
+            if norm > 1e-12 && norm.isFinite { attitudes[i] = (quaternion(h / norm) * quaternion(attitudes[i])).components }
         }
         return attitudes
     }
