@@ -21,7 +21,7 @@ the means, and the worst trial's total error relative to vqf.offlineVQF
 trial; the τ are chosen by cross-validation in scripts/fusion_offline_cv.py, not here.
 
 Run from the repository root after `swift build -c release --product poise`:
-    python3 scripts/fusion_offline_inclination.py [--tau 3 --tau 1.5]
+    python3 scripts/fusion_offline_inclination.py [--tau 4 --tau 3]
 """
 import argparse
 import glob
@@ -106,7 +106,7 @@ def main():
     parser.add_argument("--poise", default=".build/release/poise")
     parser.add_argument("--tau", type=float, action="append")
     options = parser.parse_args()
-    taus = options.tau or [3.0, 1.5]
+    taus = options.tau or [4.0, 3.0]
     trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
     if not trials:
         sys.exit("no BROAD trials in ../shared/data/broad")
