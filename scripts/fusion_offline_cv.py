@@ -103,10 +103,10 @@ QUESTIONS = {
         "weight grows over 100 s": {"convergenceWeightTime": 100},
     },
     "inclination: zero-phase": {
-        "the combined passes' inclination (defaults)": {},
+        "the combined passes' inclination (defaults before)": {"inclinationLowPassTime": 0},
         "zero-phase inclination, 2 s": {"inclinationLowPassTime": 2},
         "zero-phase inclination, 3 s": {"inclinationLowPassTime": 3},
-        "zero-phase inclination, 4 s": {"inclinationLowPassTime": 4},
+        "zero-phase inclination, 4 s (defaults)": {},
         "zero-phase inclination, 6 s": {"inclinationLowPassTime": 6},
     },
     "heading gain": {
