@@ -22,6 +22,9 @@ trial; the τ are chosen by cross-validation in scripts/fusion_offline_cv.py, no
 
 Run from the repository root after `swift build -c release --product poise`:
     python3 scripts/fusion_offline_inclination.py [--tau 4 --tau 3]
+    python3 scripts/fusion_offline_inclination.py --csv > Tests/PoiseTests/Fixtures/offline_inclination_broad.csv
+(--csv: trial, mode, total and inclination RMSE in degrees at the first τ, the golden of
+DeviceMotionSmootherBROADTests.)
 """
 import argparse
 import glob
@@ -105,8 +108,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--poise", default=".build/release/poise")
     parser.add_argument("--tau", type=float, action="append")
+    parser.add_argument("--csv", action="store_true")
     options = parser.parse_args()
     taus = options.tau or [4.0, 3.0]
+    if options.csv:
+        taus = taus[:1]
     trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
     if not trials:
         sys.exit("no BROAD trials in ../shared/data/broad")
@@ -117,8 +123,13 @@ def main():
             if len(field) == 5 and field[1] in ("9d", "6d"):
                 reference[(field[0], field[1])] = (float(field[2]), float(field[4]))
     columns = ["offlineVQF", "smoother"] + ["τ = %g s" % tau for tau in taus]
-    print("| trial | " + " | ".join("%s %s" % (m, c) for m in ("9D", "6D") for c in columns) + " |")
-    print("|---" * (1 + 2 * len(columns)) + "|")
+    if options.csv:
+        print("# offline smoother's zero-phase inclination (tau %g s) from poise fuse --offline --set inclinationLowPassTime=0, "
+              "BROAD metric; scripts/fusion_offline_inclination.py --csv" % taus[0])
+        print("trial,mode,total_deg,inclination_deg")
+    else:
+        print("| trial | " + " | ".join("%s %s" % (m, c) for m in ("9D", "6D") for c in columns) + " |")
+        print("|---" * (1 + 2 * len(columns)) + "|")
     results = {"9d": [], "6d": []}
     with tempfile.TemporaryDirectory() as scratch:
         for path in trials:
@@ -139,8 +150,13 @@ def main():
                       for tau in taus]
                 r = [(x[0], x[-1]) for x in r]
                 results[mode].append(r)
+                if options.csv:
+                    print("%s,%s,%.6f,%.6f" % (name, mode, r[2][0], r[2][1]), flush=True)
                 cells += ["%.2f / %.2f" % x for x in r]
-            print("| %s | %s |" % (name[:2], " | ".join(cells)), flush=True)
+            if not options.csv:
+                print("| %s | %s |" % (name[:2], " | ".join(cells)), flush=True)
+    if options.csv:
+        return
     cells, worst = [], []
     for mode in ("9d", "6d"):
         a = np.array(results[mode])

@@ -19,9 +19,24 @@ import Testing
         return table
     }
 
+    /// The zero-phase inclination computed independently in numpy from the smoother's passes
+    /// (Fixtures/offline_inclination_broad.csv, made by scripts/fusion_offline_inclination.py
+    /// --csv): total and inclination RMSE in degrees by trial and mode.
+    static func zeroPhaseReference() throws -> [String: [String: SIMD2<Double>]] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/offline_inclination_broad.csv")
+        var table: [String: [String: SIMD2<Double>]] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("trial") {
+            let f = line.split(separator: ",").map(String.init)
+            guard f.count == 4, let t = Double(f[2]), let i = Double(f[3]) else { continue }
+            table[f[0], default: [:]][f[1]] = SIMD2(t, i)
+        }
+        return table
+    }
+
     @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
     func meanErrorIsWellBelowOfflineVQF() throws {
         let reference = try Self.reference()
+        let zeroPhase = try Self.zeroPhaseReference()
         let trials = try FileManager.default.contentsOfDirectory(atPath: DeviceMotionBROADTests.folder.path)
             .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
         #expect(trials.count == 15 && Set(trials) == Set(reference.keys))
@@ -33,6 +48,10 @@ import Testing
                 let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: rate, reference: reference3))
                 let e = smoother.evaluate(samples)
                 ours[mode, default: []].append(SIMD3(e.total, e.heading, e.inclination))
+                // The defaults' zero-phase inclination equals the independent computation's.
+                let z = try #require(zeroPhase[trial]?[mode])
+                #expect(abs(e.total - z.x) < 1e-3 && abs(e.inclination - z.y) < 1e-3,
+                        "\(trial) \(mode): total \(e.total)°, inclination \(e.inclination)° vs numpy \(z.x)°, \(z.y)°")
                 theirs[mode, default: []].append(try #require(reference[trial]?[mode]))
             }
         }
