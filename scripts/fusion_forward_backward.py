@@ -69,9 +69,9 @@ def score(q, truth, scored, align):
     return [float(np.degrees(np.sqrt(np.mean(x * x)))) for x in (total, heading, inclination)]
 
 
-def forward_backward(poise, path, mode, settings, scratch):
-    rows = np.loadtxt(path, delimiter=",", skiprows=1)
-    forward = fuse(poise, path, mode, settings, scratch)
+def write_reversed(path, rows, scratch):
+    """Writes the time-reversed recording (see above) of `rows` (read from `path`, whose header
+    it keeps) into `scratch` and returns its path."""
     rate = rows[:, 4:7].copy()
     rate[:-1] = rate[1:]
     backward_rows = rows.copy()
@@ -82,7 +82,13 @@ def forward_backward(poise, path, mode, settings, scratch):
     with open(path) as f:
         header = f.readline().strip()
     np.savetxt(reversed_path, backward_rows, delimiter=",", header=header, comments="", fmt="%.9g")
-    backward = fuse(poise, reversed_path, mode, settings, scratch)[::-1]
+    return reversed_path
+
+
+def forward_backward(poise, path, mode, settings, scratch):
+    rows = np.loadtxt(path, delimiter=",", skiprows=1)
+    forward = fuse(poise, path, mode, settings, scratch)
+    backward = fuse(poise, write_reversed(path, rows, scratch), mode, settings, scratch)[::-1]
     if mode == "6d":
         d = product(forward, backward * CONJUGATE)
         offset = np.angle(np.mean(np.exp(2j * np.arctan2(d[:, 3], d[:, 0]))))

@@ -34,8 +34,9 @@ from fusion_cv import mean
 
 GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv")
 
-# "passes" is asked with the defaults (heading gain 25 s); the weighting and schedule questions
-# with the online heading gain (9 s), as docs/fusion.md reports them.
+# "passes", "weights at the default gain" and "convergence weighting" are asked with the defaults
+# (heading gain 25 s); the "disturbance weighting" and "schedule" questions with the online
+# heading gain (9 s), as docs/fusion.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
 QUESTIONS = {
@@ -46,6 +47,7 @@ QUESTIONS = {
         "bias and attitude carried (defaults)": {},
         "bias, attitude and heading carried": {"carryHeading": "true"},
         "bias, attitude and magnetic reference carried": {"carryMagneticReference": "true"},
+        "bias, attitude, heading and magnetic reference carried": {"carryHeading": "true", "carryMagneticReference": "true"},
     },
     "disturbance weighting": {
         "equal weights": dict(ONLINE_GAIN),
@@ -84,6 +86,28 @@ QUESTIONS = {
     "inclination: smoothed bias": {
         "each pass's own bias (defaults)": {},
         "passes again with the mean bias fixed": {"smoothedBias": "true"},
+    },
+    "weights at the default gain": {
+        "equal weights (defaults)": {},
+        "halves after 5 s disturbed": {"disturbanceWeightTime": 5},
+        "halves after 20 s disturbed": {"disturbanceWeightTime": 20},
+        "halves after 60 s disturbed": {"disturbanceWeightTime": 60},
+        "halves 10 s after rest": {"restWeightTime": 10},
+        "halves 60 s after rest": {"restWeightTime": 60},
+    },
+    "convergence weighting": {
+        "equal weights (defaults)": {},
+        "weight grows over 10 s": {"convergenceWeightTime": 10},
+        "weight grows over 25 s": {"convergenceWeightTime": 25},
+        "weight grows over 50 s": {"convergenceWeightTime": 50},
+        "weight grows over 100 s": {"convergenceWeightTime": 100},
+    },
+    "inclination: zero-phase": {
+        "the combined passes' inclination (defaults before)": {"inclinationLowPassTime": 0},
+        "zero-phase inclination, 2 s": {"inclinationLowPassTime": 2},
+        "zero-phase inclination, 3 s": {"inclinationLowPassTime": 3},
+        "zero-phase inclination, 4 s (defaults)": {},
+        "zero-phase inclination, 6 s": {"inclinationLowPassTime": 6},
     },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},

@@ -203,9 +203,9 @@ def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, out
     poise.Calibration, or a path or JSON text for Calibration.load) is applied to the samples
     first, as `poise fuse --calibration`. `offline=True`: the offline smoother (each sample's
     attitude from the whole recording: the gyroscope's scale and axis errors fitted to it, then
-    forward and backward passes; `poise fuse --offline`),
+    forward and backward passes, then a zero-phase inclination; `poise fuse --offline`),
     starting from preset "offline" unless a preset or config is given; one C call
-    (poise_fusion_smooth) keeping 64 bytes per sample while it runs."""
+    (poise_fusion_smooth) keeping 208 bytes per sample while it runs."""
     if offline and config is None:
         settings.setdefault("preset", "offline")
     cfg = config if config is not None else FusionConfig(rate, mode, **settings)

@@ -27,6 +27,13 @@
 /// the forward pass over the recording (6D heading is arbitrary per pass; this needs the
 /// forward pass twice, once to find the mean and once to write the output).
 ///
+/// Inclination (`Options.inclinationLowPassTime`, default 4 s): each sample's combined attitude
+/// and bias are kept (the output waits for the whole recording); the rates less that bias
+/// are integrated once over the recording, the accelerometer turned into that integrated frame
+/// is low-passed forward and backward (zero phase), and each sample's output attitude is that
+/// integrated attitude tilted so the low-passed vector points up, turned about the vertical to
+/// the combined heading (offlineVQF's inclination; the heading stays the passes').
+///
 /// Outputs per sample, as `DeviceMotionEstimator` (units, frames and signs of `DeviceMotion`):
 /// attitude (device → `configuration.earthFrame`), gravity (from the combined attitude),
 /// user acceleration (measured specific force minus gravity, g), bias (mean of the two passes'
@@ -34,11 +41,14 @@
 /// pass's flags. References: magnetic north, true north (`declination`), arbitrary-corrected
 /// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
 ///
-/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array) besides
+/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array), and
+/// with the zero-phase inclination 144 more (each sample's combined attitude and bias and the
+/// output pass's values, kept until the inclination is known), besides
 /// the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
-/// in 6D) plus the combination, O(n).
+/// in 6D) plus the combination, and with the zero-phase inclination one integration and two
+/// filter passes more, O(n).
 public struct DeviceMotionSmoother: Sendable {
     /// The estimator settings for both passes (`reference` selects 6D or 9D; `earthFrame` and
     /// `declination` apply to the combined output).
@@ -70,6 +80,21 @@ public struct DeviceMotionSmoother: Sendable {
         /// Time, s, after which a pass's weight has halved since it last detected rest (where
         /// the bias is learned); 0: no such weighting. Default 0.
         public var restWeightTime: Double = 0
+        /// Time, s, over which a pass's weight grows from 0 at the pass's first sample: weight
+        /// 1 − exp(−e / T), e the time the pass has run (from the first sample forward, from the
+        /// last backward), so that each sample near one end of the recording takes its attitude
+        /// mostly from the pass that has run longer there (the other is still converging from
+        /// its start); 0: no such weighting. Default 0.
+        public var convergenceWeightTime: Double = 0
+        /// Time constant, s, of the zero-phase inclination (offlineVQF's approach): the rates
+        /// less the combined bias integrated once over the whole recording from the combined
+        /// attitude at the first sample, the accelerometer turned into that integrated frame and
+        /// low-passed forward and backward (VQF's second-order accelerometer low-pass with this
+        /// time constant), and each sample's inclination the one that turns that low-passed
+        /// vector up; the heading stays the combined passes'. 0: the combined passes'
+        /// inclination. One more integration and two filter passes, and 144 bytes per sample (208 in all at the peak). Default 4 (chosen
+        /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
+        public var inclinationLowPassTime: Double = 4
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
@@ -89,6 +114,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
+                    convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 4,
                     gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
             self.smoothedBias = smoothedBias
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
@@ -99,6 +125,8 @@ public struct DeviceMotionSmoother: Sendable {
             self.carryMagneticReference = carryMagneticReference
             self.disturbanceWeightTime = disturbanceWeightTime
             self.restWeightTime = restWeightTime
+            self.convergenceWeightTime = convergenceWeightTime
+            self.inclinationLowPassTime = inclinationLowPassTime
         }
 
         /// Whether a pass starts from the previous pass's state.
@@ -106,6 +134,7 @@ public struct DeviceMotionSmoother: Sendable {
 
         /// The names of the settings (for command-line overrides).
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
+                                   "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias"]
 
         /// The settings of the gyroscope fit.
@@ -150,7 +179,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// The configuration of every pass: ENU, magnetic north in 9D, the 6D reference otherwise
     /// (the output's reference and frame are applied to the combined attitude), and no output
     /// prediction (the passes' attitudes are states at the samples' times, carried between
-    /// passes; the smoother's output is the attitude at each sample's time).
+    /// passes; the smoother's output is carried ahead once, at the end).
     var passConfiguration: DeviceMotionConfiguration {
         var c = configuration
         c.earthFrame = .eastNorthUp
@@ -205,14 +234,15 @@ public struct DeviceMotionSmoother: Sendable {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var referenceYaw: Double?
+        let headings = DeviceMotionEstimator(configuration: passConfiguration)
         let halfPrediction = configuration.outputPrediction.isFinite && configuration.outputPrediction > 0
             ? configuration.outputPrediction / 2 : 0
-        /// Sample i's device motion from its combined attitude (ENU), bias and measured rate,
-        /// carried `outputPrediction` ahead with the last integrated rate less the bias, as the
-        /// online outputs.
-        func motion(_ i: Int, _ forward: DeviceMotionEstimator, _ combined: Quaternion<Double>, bias: SIMD3<Double>,
-                    rate: SIMD3<Double>, integratedRate: SIMD3<Double>) -> DeviceMotion {
-            let enu = halfPrediction > 0 ? fusionPredicted(combined, rate: integratedRate - bias, halfInterval: halfPrediction) : combined
+        /// A sample's device motion from its combined attitude (ENU), bias, and the output
+        /// pass's time, measured rate, acceleration and flags after the sample; carried
+        /// `outputPrediction` ahead with the last integrated rate less the bias, as the online
+        /// outputs.
+        func motion(_ combined: Quaternion<Double>, bias: SIMD3<Double>, _ p: PassSample) -> DeviceMotion {
+            let enu = halfPrediction > 0 ? fusionPredicted(combined, rate: p.integratedRate - bias, halfInterval: halfPrediction) : combined
             // The output reference's yaw about the vertical (ENU), found at the first sample.
             if referenceYaw == nil {
                 switch configuration.reference {
@@ -225,28 +255,70 @@ public struct DeviceMotionSmoother: Sendable {
             let attitude = yaw == 0 ? enu : Self.aboutVertical(yaw) * enu
             let up = Self.up(enu)
             return DeviceMotion(
-                time: forward.state.lastTime ?? 0,
+                time: p.time,
                 attitude: frame == .eastNorthUp ? attitude : frame.fromEastNorthUp * attitude,
-                earthFrame: frame, gravity: up, userAcceleration: forward.userAcceleration(gravity: up),
-                rotationRate: rate.isFinite ? rate - bias : .zero, bias: bias,
-                heading: usesMagnetometer ? forward.heading(eastNorthUp: attitude) : nil,
-                flags: forward.lastSample.flags)
+                earthFrame: frame, gravity: up, userAcceleration: p.acceleration == .zero ? .zero : p.acceleration - up,
+                rotationRate: p.rate.isFinite ? p.rate - bias : .zero, bias: bias,
+                heading: usesMagnetometer ? headings.heading(eastNorthUp: attitude) : nil,
+                flags: p.flags)
         }
-        if options.smoothedBias {
+        if options.inclinationLowPassTime > 0 && !options.smoothedBias {
+            // The passes once, keeping each sample's combined attitude and bias and the output
+            // pass's values; the zero-phase inclination from them; then the output.
+            var kept = [KeptSample]()
+            kept.reserveCapacity(samples.count)
+            combine(samples) { _, forward, enu, bias in
+                kept.append(KeptSample(attitude: enu.components, bias: bias, pass: PassSample(forward)))
+            }
+            let tilts = Self.zeroPhaseInclination(samples, bias: { kept[$0].bias }, start: Self.quaternion(kept.first?.attitude ?? SIMD4(1, 0, 0, 0)),
+                                                  timeConstant: options.inclinationLowPassTime, period: 1 / configuration.sampleRate)
+            for i in kept.indices {
+                let k = kept[i]
+                try emit(i, motion(Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
+            }
+        } else if options.smoothedBias {
             // The mean bias of the two passes, then the passes again with it fixed.
             var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
             combine(samples) { i, _, _, bias in biases[i] = bias }
             let corrected = BiasCorrectedSamples(base: samples, bias: biases)
             try combine(corrected, fixedBias: true) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias + biases[i], rate: forward.lastSample.rotationRate + biases[i],
-                                   integratedRate: forward.lastSample.integratedRotationRate + biases[i]))
+                var p = PassSample(forward)
+                p.rate += biases[i]
+                p.integratedRate += biases[i]
+                try emit(i, motion(enu, bias: bias + biases[i], p))
             }
         } else {
             try combine(samples) { i, forward, enu, bias in
-                try emit(i, motion(i, forward, enu, bias: bias, rate: forward.lastSample.rotationRate,
-                                   integratedRate: forward.lastSample.integratedRotationRate))
+                try emit(i, motion(enu, bias: bias, PassSample(forward)))
             }
         }
+    }
+
+    /// The output pass's values after a sample that the output needs besides the attitude and
+    /// bias: time (s; the last finite one), rotation rate (rad/s) and acceleration (g) as the
+    /// estimator took them, and flags.
+    struct PassSample {
+        var rate: SIMD3<Double>
+        /// The last integrated rate (rad/s, as the estimator took it), for the output prediction.
+        var integratedRate: SIMD3<Double>
+        var acceleration: SIMD3<Double>
+        var time: Double
+        var flags: DeviceMotion.Flags
+        init(_ e: DeviceMotionEstimator) {
+            time = e.state.lastTime ?? 0
+            rate = e.lastSample.rotationRate
+            integratedRate = e.lastSample.integratedRotationRate
+            acceleration = e.lastSample.acceleration
+            flags = e.lastSample.flags
+        }
+    }
+
+    /// A sample kept for the zero-phase inclination's output: combined attitude (device → ENU),
+    /// combined bias (rad/s) and the output pass's values.
+    struct KeptSample {
+        var attitude: SIMD4<Double>
+        var bias: SIMD3<Double>
+        var pass: PassSample
     }
 
     /// Scores the smoothed attitude against the samples' `truth` with the BROAD metric, as
@@ -290,23 +362,25 @@ public struct DeviceMotionSmoother: Sendable {
                 first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
             }
         }
-        // 2. Backward.
+        // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
+        var duration = 0.0
         var records = [BackwardRecord](unsafeUninitializedCapacity: n) { buffer, count in
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
-            var ages = SIMD2<Double>.zero, lastTime: Double?
+            var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
             for k in 0..<n {
                 let i = n - 1 - k
                 let s = samples[start + i]
                 let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
                 backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
-                ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime)
+                ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
                 (buffer.baseAddress! + i).initialize(to: BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z),
                                                                         bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages)))
             }
             count = n
+            duration = runTime
             if carries { first = backward }
         }
         let carried = first
@@ -332,29 +406,90 @@ public struct DeviceMotionSmoother: Sendable {
         // 3. Forward, combining.
         var forward = DeviceMotionEstimator(configuration: pass)
         if carries { forward.carry(from: carried, options) }
-        var ages = SIMD2<Double>.zero, lastTime: Double?
+        var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
+        let convergenceTime = options.convergenceWeightTime
         for i in 0..<n {
             let s = samples[start + i]
             forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
-            ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime)
+            ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components
             var b = r.attitude
             if (f * b).sum() < 0 { b = -b }
-            let c = f * Self.weight(ages, weightTimes) + b * Self.weight(SIMD2<Double>(r.ages), weightTimes)
+            var wf = Self.weight(ages, weightTimes), wb = Self.weight(SIMD2<Double>(r.ages), weightTimes)
+            if convergenceTime > 0 {
+                let cf = 1 - Double.exp(-runTime / convergenceTime), cb = 1 - Double.exp(-max(0, duration - runTime) / convergenceTime)
+                if cf + cb > 0 { wf *= cf; wb *= cb }
+            }
+            let c = f * wf + b * wb
             let q = Self.quaternion(c / (c * c).sum().squareRoot())
             let bias = (forward.state.bias + SIMD3(r.bias.x, r.bias.y, r.bias.z)) * 0.5
             try body(i, forward, q, bias)
         }
     }
 
+    /// Per sample, an attitude (device → ENU, arbitrary heading) whose inclination is the
+    /// zero-phase estimate of `Options.inclinationLowPassTime`: the rates less `bias` (rad/s)
+    /// integrated from `start` (each sample's rate over the step before it; steps with a
+    /// non-finite time or rate are not turned), the accelerometer turned by it and low-passed
+    /// forward and backward, and the rotation that turns that vector up (+z) applied.
+    static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: (Int) -> SIMD3<Double>, start: Quaternion<Double>,
+                                                                timeConstant: Double, period: Double) -> [SIMD4<Double>]
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count
+        guard n > 0 else { return [] }
+        let first = samples.startIndex
+        let coefficients = CriticalLowPassCoefficients(timeConstant: timeConstant, period: period.isFinite && period > 0 ? period : 0.01)
+        var attitudes = [SIMD4<Double>](repeating: .zero, count: n)
+        var filtered = [SIMD3<Double>](repeating: .zero, count: n)
+        var g = start, lastTime: Double?, input = SIMD3<Double>(0, 0, 1)
+        var low = CriticalLowPassState<SIMD3<Double>>()
+        for i in 0..<n {
+            let s = samples[first + i]
+            if let last = lastTime, s.time.isFinite {
+                let turn = (s.rotationRate - bias(i)) * (s.time - last)
+                if turn.isFinite { g = (g * Quaternion(rotationVector: turn)).normalized }
+            }
+            if s.time.isFinite { lastTime = s.time }
+            attitudes[i] = g.components
+            let a = g.act(s.acceleration)
+            if a.isFinite && a != .zero { input = a }
+            if i == 0 { low.settle(on: input, coefficients) }
+            filtered[i] = low.step(input, coefficients)
+        }
+        low = CriticalLowPassState()
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            if i == n - 1 { low.settle(on: filtered[i], coefficients) }
+            let up = low.step(filtered[i], coefficients)
+            // The shortest rotation that turns `up` to +z: (1 + u·z, u × z) normalised, u = up / |up|
+            // (none when up points down or is not finite).
+            let u = up / (up * up).sum().squareRoot()
+            let h = SIMD4(1 + u.z, u.y, -u.x, 0), norm = (h * h).sum().squareRoot()
+            if norm > 1e-12 && norm.isFinite { attitudes[i] = (quaternion(h / norm) * quaternion(attitudes[i])).components }
+        }
+        return attitudes
+    }
+
+    /// The attitude with the inclination of `tilt` (device → ENU) and the heading of `enu`:
+    /// `tilt` turned about the vertical by the twist of enu · tilt⁻¹ (`enu` itself when that
+    /// twist is undefined).
+    static func inclination(of tilt: SIMD4<Double>, heading enu: Quaternion<Double>) -> Quaternion<Double> {
+        let t = quaternion(tilt)
+        let d = enu * t.conjugate
+        let norm = (d.w * d.w + d.z * d.z).squareRoot()
+        guard norm > 1e-12, t.w.isFinite else { return enu }
+        return Quaternion(w: d.w / norm, x: 0, y: 0, z: d.z / norm) * t
+    }
+
     /// A pass's ages after a sample: the time since its last sample without a magnetic
     /// disturbance and since its last sample at rest, s (|Δt| of the pass's steps; 0 on such a
-    /// sample).
-    static func ages(_ ages: SIMD2<Double>, flags: DeviceMotion.Flags, time: Double, lastTime: inout Double?) -> SIMD2<Double> {
+    /// sample); adds the step's |Δt| to `runTime` (the time the pass has run, s).
+    static func ages(_ ages: SIMD2<Double>, flags: DeviceMotion.Flags, time: Double, lastTime: inout Double?,
+                     runTime: inout Double) -> SIMD2<Double> {
         defer { if time.isFinite { lastTime = time } }
         var step = 0.0
         if let last = lastTime, time.isFinite { step = (time - last).magnitude }
+        runTime += step
         return SIMD2(flags.contains(.magneticDisturbance) ? ages.x + step : 0, flags.contains(.atRest) ? 0 : ages.y + step)
     }
 
