@@ -332,7 +332,7 @@ poise_status poise_fusion_config_offline(poise_fusion_config *config, double sam
  * sample's from the samples before and after it (the gyroscope's scale and axis errors fitted to
  * the recording first, then forward and backward passes of the estimator with `config`, then a
  * zero-phase inclination; see docs/fusion.md). The rotation rate written is the corrected one less the bias. Inputs, units and frames as poise_fusion_update_buffer;
- * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 208 bytes per
+ * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 240 bytes per
  * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
  * when a setting is out of range.
  */

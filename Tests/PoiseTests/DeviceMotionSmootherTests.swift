@@ -147,7 +147,9 @@ import Testing
     /// weighting is symmetric in time (the reversed recording gives the same attitudes).
     @Test func convergenceWeightingTakesEachEndFromThePassThatRanThere() {
         let samples = Self.simulated(seed: 5)
-        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        // The passes' attitudes at the samples' times: no output prediction.
+        var configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        configuration.outputPrediction = 0
         let options = DeviceMotionSmoother.Options(carryBias: false, carryAttitude: false, convergenceWeightTime: 20, inclinationLowPassTime: 0)
         let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
         let out = smoother.smooth(samples)
@@ -201,7 +203,8 @@ import Testing
 
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
-        // With the zero-phase inclination, each sample's kept output values.
-        #expect(MemoryLayout<DeviceMotionSmoother.KeptSample>.stride == 144)
+        // With the zero-phase inclination, each sample's kept output values (the integrated
+        // rate of the output prediction among them).
+        #expect(MemoryLayout<DeviceMotionSmoother.KeptSample>.stride == 176)
     }
 }

@@ -205,7 +205,7 @@ def fuse(acc, gyr, mag=None, rate=100.0, mode="9d", times=None, config=None, out
     attitude from the whole recording: the gyroscope's scale and axis errors fitted to it, then
     forward and backward passes, then a zero-phase inclination; `poise fuse --offline`),
     starting from preset "offline" unless a preset or config is given; one C call
-    (poise_fusion_smooth) keeping 208 bytes per sample while it runs."""
+    (poise_fusion_smooth) keeping 240 bytes per sample while it runs."""
     if offline and config is None:
         settings.setdefault("preset", "offline")
     cfg = config if config is not None else FusionConfig(rate, mode, **settings)

@@ -42,7 +42,7 @@
 /// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
 ///
 /// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array), and
-/// with the zero-phase inclination 144 more (each sample's combined attitude and bias and the
+/// with the zero-phase inclination 176 more (each sample's combined attitude and bias and the
 /// output pass's values, kept until the inclination is known), besides
 /// the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
@@ -92,7 +92,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// low-passed forward and backward (VQF's second-order accelerometer low-pass with this
         /// time constant), and each sample's inclination the one that turns that low-passed
         /// vector up; the heading stays the combined passes'. 0: the combined passes'
-        /// inclination. One more integration and two filter passes, and 144 bytes per sample (208 in all at the peak). Default 4 (chosen
+        /// inclination. One more integration and two filter passes, and 176 bytes per sample (240 in all at the peak). Default 4 (chosen
         /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
         public var inclinationLowPassTime: Double = 4
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
