@@ -30,16 +30,19 @@ struct FusionHandle {
     /// Writes row `row` of the requested outputs (non-NULL pointers of `o`) after an update.
     @inline(__always)
     static func write(_ estimator: inout DeviceMotionEstimator, row i: Int, to o: poise_fusion_outputs) {
-        if o.attitude != nil || o.heading != nil {
-            let enu = estimator.attitudeEastNorthUp
+        let wantsAttitude = o.attitude != nil || o.heading != nil, wantsGravity = o.gravity != nil || o.user_acceleration != nil
+        // The 6D attitude once (with the output prediction it is a quaternion product).
+        let q6 = wantsAttitude || wantsGravity ? estimator.attitude6D : .identity
+        if wantsAttitude {
+            let enu = estimator.attitudeEastNorthUp(sixD: q6)
             if let q = o.attitude {
                 let a = estimator.attitude(eastNorthUp: enu)
                 q[4 * i] = a.w; q[4 * i + 1] = a.x; q[4 * i + 2] = a.y; q[4 * i + 3] = a.z
             }
             if let p = o.heading { p[i] = estimator.heading(eastNorthUp: enu) ?? .nan }
         }
-        if o.gravity != nil || o.user_acceleration != nil {
-            let up = estimator.gravity
+        if wantsGravity {
+            let up = estimator.gravity(sixD: q6)
             if let p = o.gravity { store(up, p + 3 * i) }
             if let p = o.user_acceleration { store(estimator.userAcceleration(gravity: up), p + 3 * i) }
         }

@@ -109,7 +109,12 @@ extension DeviceMotionEstimator {
     /// The attitude in ENU (device → east-north-up) for the configured reference, before the
     /// earth-frame convention is applied.
     @inlinable @inline(__always) public var attitudeEastNorthUp: Quaternion<Double> {
-        let q6 = attitude6D
+        attitudeEastNorthUp(sixD: attitude6D)
+    }
+
+    /// `attitudeEastNorthUp` from the 6D attitude `q6` (`attitude6D`; read it once when several
+    /// outputs are needed: with the output prediction it is a quaternion product).
+    @inlinable @inline(__always) public func attitudeEastNorthUp(sixD q6: Quaternion<Double>) -> Quaternion<Double> {
         guard coefficients.usesMagnetometer else { return q6 }
         var yaw = state.headingCorrection
         switch configuration.reference {
@@ -133,8 +138,10 @@ extension DeviceMotionEstimator {
     @inlinable public var attitude: Quaternion<Double> { attitude(eastNorthUp: attitudeEastNorthUp) }
 
     /// Up in device coordinates after the last sample (`DeviceMotion.gravity`): unit length.
-    @inlinable @inline(__always) public var gravity: SIMD3<Double> {
-        let q6 = attitude6D
+    @inlinable @inline(__always) public var gravity: SIMD3<Double> { gravity(sixD: attitude6D) }
+
+    /// `gravity` from the 6D attitude `q6` (`attitude6D`).
+    @inlinable @inline(__always) public func gravity(sixD q6: Quaternion<Double>) -> SIMD3<Double> {
         let (w, x, y, z) = (q6.w, q6.x, q6.y, q6.z)
         // The third row of the device → earth matrix.
         return SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
@@ -176,8 +183,9 @@ extension DeviceMotionEstimator {
     @inlinable @inline(__always) public var deviceMotion: DeviceMotion {
         // This getter and the getters it uses are always inlined: called out of line from
         // `process`, each call copied the whole estimator (≈ 2.4 KB) on every sample.
-        let up = gravity
-        let enu = attitudeEastNorthUp
+        let q6 = attitude6D   // once: with the output prediction it is a quaternion product
+        let up = gravity(sixD: q6)
+        let enu = attitudeEastNorthUp(sixD: q6)
         return DeviceMotion(
             time: state.lastTime ?? 0,
             attitude: attitude(eastNorthUp: enu),
