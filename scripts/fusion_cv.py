@@ -155,6 +155,13 @@ QUESTIONS = {
 }
 
 
+def at_sample_times(questions):
+    """The questions with `outputPrediction` 0 in every candidate but those of "output
+    prediction": the questions before it were measured on the attitude at the samples' times."""
+    return {q: c if q == "output prediction" else {label: {"outputPrediction": 0, **s} for label, s in c.items()}
+            for q, c in questions.items()}
+
+
 def settings_key(mode, settings):
     return mode + " " + " ".join("%s=%s" % (k, "%g" % v if isinstance(v, (int, float)) else v) for k, v in sorted(settings.items()))
 
@@ -259,10 +266,7 @@ def main():
         sys.exit("no BROAD trials in ../shared/data/broad")
     names = [os.path.basename(t)[:2] for t in trials]
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
-    # Every question before "output prediction" scores the attitude at the samples' times.
-    for q in questions:
-        if q != "output prediction":
-            questions[q] = {label: {"outputPrediction": 0, **c} for label, c in questions[q].items()}
+    questions = at_sample_times(questions)
     for text in options.candidate:
         label, _, spec = text.partition(":")
         settings = dict(item.split("=", 1) for item in spec.split(",") if item)

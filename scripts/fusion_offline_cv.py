@@ -151,10 +151,7 @@ def main():
               for r in csv.DictReader(line for line in open(GOLDEN) if not line.startswith("#"))}
     reference = {m: [golden[(n, m)] for n in names] for m in ("9d", "6d")}
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
-    # Every question before "output prediction" scores the attitude at the samples' times.
-    for q in questions:
-        if q != "output prediction":
-            questions[q] = {label: {"outputPrediction": 0, **c} for label, c in questions[q].items()}
+    questions = fusion_cv.at_sample_times(questions)
     for text in options.candidate:
         label, _, spec = text.partition(":")
         questions.setdefault("candidates", {})[label] = dict(i.split("=", 1) for i in spec.split(",") if i)
