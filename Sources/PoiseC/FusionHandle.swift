@@ -12,9 +12,12 @@ struct FusionHandle {
         try Box.open(handle, tag: HandleTag.fusion, kind: kind)
     }
 
-    /// `motion` in the C struct.
+    /// The estimator's `deviceMotion` in the C struct. `estimator` is `inout` so that it is read
+    /// in place: a getter called on `box.pointee.payload.estimator` copied the whole estimator
+    /// (≈ 2.7 KB) to the stack on every call.
     @inline(__always)
-    static func cMotion(_ motion: DeviceMotion) -> poise_motion {
+    static func cMotion(_ estimator: inout DeviceMotionEstimator) -> poise_motion {
+        let motion = estimator.deviceMotion
         var o = poise_motion()
         o.time = motion.time
         o.attitude = (motion.attitude.w, motion.attitude.x, motion.attitude.y, motion.attitude.z)
@@ -99,7 +102,7 @@ public func cFusionUpdate(_ handle: OpaquePointer?, _ time: Double, _ acc: Unsaf
         guard let gyr else { throw .null("gyr") }
         box.pointee.payload.estimator.update(time: time, acceleration: vector(acc), rotationRate: vector(gyr),
                                              magneticField: mag.map(vector))
-        if let out { out.pointee = FusionHandle.cMotion(box.pointee.payload.estimator.deviceMotion) }
+        if let out { out.pointee = FusionHandle.cMotion(&box.pointee.payload.estimator) }
     }
 }
 
@@ -109,7 +112,7 @@ public func cFusionGetMotion(_ handle: OpaquePointer?, _ out: UnsafeMutablePoint
     guarded(error) { () throws(CError) in
         let box = try FusionHandle.open(handle)
         guard let out else { throw .null("out") }
-        out.pointee = FusionHandle.cMotion(box.pointee.payload.estimator.deviceMotion)
+        out.pointee = FusionHandle.cMotion(&box.pointee.payload.estimator)
     }
 }
 
