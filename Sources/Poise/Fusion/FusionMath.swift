@@ -53,7 +53,7 @@ func fusionPredicted(_ q: Quaternion<Double>, rate w: SIMD3<Double>, halfInterva
 }
 
 /// asin(x) for x in [−1, 1] (callers clamp), with fdlibm's rational approximation R(z)
-/// (Sun Microsystems' freely distributable fdlibm `e_asin.c`; |error of R| < 2^−58.75). The
+/// (fdlibm's `e_asin.c`, Sun Microsystems; its notice is in THIRD_PARTY.md; |error of R| < 2^−58.75). The
 /// |x| ≥ 0.5 branch uses asin(x) = π/2 − 2·asin(√((1 − |x|)/2)) without fdlibm's extra-precision
 /// split, so the result is within a few ulp of the C library's (dip angles here only meet
 /// 10° thresholds and a low-pass).
