@@ -39,6 +39,9 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 # heading gain (9 s), as docs/fusion.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
+# The questions asked after "output prediction", at the defaults (the others at the samples' times).
+WITH_PREDICTION = ("output prediction", "heading: zero-phase")
+
 QUESTIONS = {
     "passes": {
         "average of independent passes": {"carryBias": "false", "carryAttitude": "false"},
@@ -109,6 +112,13 @@ QUESTIONS = {
         "zero-phase inclination, 4 s (defaults)": {},
         "zero-phase inclination, 6 s": {"inclinationLowPassTime": 6},
     },
+    "heading: zero-phase": {
+        "the combined passes' heading (defaults)": {},
+        "zero-phase heading correction, 10 s": {"headingLowPassTime": 10},
+        "zero-phase heading correction, 30 s": {"headingLowPassTime": 30},
+        "zero-phase heading correction, 100 s": {"headingLowPassTime": 100},
+        "zero-phase heading correction, 300 s": {"headingLowPassTime": 300},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},
@@ -151,7 +161,7 @@ def main():
               for r in csv.DictReader(line for line in open(GOLDEN) if not line.startswith("#"))}
     reference = {m: [golden[(n, m)] for n in names] for m in ("9d", "6d")}
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
-    questions = fusion_cv.at_sample_times(questions)
+    questions = fusion_cv.at_sample_times(questions, WITH_PREDICTION)
     for text in options.candidate:
         label, _, spec = text.partition(":")
         questions.setdefault("candidates", {})[label] = dict(i.split("=", 1) for i in spec.split(",") if i)
