@@ -40,7 +40,8 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
 # The questions asked after "output prediction", at the defaults (the others at the samples' times).
-WITH_PREDICTION = ("output prediction", "heading: zero-phase")
+WITH_PREDICTION = ("output prediction", "heading: zero-phase", "heading: passes' starts",
+                   "bias: combined by covariances")
 
 QUESTIONS = {
     "passes": {
@@ -118,6 +119,17 @@ QUESTIONS = {
         "zero-phase heading correction, 30 s": {"headingLowPassTime": 30},
         "zero-phase heading correction, 100 s": {"headingLowPassTime": 100},
         "zero-phase heading correction, 300 s": {"headingLowPassTime": 300},
+    },
+    "heading: passes' starts": {
+        "a pass at rest starts from the magnetometer's heading (defaults)": {},
+        "the other pass's heading always carried": {"carryHeading": "true"},
+        "heading carried, 9-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 9},
+        "heading carried, 15-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 15},
+        "heading carried, 40-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 40},
+    },
+    "bias: combined by covariances": {
+        "the mean of the passes' biases (defaults)": {},
+        "combined by their covariances": {"biasCovarianceWeighting": "true"},
     },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},

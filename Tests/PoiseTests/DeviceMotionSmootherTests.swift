@@ -278,6 +278,31 @@ import Testing
         #expect(out.allSatisfy { $0.attitude.isFinite && $0.gravity.x.isFinite && ($0.heading ?? .nan).isFinite })
     }
 
+    /// `biasCovarianceWeighting`: the two passes' biases combined by their covariances, per
+    /// axis the inverse-variance weighted mean for diagonal covariances, the mean when their
+    /// sum is singular; in the smoother it changes the bias and nothing spreads.
+    @Test func biasesCombinedByCovariancesWeighTheSurerPass() {
+        let a = SIMD3<Double>(1, 2, 3), b = SIMD3<Double>(3, 2, -1)
+        let pa = Matrix3(SIMD3(1, 0, 0), SIMD3(0, 4, 0), SIMD3(0, 0, 0.5)), pb = Matrix3(SIMD3(3, 0, 0), SIMD3(0, 4, 0), SIMD3(0, 0, 1.5))
+        let c = DeviceMotionSmoother.combinedBias(a, pa, b, pb)
+        // Per axis (a/pa + b/pb) / (1/pa + 1/pb).
+        let expected = SIMD3<Double>((1.0 / 1 + 3.0 / 3) / (1.0 / 1 + 1.0 / 3), 2, (3 / 0.5 - 1 / 1.5) / (1 / 0.5 + 1 / 1.5))
+        #expect(norm(c - expected) < 1e-12, "\(c) vs \(expected)")
+        #expect(DeviceMotionSmoother.combinedBias(a, .scaledIdentity(0), b, .scaledIdentity(0)) == (a + b) * 0.5)
+        var samples = Self.simulated()
+        samples[700].rotationRate.y = .nan
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
+            let weighted = DeviceMotionSmoother(configuration: configuration, options: .init(biasCovarianceWeighting: true)).smooth(samples)
+            #expect(weighted.count == samples.count)
+            var moved = 0.0
+            for i in stride(from: 0, to: samples.count, by: 13) { moved = max(moved, norm(weighted[i].bias - plain[i].bias)) }
+            #expect(moved > 1e-6, "\(reference): the combination changed nothing")
+            #expect(weighted.allSatisfy { $0.attitude.isFinite && $0.bias.x.isFinite && $0.gravity.x.isFinite })
+        }
+    }
+
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
         // With the zero-phase inclination, each sample's kept output values (the integrated
