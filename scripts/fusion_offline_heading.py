@@ -22,11 +22,16 @@ low-passed residual); "replace" applies it to the smoother's zero-phase inclinat
 rates less the combined bias integrated once from the first attitude, tilted up; no passes'
 heading at all, as offlineVQF).
 
-Prints per trial the 9D total RMSE (BROAD metric, °) of offlineVQF (fixture), the smoother and
+--truth: per trial, the magnetometer's heading offset in the truth's frame (δ of step 1 with q
+the truth, mean and standard deviation, °) over the samples at rest and over the scored samples
+in motion: what a heading taken from the magnetometer can be at best.
+
+Otherwise prints per trial the 9D total RMSE (BROAD metric, °) of offlineVQF (fixture), the smoother and
 each variant, then the means and the worst trial against offlineVQF.
 
 Run from the repository root after `swift build -c release --product poise`:
     python3 scripts/fusion_offline_heading.py [--time 10 --time 30] [--test offline] [--variant residual]
+    python3 scripts/fusion_offline_heading.py --truth
 """
 import argparse
 import glob
@@ -87,6 +92,7 @@ def main():
     parser.add_argument("--test", action="append")
     parser.add_argument("--variant", action="append")
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--truth", action="store_true")
     options = parser.parse_args()
     times = options.time or [10.0, 30.0, 60.0]
     tests = options.test or ["offline"]
@@ -94,6 +100,18 @@ def main():
     trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
     if not trials:
         sys.exit("no BROAD trials in ../shared/data/broad")
+    if options.truth:
+        print("| trial | at rest: mean / sd (°) | in motion: mean / sd (°) |")
+        print("|---|---|---|")
+        for path in trials:
+            name, rows, truth, scored = read_trial(path)
+            cells = []
+            for samples in (np.isfinite(truth).all(1) & (rows[:, 17] == 0), scored):
+                e = rotate(truth[samples], rows[samples, 7:10])
+                delta = np.degrees(np.arctan2(e[:, 0], e[:, 1]))
+                cells.append("%+.2f / %.2f" % (delta.mean(), delta.std()))
+            print("| %s | %s |" % (name[:2], " | ".join(cells)))
+        return
     reference = offline_vqf_9d()
     columns = ["offlineVQF", "smoother"] + ["%s %s %g s" % (v, k, T) for v in variants for k in tests for T in times]
     print("| trial | " + " | ".join(columns) + " |")
