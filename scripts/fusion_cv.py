@@ -155,10 +155,11 @@ QUESTIONS = {
 }
 
 
-def at_sample_times(questions):
+def at_sample_times(questions, with_prediction=("output prediction",)):
     """The questions with `outputPrediction` 0 in every candidate but those of "output
-    prediction": the questions before it were measured on the attitude at the samples' times."""
-    return {q: c if q == "output prediction" else {label: {"outputPrediction": 0, **s} for label, s in c.items()}
+    prediction" and of `with_prediction` (asked after it, at the defaults): the questions before
+    it were measured on the attitude at the samples' times."""
+    return {q: c if q in with_prediction else {label: {"outputPrediction": 0, **s} for label, s in c.items()}
             for q, c in questions.items()}
 
 

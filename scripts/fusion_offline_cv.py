@@ -39,6 +39,10 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 # heading gain (9 s), as docs/fusion.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
+# The questions asked after "output prediction", at the defaults (the others at the samples' times).
+WITH_PREDICTION = ("output prediction", "heading: zero-phase", "heading: passes' starts",
+                   "bias: combined by covariances")
+
 QUESTIONS = {
     "passes": {
         "average of independent passes": {"carryBias": "false", "carryAttitude": "false"},
@@ -109,6 +113,24 @@ QUESTIONS = {
         "zero-phase inclination, 4 s (defaults)": {},
         "zero-phase inclination, 6 s": {"inclinationLowPassTime": 6},
     },
+    "heading: zero-phase": {
+        "the combined passes' heading (defaults)": {},
+        "zero-phase heading correction, 10 s": {"headingLowPassTime": 10},
+        "zero-phase heading correction, 30 s": {"headingLowPassTime": 30},
+        "zero-phase heading correction, 100 s": {"headingLowPassTime": 100},
+        "zero-phase heading correction, 300 s": {"headingLowPassTime": 300},
+    },
+    "heading: passes' starts": {
+        "a pass at rest starts from the magnetometer's heading (defaults)": {},
+        "the other pass's heading always carried": {"carryHeading": "true"},
+        "heading carried, 9-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 9},
+        "heading carried, 15-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 15},
+        "heading carried, 40-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 40},
+    },
+    "bias: combined by covariances": {
+        "the mean of the passes' biases (defaults)": {},
+        "combined by their covariances": {"biasCovarianceWeighting": "true"},
+    },
     "heading gain": {
         "9 s (online default)": {"magnetometerTimeConstant": 9},
         "12 s": {"magnetometerTimeConstant": 12},
@@ -151,7 +173,7 @@ def main():
               for r in csv.DictReader(line for line in open(GOLDEN) if not line.startswith("#"))}
     reference = {m: [golden[(n, m)] for n in names] for m in ("9d", "6d")}
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
-    questions = fusion_cv.at_sample_times(questions)
+    questions = fusion_cv.at_sample_times(questions, WITH_PREDICTION)
     for text in options.candidate:
         label, _, spec = text.partition(":")
         questions.setdefault("candidates", {})[label] = dict(i.split("=", 1) for i in spec.split(",") if i)

@@ -52,6 +52,17 @@ def passes(poise, path, rows, gain, scratch):
     return forward, (q[::-1], flags[::-1])
 
 
+def offline_vqf_9d():
+    """vqf.offlineVQF's 9D total RMSE (°) per trial name (Tests/PoiseTests/Fixtures/vqf_offline_broad.csv)."""
+    reference = {}
+    with open(os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv")) as f:
+        for line in f:
+            field = line.strip().split(",")
+            if len(field) == 5 and field[1] == "9d":
+                reference[field[0]] = float(field[2])
+    return reference
+
+
 def average(a, b, weight_a=None):
     """Per-sample weighted quaternion average (equal weights without `weight_a`), normalised."""
     w = np.full(len(a), 0.5) if weight_a is None else weight_a
@@ -100,12 +111,7 @@ def main():
         print("| RMS | %s |" % " | ".join("%.2f" % np.sqrt(np.mean(e[scored] ** 2)) for e in errors))
         return
     scales = options.scale or [0.5, 1, 2, 3, 5]
-    reference = {}
-    with open(os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv")) as f:
-        for line in f:
-            field = line.strip().split(",")
-            if len(field) == 5 and field[1] == "9d":
-                reference[field[0]] = float(field[2])
+    reference = offline_vqf_9d()
     print("| trial | offlineVQF | 25 s | 9 s | " + " | ".join("blend D = %g°" % d for d in scales) + " | mean d (°) |")
     print("|---" * (5 + len(scales)) + "|")
     results = []

@@ -86,7 +86,9 @@ def zero_phase(x, b, a):
     return low_pass(low_pass(x, b, a)[::-1], b, a)[::-1]
 
 
-def with_offline_inclination(q, rate, acc, t, tau):
+def inclination_frame(q, rate, acc, t, tau):
+    """Steps 1–3: the rates integrated from q[0], tilted so the zero-phase low-passed
+    accelerometer points up (device → a frame with an arbitrary heading)."""
     g = strapdown(q[0], rate, t)
     earth = rotate(g, acc)
     b, a = low_pass_coefficients(tau, float(np.median(np.diff(t))))
@@ -97,11 +99,22 @@ def with_offline_inclination(q, rate, acc, t, tau):
     s = np.linalg.norm(axis, axis=1)
     angle = np.arctan2(s, up[:, 2])
     axis /= np.maximum(s, 1e-300)[:, None]
-    inclination = product(np.concatenate([np.cos(angle / 2)[:, None], np.sin(angle / 2)[:, None] * axis], 1), g)
+    return product(np.concatenate([np.cos(angle / 2)[:, None], np.sin(angle / 2)[:, None] * axis], 1), g)
+
+
+def with_offline_inclination(q, rate, acc, t, tau):
+    inclination = inclination_frame(q, rate, acc, t, tau)
     d = product(q, inclination * CONJUGATE)
     twist = np.stack([d[:, 0], np.zeros(len(d)), np.zeros(len(d)), d[:, 3]], 1)
     twist /= np.linalg.norm(twist, axis=1)[:, None]
     return product(twist, inclination)
+
+
+def read_trial(path):
+    """A BROAD trial's name, rows, truth quaternions (w, x, y, z) and scored samples (moving, with truth)."""
+    rows = np.loadtxt(path, delimiter=",", skiprows=1)
+    truth = rows[:, 10:14]
+    return os.path.basename(path)[:-4], rows, truth, (rows[:, 17] == 1) & np.isfinite(truth).all(1)
 
 
 def main():
@@ -133,10 +146,7 @@ def main():
     results = {"9d": [], "6d": []}
     with tempfile.TemporaryDirectory() as scratch:
         for path in trials:
-            name = os.path.basename(path)[:-4]
-            rows = np.loadtxt(path, delimiter=",", skiprows=1)
-            truth = rows[:, 10:14]
-            scored = (rows[:, 17] == 1) & np.isfinite(truth).all(1)
+            name, rows, truth, scored = read_trial(path)
             cells = []
             for mode in ("9d", "6d"):
                 out = os.path.join(scratch, "motion.csv")

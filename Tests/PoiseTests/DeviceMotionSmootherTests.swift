@@ -201,6 +201,108 @@ import Testing
         #expect(one.count == 1 && one[0].attitude.isFinite && abs(one[0].gravity.z - 1) < 1e-12)
     }
 
+    /// `headingLowPassTime`'s correction: each sample's field, turned into its attitude's frame,
+    /// gives the angle by which that frame's north is off; the angles are low-passed with zero
+    /// phase, leaving out fields whose norm or dip is off the recording's medians.
+    @Test func zeroPhaseHeadingFollowsTheFieldSymmetricallyAndLeavesOutDisturbedSamples() {
+        // 60 s at 100 Hz, level, the field 2° east of the frame's north for 30 s, then 2° west.
+        let n = 6000, degree = Double.pi / 180
+        func field(_ angle: Double, norm: Double = 1) -> SIMD3<Double> {
+            SIMD3(20 * Double.sin(angle), 20 * Double.cos(angle), -40) * norm
+        }
+        var samples = (0..<n).map { i in
+            MotionSample(time: Double(i) / 100, acceleration: SIMD3(0, 0, 1), magneticField: field((i < n / 2 ? 2 : -2) * degree))
+        }
+        let level = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
+        func turns(_ samples: [MotionSample]) -> [Double] {
+            DeviceMotionSmoother.zeroPhaseHeading(samples, offsets: Array(repeating: .zero, count: n), attitude: { _ in level },
+                                                  timeConstant: 2, period: 0.01).map { 2 * Double.atan2(y: $0.z, x: $0.w) / degree }
+        }
+        let clean = turns(samples)
+        #expect(abs(clean[200] - 2) < 1e-3 && abs(clean[n - 200] + 2) < 1e-3, "\(clean[200])°, \(clean[n - 200])°")
+        // Zero phase: antisymmetric about the step, no lag.
+        for k in [0, 50, 300, 1000] { #expect(abs(clean[n / 2 - 1 - k] + clean[n / 2 + k]) < 1e-4, "\(k)") }
+        #expect(abs(clean[n / 2 - 1]) < 1, "\(clean[n / 2 - 1])°")
+        // Fields 30 % stronger, or dipping 20° more, pointing 90° off, and readings that are not
+        // finite, are left out: as if there were no reading.
+        var withoutThem = samples
+        for i in stride(from: 100, to: n, by: 37) {
+            samples[i].magneticField = field(90 * degree, norm: 1.3)
+            withoutThem[i].magneticField = nil
+        }
+        for i in stride(from: 120, to: n, by: 41) {
+            samples[i].magneticField = SIMD3(0, 5, -44.4)
+            withoutThem[i].magneticField = nil
+        }
+        samples[2100].magneticField = SIMD3(.nan, 1, 1)
+        withoutThem[2100].magneticField = nil
+        let disturbed = turns(samples), expected = turns(withoutThem)
+        var apart = 0.0, moved = 0.0
+        for i in 0..<n {
+            apart = max(apart, abs(disturbed[i] - expected[i]))
+            moved = max(moved, abs(disturbed[i] - clean[i]))
+        }
+        #expect(apart < 1e-12 && moved > 1e-6, "\(apart)° apart, \(moved)° from the clean field")
+        // The offsets are taken off the reading before it is turned.
+        let offset = SIMD3<Double>(5, -3, 2)
+        let shifted = samples.map { s -> MotionSample in var s = s; s.magneticField = s.magneticField.map { $0 + offset }; return s }
+        let removed = DeviceMotionSmoother.zeroPhaseHeading(shifted, offsets: Array(repeating: offset, count: n), attitude: { _ in level },
+                                                            timeConstant: 2, period: 0.01).map { 2 * Double.atan2(y: $0.z, x: $0.w) / degree }
+        #expect(abs(removed[200] - disturbed[200]) < 1e-9)
+        // No reading at all: no turn.
+        let none = samples.map { s -> MotionSample in var s = s; s.magneticField = nil; return s }
+        #expect(turns(none).allSatisfy { $0 == 0 })
+    }
+
+    /// The smoother with `headingLowPassTime`: changes the 9D heading only, and bad input
+    /// never spreads.
+    @Test func zeroPhaseHeadingOptionTurnsTheHeadingOnly() {
+        var samples = Self.simulated()
+        let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+        let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
+        let corrected = DeviceMotionSmoother(configuration: configuration, options: .init(headingLowPassTime: 30)).smooth(samples)
+        var moved = 0.0, tilted = 0.0
+        for i in stride(from: 0, to: samples.count, by: 11) {
+            moved = max(moved, (corrected[i].attitude * plain[i].attitude.conjugate).angle)
+            tilted = max(tilted, norm(corrected[i].gravity - plain[i].gravity))
+        }
+        #expect(moved > 1e-5 && tilted < 1e-12, "\(moved) rad, gravity \(tilted) apart")
+        let sixD = DeviceMotionConfiguration(sampleRate: 100, reference: .arbitraryZVertical)
+        #expect(DeviceMotionSmoother(configuration: sixD, options: .init(headingLowPassTime: 30)).smooth(samples)
+                == DeviceMotionSmoother(configuration: sixD).smooth(samples))
+        samples[500].rotationRate.x = .nan
+        samples[900].magneticField = SIMD3(.nan, 1, 1)
+        samples[1100].time = .nan
+        let out = DeviceMotionSmoother(configuration: configuration, options: .init(headingLowPassTime: 30)).smooth(samples)
+        #expect(out.count == samples.count)
+        #expect(out.allSatisfy { $0.attitude.isFinite && $0.gravity.x.isFinite && ($0.heading ?? .nan).isFinite })
+    }
+
+    /// `biasCovarianceWeighting`: the two passes' biases combined by their covariances, per
+    /// axis the inverse-variance weighted mean for diagonal covariances, the mean when their
+    /// sum is singular; in the smoother it changes the bias and nothing spreads.
+    @Test func biasesCombinedByCovariancesWeighTheSurerPass() {
+        let a = SIMD3<Double>(1, 2, 3), b = SIMD3<Double>(3, 2, -1)
+        let pa = Matrix3(SIMD3(1, 0, 0), SIMD3(0, 4, 0), SIMD3(0, 0, 0.5)), pb = Matrix3(SIMD3(3, 0, 0), SIMD3(0, 4, 0), SIMD3(0, 0, 1.5))
+        let c = DeviceMotionSmoother.combinedBias(a, pa, b, pb)
+        // Per axis (a/pa + b/pb) / (1/pa + 1/pb).
+        let expected = SIMD3<Double>((1.0 / 1 + 3.0 / 3) / (1.0 / 1 + 1.0 / 3), 2, (3 / 0.5 - 1 / 1.5) / (1 / 0.5 + 1 / 1.5))
+        #expect(norm(c - expected) < 1e-12, "\(c) vs \(expected)")
+        #expect(DeviceMotionSmoother.combinedBias(a, .scaledIdentity(0), b, .scaledIdentity(0)) == (a + b) * 0.5)
+        var samples = Self.simulated()
+        samples[700].rotationRate.y = .nan
+        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
+            let weighted = DeviceMotionSmoother(configuration: configuration, options: .init(biasCovarianceWeighting: true)).smooth(samples)
+            #expect(weighted.count == samples.count)
+            var moved = 0.0
+            for i in stride(from: 0, to: samples.count, by: 13) { moved = max(moved, norm(weighted[i].bias - plain[i].bias)) }
+            #expect(moved > 1e-6, "\(reference): the combination changed nothing")
+            #expect(weighted.allSatisfy { $0.attitude.isFinite && $0.bias.x.isFinite && $0.gravity.x.isFinite })
+        }
+    }
+
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
         // With the zero-phase inclination, each sample's kept output values (the integrated

@@ -95,6 +95,23 @@ public struct DeviceMotionSmoother: Sendable {
         /// inclination. One more integration and two filter passes, and 176 bytes per sample (240 in all at the peak). Default 4 (chosen
         /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
         public var inclinationLowPassTime: Double = 4
+        /// Time constant, s, of the zero-phase heading correction (offlineVQF's heading, from its
+        /// published description), 9D with `inclinationLowPassTime` > 0 only: per sample, the
+        /// magnetometer reading less the output pass's offset estimate, turned into the output
+        /// attitude's frame (ENU), gives the angle about the vertical by which that frame's
+        /// north is off magnetic north; samples whose field norm is more than 10 % or whose dip
+        /// is more than 10° from the recording's medians are left out; the unit vectors of the
+        /// others' angles are low-passed forward and backward (first order, this time constant)
+        /// and each sample's attitude is turned about the vertical by the angle of the result
+        /// (counter-clockwise seen from above when north lies clockwise of the frame's). 0: the
+        /// combined passes' heading. 24 bytes per sample more. Default 0.
+        public var headingLowPassTime: Double = 0
+        /// Combine the two passes' gyroscope biases per sample by their covariances (the
+        /// minimum-variance combination b_f + P_f (P_f + P_b)⁻¹ (b_b − b_f), P each pass's bias
+        /// covariance, as offlineVQF combines its passes' biases) instead of their mean; the
+        /// combined bias is the output's and the one the zero-phase inclination integrates
+        /// with. 72 bytes per sample more. Default false.
+        public var biasCovarianceWeighting: Bool = false
         /// Fit the gyroscope's scale factors and axis misalignment to the recording
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
@@ -115,8 +132,11 @@ public struct DeviceMotionSmoother: Sendable {
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
                     convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 4,
-                    gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false) {
+                    gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false,
+                    headingLowPassTime: Double = 0, biasCovarianceWeighting: Bool = false) {
             self.smoothedBias = smoothedBias
+            self.biasCovarianceWeighting = biasCovarianceWeighting
+            self.headingLowPassTime = headingLowPassTime
             self.gyroscopeSelfCalibration = gyroscopeSelfCalibration
             self.gyroscopeMaximumMisalignment = gyroscopeMaximumMisalignment
             self.carryBias = carryBias
@@ -135,7 +155,8 @@ public struct DeviceMotionSmoother: Sendable {
         /// The names of the settings (for command-line overrides).
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
                                    "convergenceWeightTime", "inclinationLowPassTime",
-                                   "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias"]
+                                   "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias",
+                                   "headingLowPassTime", "biasCovarianceWeighting"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -267,14 +288,30 @@ public struct DeviceMotionSmoother: Sendable {
             // pass's values; the zero-phase inclination from them; then the output.
             var kept = [KeptSample]()
             kept.reserveCapacity(samples.count)
+            let correctsHeading = usesMagnetometer && options.headingLowPassTime > 0
+            var offsets = [SIMD3<Double>]()
+            if correctsHeading { offsets.reserveCapacity(samples.count) }
             combine(samples) { _, forward, enu, bias in
                 kept.append(KeptSample(attitude: enu.components, bias: bias, pass: PassSample(forward)))
+                if correctsHeading { offsets.append(forward.state.magneticOffset) }
             }
+            let period = 1 / configuration.sampleRate
             let tilts = Self.zeroPhaseInclination(samples, bias: { kept[$0].bias }, start: Self.quaternion(kept.first?.attitude ?? SIMD4(1, 0, 0, 0)),
-                                                  timeConstant: options.inclinationLowPassTime, period: 1 / configuration.sampleRate)
-            for i in kept.indices {
-                let k = kept[i]
-                try emit(i, motion(Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
+                                                  timeConstant: options.inclinationLowPassTime, period: period)
+            if correctsHeading {
+                let turns = Self.zeroPhaseHeading(samples, offsets: offsets,
+                                                  attitude: { Self.inclination(of: tilts[$0], heading: Self.quaternion(kept[$0].attitude)) },
+                                                  timeConstant: options.headingLowPassTime, period: period)
+                offsets = []
+                for i in kept.indices {
+                    let k = kept[i]
+                    try emit(i, motion(turns[i] * Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
+                }
+            } else {
+                for i in kept.indices {
+                    let k = kept[i]
+                    try emit(i, motion(Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
+                }
             }
         } else if options.smoothedBias {
             // The mean bias of the two passes, then the passes again with it fixed.
@@ -364,6 +401,8 @@ public struct DeviceMotionSmoother: Sendable {
         }
         // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
         var duration = 0.0
+        let weighsBias = options.biasCovarianceWeighting
+        var covariances = [Matrix3](repeating: .scaledIdentity(0), count: weighsBias ? n : 0)
         var records = [BackwardRecord](unsafeUninitializedCapacity: n) { buffer, count in
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
@@ -376,6 +415,7 @@ public struct DeviceMotionSmoother: Sendable {
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
+                if weighsBias { covariances[i] = backward.state.biasP }
                 (buffer.baseAddress! + i).initialize(to: BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z),
                                                                         bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages)))
             }
@@ -423,7 +463,9 @@ public struct DeviceMotionSmoother: Sendable {
             }
             let c = f * wf + b * wb
             let q = Self.quaternion(c / (c * c).sum().squareRoot())
-            let bias = (forward.state.bias + SIMD3(r.bias.x, r.bias.y, r.bias.z)) * 0.5
+            let backwardBias = SIMD3(r.bias.x, r.bias.y, r.bias.z)
+            let bias = weighsBias ? Self.combinedBias(forward.state.bias, forward.state.biasP, backwardBias, covariances[i])
+                                  : (forward.state.bias + backwardBias) * 0.5
             try body(i, forward, q, bias)
         }
     }
@@ -468,6 +510,85 @@ public struct DeviceMotionSmoother: Sendable {
             if norm > 1e-12 && norm.isFinite { attitudes[i] = (quaternion(h / norm) * quaternion(attitudes[i])).components }
         }
         return attitudes
+    }
+
+    /// Per sample, the zero-phase heading correction of `Options.headingLowPassTime`: a turn
+    /// about the vertical (ENU) to apply before the sample's `attitude` (device → ENU). Each
+    /// sample's magnetometer reading less `offsets` (µT, device frame), turned by its attitude,
+    /// gives δ = atan2(east, north) (rad) and the field's norm and dip; samples without a finite
+    /// reading, or whose norm is more than 10 % or dip more than 10° from the medians of all the
+    /// others, weigh 0, the rest 1; (w cos δ, w sin δ) is low-passed forward and then backward
+    /// (first order, `timeConstant` s, both directions from 0) and the turn is by the angle of
+    /// the result (none where every weight is 0).
+    static func zeroPhaseHeading<C: RandomAccessCollection>(_ samples: C, offsets: [SIMD3<Double>], attitude: (Int) -> Quaternion<Double>,
+                                                            timeConstant: Double, period: Double) -> [Quaternion<Double>]
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count
+        let first = samples.startIndex
+        // The field in ENU per sample (non-finite: no reading).
+        var fields = [SIMD3<Double>](repeating: SIMD3(repeating: .nan), count: n)
+        var norms = [Double](), dips = [Double]()
+        norms.reserveCapacity(n)
+        dips.reserveCapacity(n)
+        for i in 0..<n {
+            guard let m = samples[first + i].magneticField else { continue }
+            let e = attitude(i).act(m - offsets[i])
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            guard e.isFinite, horizontal > 0 else { continue }
+            fields[i] = e
+            norms.append((e * e).sum().squareRoot())
+            dips.append(Double.atan2(y: e.z, x: horizontal))
+        }
+        let identity = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
+        guard !norms.isEmpty else { return [Quaternion<Double>](repeating: identity, count: n) }
+        let medianNorm = Self.median(&norms), medianDip = Self.median(&dips)
+        norms = []
+        dips = []
+        let maximumDip = 10 * Double.pi / 180
+        var sums = [SIMD2<Double>](repeating: .zero, count: n)
+        for i in 0..<n {
+            let e = fields[i]
+            guard e.isFinite else { continue }
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            let norm = (e * e).sum().squareRoot()
+            guard (norm / medianNorm - 1).magnitude <= 0.1, (Double.atan2(y: e.z, x: horizontal) - medianDip).magnitude <= maximumDip else { continue }
+            sums[i] = SIMD2(e.y, e.x) / horizontal
+        }
+        fields = []
+        let a = 1 - Double.exp(-(period.isFinite && period > 0 ? period : 0.01) / timeConstant)
+        var state = SIMD2<Double>.zero
+        for i in 0..<n {
+            state += a * (sums[i] - state)
+            sums[i] = state
+        }
+        state = .zero
+        var turns = [Quaternion<Double>](repeating: identity, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            state += a * (sums[i] - state)
+            let norm = (state * state).sum().squareRoot()
+            // cos δ̄ and sin δ̄, then the half angle's (δ̄ in (−π, π]).
+            guard norm > 0, norm.isFinite else { continue }
+            let c = state.x / norm, s = state.y / norm
+            let halfCos = ((1 + c) / 2).squareRoot(), halfSin = ((1 - c) / 2).squareRoot()
+            turns[i] = Quaternion(w: halfCos, x: 0, y: 0, z: s < 0 ? -halfSin : halfSin)
+        }
+        return turns
+    }
+
+    /// The minimum-variance combination of two estimates `a` and `b` of a bias with covariances
+    /// `pa` and `pb`: a + pa (pa + pb)⁻¹ (b − a); their mean when pa + pb is singular or the
+    /// result not finite.
+    static func combinedBias(_ a: SIMD3<Double>, _ pa: Matrix3, _ b: SIMD3<Double>, _ pb: Matrix3) -> SIMD3<Double> {
+        let sum = Matrix3(pa.r0 + pb.r0, pa.r1 + pb.r1, pa.r2 + pb.r2).inverse
+        let c = a + pa * (sum * (b - a))
+        return c.isFinite && sum.r0 != .zero ? c : (a + b) * 0.5
+    }
+
+    /// The median of `values` (sorted in place; the mean of the middle two for an even count).
+    static func median(_ values: inout [Double]) -> Double {
+        values.sort()
+        let n = values.count
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
     }
 
     /// The attitude with the inclination of `tilt` (device → ENU) and the heading of `enu`:
