@@ -321,7 +321,7 @@ poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, cons
                                         const poise_fusion_outputs *outputs, poise_error *err);
 
 /** The offline smoother's settings (Swift DeviceMotionSmoother.defaultConfiguration): Poise's
- *  defaults with magnetometer_time_constant 25 s and magnetic_direction_threshold 0 (no
+ *  defaults with magnetometer_time_constant 20 s and magnetic_direction_threshold 0 (no
  *  field-direction test); `reference` a poise_reference. */
 poise_status poise_fusion_config_offline(poise_fusion_config *config, double sample_rate,
                                          int32_t reference, poise_error *err);

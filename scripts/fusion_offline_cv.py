@@ -13,7 +13,9 @@ For each question:
   best on the other folds is chosen and scored on the fold's trials; the held-out scores of all
   folds are pooled (the out-of-sample estimate).
 A candidate is better when J = 9D/offlineVQF 9D + 6D/offlineVQF 6D + inclination/offlineVQF
-inclination (means over the trials it is chosen on) is lower.
+inclination (means over the trials it is chosen on) is lower. With --worst-limit 0.05 the choice
+(in-sample and per fold) is made only among the candidates no trial of which, of those chosen on,
+is worse than offlineVQF's by more than 5 % (among all, if none is).
 
 Run from the repository root after `swift build -c release --product poise`:
     python3 scripts/fusion_offline_cv.py [--question NAME …] [--folds 5] [--jobs 1]
@@ -38,6 +40,10 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 # (heading gain 25 s); the "disturbance weighting" and "schedule" questions with the online
 # heading gain (9 s), as docs/fusion.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
+
+# Every question but "heading: passes' starts" was asked with a pass at rest starting from the
+# magnetometer's heading and the 25-s heading gain (the defaults before it), unless it sets them.
+BEFORE_CARRIED_HEADING = {"carryHeading": "false", "magnetometerTimeConstant": 25}
 
 # The questions asked after "output prediction", at the defaults (the others at the samples' times).
 WITH_PREDICTION = ("output prediction", "heading: zero-phase", "heading: passes' starts",
@@ -121,11 +127,14 @@ QUESTIONS = {
         "zero-phase heading correction, 300 s": {"headingLowPassTime": 300},
     },
     "heading: passes' starts": {
-        "a pass at rest starts from the magnetometer's heading (defaults)": {},
-        "the other pass's heading always carried": {"carryHeading": "true"},
-        "heading carried, 9-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 9},
-        "heading carried, 15-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 15},
-        "heading carried, 40-s gain": {"carryHeading": "true", "magnetometerTimeConstant": 40},
+        "a pass at rest starts from the magnetometer's heading, 25-s gain": {"carryHeading": "false",
+                                                                            "magnetometerTimeConstant": 25},
+        "the other pass's heading always carried, 25-s gain": {"magnetometerTimeConstant": 25},
+        "heading carried, 9-s gain": {"magnetometerTimeConstant": 9},
+        "heading carried, 12-s gain": {"magnetometerTimeConstant": 12},
+        "heading carried, 15-s gain": {"magnetometerTimeConstant": 15},
+        "heading carried, 20-s gain (defaults)": {},
+        "heading carried, 40-s gain": {"magnetometerTimeConstant": 40},
     },
     "bias: combined by covariances": {
         "the mean of the passes' biases (defaults)": {},
@@ -164,6 +173,9 @@ def main():
     parser.add_argument("--question", action="append")
     parser.add_argument("--candidate", action="append", default=[])
     parser.add_argument("--per-trial", action="store_true")
+    parser.add_argument("--worst-limit", type=float, default=None, metavar="FRACTION",
+                        help="choose (in-sample and per fold) only among the candidates no trial of which, of those "
+                             "chosen on, is worse than offlineVQF's by more than FRACTION (all, if none is)")
     options = parser.parse_args()
     trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
     if not trials:
@@ -174,6 +186,8 @@ def main():
     reference = {m: [golden[(n, m)] for n in names] for m in ("9d", "6d")}
     questions = {q: QUESTIONS[q] for q in (options.question or QUESTIONS)}
     questions = fusion_cv.at_sample_times(questions, WITH_PREDICTION)
+    questions = {q: c if q == "heading: passes' starts" else {label: {**BEFORE_CARRIED_HEADING, **v} for label, v in c.items()}
+                 for q, c in questions.items()}
     for text in options.candidate:
         label, _, spec = text.partition(":")
         questions.setdefault("candidates", {})[label] = dict(i.split("=", 1) for i in spec.split(",") if i)
@@ -195,6 +209,15 @@ def main():
         m, v = summary(per, indices), summary(reference, indices)
         return m[0] / v[0] + m[1] / v[1] + m[2] / v[2]
 
+    def worst(per, indices):
+        return max(per[mode][i][0] / reference[mode][i][0] for mode in ("9d", "6d") for i in indices)
+
+    def choose(per, indices):
+        """The candidate with the lowest objective over `indices` (with --worst-limit, among those
+        within the limit on every trial of `indices`)."""
+        pool = [c for c in per if options.worst_limit is None or worst(per[c], indices) <= 1 + options.worst_limit]
+        return min(pool or list(per), key=lambda label: objective(per[label], indices))
+
     def row(label, per):
         everyone = range(len(trials))
         m, v = summary(per, everyone), summary(reference, everyone)
@@ -215,13 +238,13 @@ def main():
         print("|---|---|---|---|---|---|")
         for label in candidates:
             print(row(label, per[label]))
-        best = min(candidates, key=lambda label: objective(per[label], everyone))
+        best = choose(per, everyone)
         print(row("chosen in-sample: %s" % best, per[best]))
         held = {"9d": [None] * len(trials), "6d": [None] * len(trials)}
         picks = []
         for fold in folds:
             train = [i for i in everyone if i not in fold]
-            choice = min(candidates, key=lambda label: objective(per[label], train))
+            choice = choose(per, train)
             picks.append(choice)
             for i in fold:
                 for m in ("9d", "6d"):

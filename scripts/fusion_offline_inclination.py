@@ -2,8 +2,8 @@
 """The offline smoother's zero-phase inclination (`inclinationLowPassTime`) computed independently
 in numpy from the smoother's output with the zero-phase inclination off, on the BROAD trials.
 
-For each trial and mode, the smoother's output (`poise fuse --offline --set
-inclinationLowPassTime=0`) gives per
+For each trial and mode, the smoother's output at the samples' times (`poise fuse --offline --set
+inclinationLowPassTime=0 --set outputPrediction=0`) gives per
 sample the combined attitude q (device → ENU) and the rotation rate less the combined bias ω (the
 `gyr_*` columns: gyroscope-calibrated rate minus bias, rad/s). From them, as offlineVQF's
 published algorithm describes it (not its code):
@@ -137,7 +137,7 @@ def main():
                 reference[(field[0], field[1])] = (float(field[2]), float(field[4]))
     columns = ["offlineVQF", "smoother"] + ["τ = %g s" % tau for tau in taus]
     if options.csv:
-        print("# offline smoother's zero-phase inclination (tau %g s) from poise fuse --offline --set inclinationLowPassTime=0, "
+        print("# offline smoother's zero-phase inclination (tau %g s) from poise fuse --offline --set inclinationLowPassTime=0 --set outputPrediction=0, "
               "BROAD metric; scripts/fusion_offline_inclination.py --csv" % taus[0])
         print("trial,mode,total_deg,inclination_deg")
     else:
@@ -150,7 +150,8 @@ def main():
             cells = []
             for mode in ("9d", "6d"):
                 out = os.path.join(scratch, "motion.csv")
-                subprocess.run([options.poise, "fuse", path, "--offline", "--mode", mode, "--set", "inclinationLowPassTime=0", "--out", out],
+                subprocess.run([options.poise, "fuse", path, "--offline", "--mode", mode, "--set", "inclinationLowPassTime=0",
+                                "--set", "outputPrediction=0", "--out", out],
                                check=True, capture_output=True)
                 o = np.genfromtxt(out, delimiter=",", names=True)
                 q = np.stack([o["att_qw"], o["att_qx"], o["att_qy"], o["att_qz"]], 1)

@@ -25,7 +25,7 @@ class FusionConfig:
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz
     corrections where the defaults have 10 Hz, whatever the defaults become), "vqf" (VQF's
     published defaults: with them the outputs equal the `vqf` package's) or "offline" (the
-    offline smoother's: Poise's defaults with magnetometer_time_constant 25 s and no
+    offline smoother's: Poise's defaults with magnetometer_time_constant 20 s and no
     field-direction test, magnetic_direction_threshold 0;
     `fuse(..., offline=True)` starts from it)."""
 

@@ -67,10 +67,13 @@ public struct DeviceMotionSmoother: Sendable {
         /// taken from one accelerating sample. Default true.
         public var carryAttitude: Bool = true
         /// With `carryAttitude` in 9D: keep the carried heading (no fast initial heading
-        /// convergence to the first magnetometer readings) always; when false, only when the
-        /// other pass ended in motion (at rest, the first magnetometer readings give the better
-        /// start). Default false.
-        public var carryHeading: Bool = false
+        /// convergence to the first magnetometer readings) always, so that a pass that starts
+        /// at rest where the field is locally different does not take its heading from that spot
+        /// alone (the other pass has corrected its heading over the whole recording); when
+        /// false, only when the other pass ended in motion. Default true (chosen with the 20-s
+        /// heading gain so that no BROAD trial is more than 5 % worse than offlineVQF,
+        /// docs/fusion.md).
+        public var carryHeading: Bool = true
         /// Start each pass with the other pass's final magnetic reference field (norm, dip,
         /// disturbance state). 9D only. Default false.
         public var carryMagneticReference: Bool = false
@@ -129,7 +132,7 @@ public struct DeviceMotionSmoother: Sendable {
         public var smoothedBias: Bool = false
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
-        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = false,
+        public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
                     carryMagneticReference: Bool = false, disturbanceWeightTime: Double = 0, restWeightTime: Double = 0,
                     convergenceWeightTime: Double = 0, inclinationLowPassTime: Double = 4,
                     gyroscopeSelfCalibration: Bool = true, gyroscopeMaximumMisalignment: Double = 0.003, smoothedBias: Bool = false,
@@ -178,15 +181,15 @@ public struct DeviceMotionSmoother: Sendable {
     }
 
     /// The estimator settings the smoother uses by default: `DeviceMotionConfiguration`'s
-    /// defaults with a slower heading correction, `magnetometerTimeConstant` 25 s (online: 9 s;
-    /// the other pass covers the slower convergence), chosen by leave-trials-out
-    /// cross-validation on the BROAD trials (docs/fusion.md), and without the online
-    /// field-direction test (`magneticDirectionThreshold` 0: with the 25-s heading gain it makes
-    /// the smoother's BROAD 9D mean worse, 1.552° → 1.600°).
+    /// defaults with a slower heading correction, `magnetometerTimeConstant` 20 s (online: 9 s;
+    /// the other pass covers the slower convergence; with `Options.carryHeading`, the fastest
+    /// gain with no BROAD trial more than 5 % worse than offlineVQF, docs/fusion.md), and
+    /// without the online field-direction test (`magneticDirectionThreshold` 0: with the slow
+    /// heading gain it makes the smoother's BROAD 9D mean worse, 1.552° → 1.600° at 25 s).
     public static func defaultConfiguration(sampleRate: Double = 100,
                                             reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
-        c.magnetometerTimeConstant = 25
+        c.magnetometerTimeConstant = 20
         c.magneticDirectionThreshold = 0
         return c
     }
