@@ -162,7 +162,12 @@ extension DeviceMotionEstimator {
     /// The compass heading of an ENU attitude (`attitudeEastNorthUp`), degrees in [0, 360)
     /// clockwise from north (`DeviceMotion.heading`), or `nil` without a magnetometer reference.
     @inlinable @inline(__always) public func heading(eastNorthUp enu: Quaternion<Double>) -> Double? {
-        guard coefficients.usesMagnetometer else { return nil }
+        coefficients.usesMagnetometer ? Self.compassHeading(eastNorthUp: enu) : nil
+    }
+
+    /// The compass heading of an ENU attitude (device → east-north-up), degrees in [0, 360)
+    /// clockwise from north: the direction of the device's +y axis projected on the horizontal.
+    @inlinable @inline(__always) public static func compassHeading(eastNorthUp enu: Quaternion<Double>) -> Double {
         // Entries (0, 1) and (1, 1) of the rotation matrix: the device's +y in east and north.
         let (w, x, y, z) = (enu.w, enu.x, enu.y, enu.z)
         var h = Double.atan2(y: 2 * (x * y - w * z), x: 1 - 2 * (x * x + z * z)) * (180 / Double.pi)

@@ -258,7 +258,6 @@ public struct DeviceMotionSmoother: Sendable {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var referenceYaw: Double?
-        let headings = DeviceMotionEstimator(configuration: passConfiguration)
         let halfPrediction = configuration.outputPrediction.isFinite && configuration.outputPrediction > 0
             ? configuration.outputPrediction / 2 : 0
         /// A sample's device motion from its combined attitude (ENU), bias, and the output
@@ -283,7 +282,7 @@ public struct DeviceMotionSmoother: Sendable {
                 attitude: frame == .eastNorthUp ? attitude : frame.fromEastNorthUp * attitude,
                 earthFrame: frame, gravity: up, userAcceleration: p.acceleration == .zero ? .zero : p.acceleration - up,
                 rotationRate: p.rate.isFinite ? p.rate - bias : .zero, bias: bias,
-                heading: usesMagnetometer ? headings.heading(eastNorthUp: attitude) : nil,
+                heading: usesMagnetometer ? DeviceMotionEstimator.compassHeading(eastNorthUp: attitude) : nil,
                 flags: p.flags)
         }
         if options.inclinationLowPassTime > 0 && !options.smoothedBias {
