@@ -50,6 +50,7 @@ demo: build
 
 test: deps
 	$(SWIFT) test --parallel
+	sh scripts/check_docs.sh
 	$(MAKE) test-embedding
 
 # The C and C++ examples against a fresh install of the C library, and the Python package's

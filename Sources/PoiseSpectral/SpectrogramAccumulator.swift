@@ -21,8 +21,12 @@ public struct SpectrogramAccumulator {
     /// Validates `configuration` and prepares window and FFT plan for `channels` signals.
     /// - Throws: `SpectralError.invalidParameter` naming the first bad parameter.
     ///
-    /// - Parameter group: consecutive segments averaged into one row (1: every segment is a row,
-    ///   bit-identical to `Spectrogram.compute`); a row's time is the mean of its segments' times.
+    /// - Parameters:
+    ///   - configuration: Welch segment settings (length, overlap, window, sample rate).
+    ///   - channels: how many signals are fed per sample.
+    ///   - planning: how hard FFTW searches for a fast plan.
+    ///   - group: consecutive segments averaged into one row (1: every segment is a row,
+    ///     bit-identical to `Spectrogram.compute`); a row's time is the mean of its segments' times.
     public init(configuration: SpectralConfiguration, channels: Int, planning: FFTPlanning = .estimate, group: Int = 1) throws {
         feed = try SegmentFeed(configuration: configuration, channels: channels, planning: planning)
         power = Array(repeating: [], count: feed.channelCount)

@@ -118,9 +118,16 @@ public struct SpectrumReport: Sendable, Codable {
     /// a recording), one per channel in the same order.
     ///
     /// - Parameters:
-    ///   - samples: number of samples analysed; `startTime`, `endTime`: times of the first and
-    ///     last, seconds on the recording's clock.
-    ///   - The other parameters as in `init(samples:channels:configuration:sampling:…)`.
+    ///   - spectra: one PSD per channel, in the order of `channels`.
+    ///   - channels: the channels the PSDs are of.
+    ///   - samples: number of samples analysed.
+    ///   - startTime: time of the first sample analysed, seconds on the recording's clock.
+    ///   - endTime: time of the last sample analysed, seconds on the recording's clock.
+    ///   - configuration: the Welch settings the PSDs were estimated with.
+    ///   - sampling: the timing estimate to report, if the rate came from the timestamps.
+    ///   - peakCount: peaks per channel.
+    ///   - minimumPeakFrequency: Hz; peaks below are ignored.
+    ///   - bands: for band powers.
     public init(spectra: [PowerSpectrum], channels: [MotionChannel], samples: Int, startTime: Double, endTime: Double,
                 configuration: SpectralConfiguration, sampling: SamplingEstimate?, peakCount: Int = 3,
                 minimumPeakFrequency: Double = 0, bands: [FrequencyBand] = FrequencyBand.defaults) throws {

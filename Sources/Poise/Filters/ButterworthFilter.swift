@@ -1,7 +1,7 @@
 /// Butterworth low-pass, high-pass or band-pass of order 1…8, run as a cascade of biquads in
 /// transposed direct form II — the recurrence of `scipy.signal.sosfilt` on the sections of
 /// `scipy.signal.butter(..., output="sos")` (see ``ButterworthDesign``), with fused
-/// multiply-adds (see ``BiquadCascade``). `init(sections:)` runs any SOS cascade.
+/// multiply-adds (the internal `BiquadCascade` kernels). `init(sections:)` runs any SOS cascade.
 ///
 /// Fixed-rate design: `dt` is ignored (resample irregular data first). Low-pass DC gain is 1,
 /// the gain at each band edge is exactly −3.01 dB (1/√2).
@@ -51,7 +51,7 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     }
 
     /// Filters one sample; allocates nothing. Same arithmetic as the buffer form
-    /// (``BiquadCascade``), so the two give bit-identical outputs.
+    /// (the `BiquadCascade` kernels), so the two give bit-identical outputs.
     @inlinable
     public mutating func process(_ input: Value) -> Value {
         guard input.isFinite else { return output }
@@ -81,7 +81,7 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     /// redone sample by sample when it holds one.
     @usableFromInline static var blockLength: Int { 1024 }
 
-    /// Buffer form: blocks of ``blockLength`` samples, each run through ``BiquadCascade``'s
+    /// Buffer form: blocks of 1,024 samples (`blockLength`), each run through `BiquadCascade`'s
     /// kernels (up to four sections per pass, interleaved sample by sample, state in registers).
     /// Same arithmetic per sample as `process(_:)`, so bit-identical output. A non-finite value
     /// cannot become finite again in the recurrence (`0·∞` is NaN, `∞ − ∞` is NaN), so a block

@@ -50,7 +50,9 @@ public struct TiltStage: PipelineStage {
 
     /// Makes the stage from validated settings.
     ///
-    /// - Parameter rotationRateAvailable: false for a recording without a gyroscope.
+    /// - Parameters:
+    ///   - settings: the tilt controller's settings (validated here).
+    ///   - rotationRateAvailable: false for a recording without a gyroscope.
     /// - Throws: `OrientationSettingsError` naming a bad setting.
     public init(settings: TiltSettings, rotationRateAvailable: Bool = true) throws {
         controller = try TiltController(settings: settings)
