@@ -182,8 +182,9 @@ public struct DeviceMotionSmoother: Sendable {
 
     /// The estimator settings the smoother uses by default: `DeviceMotionConfiguration`'s
     /// defaults with a slower heading correction, `magnetometerTimeConstant` 20 s (online: 9 s;
-    /// the other pass covers the slower convergence; with `Options.carryHeading`, the fastest
-    /// gain with no BROAD trial more than 5 % worse than offlineVQF, docs/fusion.md), and
+    /// the other pass covers the slower convergence; with `Options.carryHeading`, the slowest
+    /// gain, and the best mean, with no BROAD trial more than 5 % worse than offlineVQF,
+    /// docs/fusion.md), and
     /// without the online field-direction test (`magneticDirectionThreshold` 0: with the slow
     /// heading gain it makes the smoother's BROAD 9D mean worse, 1.552° → 1.600° at 25 s).
     public static func defaultConfiguration(sampleRate: Double = 100,
