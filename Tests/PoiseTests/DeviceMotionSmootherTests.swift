@@ -31,6 +31,23 @@ import Testing
     /// attitude and bias (`carryAttitude`, `carryBias`); without them its first seconds (an
     /// inclination snapped to an accelerating specific force, the heading converging, the bias
     /// unknown until the next rest) made the 9D average worse than the forward pass alone.
+    /// `simulated()` with a non-finite rotation rate at sample 700 (smoothers must not spread it).
+    static func simulatedWithBadRate() -> [MotionSample] {
+        var samples = simulated()
+        samples[700].rotationRate.y = .nan
+        return samples
+    }
+
+    /// For 9D and 6D: the smoother's output with the default options and with `options`.
+    static func defaultsAndOption(_ options: DeviceMotionSmoother.Options, _ samples: [MotionSample])
+        -> [(AttitudeReference, [DeviceMotion], [DeviceMotion])] {
+        [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical].map { reference in
+            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
+            return (reference, DeviceMotionSmoother(configuration: configuration).smooth(samples),
+                    DeviceMotionSmoother(configuration: configuration, options: options).smooth(samples))
+        }
+    }
+
     @Test func beatsTheCausalEstimatorOnSimulatedMotion() {
         let samples = Self.simulated()
         for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
@@ -123,12 +140,8 @@ import Testing
     /// output bias is that mean (the default output's bias), the output rate the measured rate
     /// less it, and bad input still never spreads.
     @Test func smoothedBiasRunsThePassesWithTheMeanBiasFixed() {
-        var samples = Self.simulated()
-        samples[700].rotationRate.y = .nan
-        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
-            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
-            let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
-            let fixed = DeviceMotionSmoother(configuration: configuration, options: .init(smoothedBias: true)).smooth(samples)
+        let samples = Self.simulatedWithBadRate()
+        for (reference, plain, fixed) in Self.defaultsAndOption(.init(smoothedBias: true), samples) {
             #expect(fixed.count == samples.count)
             var moved = 0.0
             for i in stride(from: 0, to: samples.count, by: 13) where i != 700 {
@@ -289,12 +302,8 @@ import Testing
         let expected = SIMD3<Double>((1.0 / 1 + 3.0 / 3) / (1.0 / 1 + 1.0 / 3), 2, (3 / 0.5 - 1 / 1.5) / (1 / 0.5 + 1 / 1.5))
         #expect(norm(c - expected) < 1e-12, "\(c) vs \(expected)")
         #expect(DeviceMotionSmoother.combinedBias(a, .scaledIdentity(0), b, .scaledIdentity(0)) == (a + b) * 0.5)
-        var samples = Self.simulated()
-        samples[700].rotationRate.y = .nan
-        for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
-            let configuration = DeviceMotionConfiguration(sampleRate: 100, reference: reference)
-            let plain = DeviceMotionSmoother(configuration: configuration).smooth(samples)
-            let weighted = DeviceMotionSmoother(configuration: configuration, options: .init(biasCovarianceWeighting: true)).smooth(samples)
+        let samples = Self.simulatedWithBadRate()
+        for (reference, plain, weighted) in Self.defaultsAndOption(.init(biasCovarianceWeighting: true), samples) {
             #expect(weighted.count == samples.count)
             var moved = 0.0
             for i in stride(from: 0, to: samples.count, by: 13) { moved = max(moved, norm(weighted[i].bias - plain[i].bias)) }
