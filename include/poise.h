@@ -182,7 +182,8 @@ enum {
     POISE_FLAG_MAGNETIC_DISTURBANCE = 1 << 1,
     POISE_FLAG_ACCELERATION_REJECTED = 1 << 2, /* |acc| too far from 1 g for the correction */
     POISE_FLAG_TIME_GAP = 1 << 3,              /* step longer than maximum_time_step */
-    POISE_FLAG_INVALID_INPUT = 1 << 4          /* a non-finite input was skipped */
+    POISE_FLAG_INVALID_INPUT = 1 << 4,         /* a non-finite input was skipped */
+    POISE_FLAG_TIME_NOT_INCREASING = 1 << 5    /* time repeated or went back: rotation not integrated */
 };
 
 /**
@@ -288,7 +289,8 @@ typedef struct poise_motion {
  * the 6D reference). acc and gyr must not be NULL. Non-finite inputs are not errors: they are
  * skipped and flagged POISE_FLAG_INVALID_INPUT, and the state never becomes NaN. An all-zero
  * acc or mag means "no sample". The rotation is integrated over the step from the previous
- * sample's time: a repeated or earlier time integrates none (not flagged), a step longer than
+ * sample's time: a repeated or earlier time integrates none (flagged
+ * POISE_FLAG_TIME_NOT_INCREASING; acc and mag are still used), a step longer than
  * maximum_time_step is integrated as maximum_time_step and flagged POISE_FLAG_TIME_GAP.
  * `out` may be NULL (the cheapest call); otherwise it receives the motion after the sample.
  */

@@ -200,4 +200,18 @@ import Testing
         #expect(poise_fusion_update_buffer(fusion, Int.max / 2, [0], [0], [0], nil, nil, &error) == POISE_ERROR_INVALID_ARGUMENT)
         #expect(poise_fusion_update_buffer(fusion, 0, nil, nil, nil, nil, nil, &error) == POISE_OK)
     }
+
+    @Test func repeatedAndBackwardTimesAreFlagged() throws {
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let fusion = try makeFusion(c)
+        defer { poise_fusion_destroy(fusion, nil) }
+        var motion = poise_motion()
+        var flagged: [Bool] = []
+        for t in [0.0, 0.01, 0.01, 0.005, 0.015] {
+            #expect(poise_fusion_update(fusion, t, [0, 0, 1], [0, 0, 0.5], [0, 20, -45], &motion, nil) == POISE_OK)
+            flagged.append(motion.flags & UInt32(POISE_FLAG_TIME_NOT_INCREASING) != 0)
+        }
+        #expect(flagged == [false, false, true, true, false])
+    }
 }

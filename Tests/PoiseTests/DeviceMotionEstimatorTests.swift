@@ -124,6 +124,27 @@ import Testing
         #expect(flags[5].contains(.timeGap))
         #expect(flags[6].contains(.invalidInput))
         #expect(!flags[1].contains(.invalidInput))
+        #expect(flags.map { $0.contains(.timeNotIncreasing) } == [false, true, true, false, false, false, false])
+    }
+
+    /// A repeated or backward timestamp turns nothing and is flagged; its accelerometer sample
+    /// is still used, and the samples after it are not flagged.
+    @Test func repeatedAndBackwardTimestampsAreFlaggedAndIntegrateNothing() {
+        var estimator = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
+        func sample(_ t: Double) -> MotionSample {
+            MotionSample(time: t, acceleration: SIMD3(0, 0, 1), rotationRate: SIMD3(0, 0, 1), magneticField: Self.field)
+        }
+        for i in 0..<20 { #expect(!estimator.process(sample(Double(i) * 0.01)).flags.contains(.timeNotIncreasing)) }
+        let before = estimator.state.gyroscopeAttitude
+        for t in [0.19, 0.15] {
+            let m = estimator.process(sample(t))
+            #expect(m.flags.contains(.timeNotIncreasing) && !m.flags.contains(.invalidInput), "t = \(t)")
+            #expect(estimator.state.gyroscopeAttitude == before, "t = \(t): the gyroscope was integrated")
+            #expect(estimator.lastSample.acceleration == SIMD3(0, 0, 1))
+        }
+        let next = estimator.process(sample(0.16))   // 10 ms after the backward time
+        #expect(next.flags.isDisjoint(with: [.timeNotIncreasing, .timeGap, .invalidInput]))
+        #expect(estimator.state.gyroscopeAttitude != before)
     }
 
     @Test func quaternionStaysNormalisedOverFastUpdates() {

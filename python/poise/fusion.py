@@ -10,7 +10,8 @@ from ._library import FusionConfigStruct, FusionOutputs, Motion, c_double_p, c_u
 
 FRAMES = {"enu": 0, "ned": 1, "nwu": 2}
 REFERENCES = {"arbitrary": 0, "arbitrary-corrected": 1, "magnetic-north": 2, "true-north": 3}
-FLAGS = {"at_rest": 1, "magnetic_disturbance": 2, "acceleration_rejected": 4, "time_gap": 8, "invalid_input": 16}
+FLAGS = {"at_rest": 1, "magnetic_disturbance": 2, "acceleration_rejected": 4, "time_gap": 8, "invalid_input": 16,
+         "time_not_increasing": 32}
 _FIELDS = [name for name, _ in FusionConfigStruct._fields_]
 
 

@@ -205,6 +205,12 @@ def test_fuse_rejects_bad_arguments(walking):
     junk[5] = np.nan
     flagged = poise.fuse(junk, gyr, mag, rate=100.0, times=t)
     assert flagged.flag("invalid_input")[5] and np.all(np.isfinite(flagged.quaternion))
+    stuck = t.copy()
+    stuck[7] = stuck[6]        # repeated
+    stuck[9] = stuck[8] - 0.5  # backward
+    timed = poise.fuse(acc, gyr, mag, rate=100.0, times=stuck)
+    assert np.flatnonzero(timed.flag("time_not_increasing")).tolist() == [7, 9]
+    assert not timed.flag("invalid_input")[[7, 9]].any()
 
 
 def test_distinct_handles_run_in_parallel_threads(walking):

@@ -53,6 +53,9 @@ public struct DeviceMotion: Sendable, Equatable {
         public static let timeGap = Flags(rawValue: 1 << 3)
         /// An input was not finite and was ignored.
         public static let invalidInput = Flags(rawValue: 1 << 4)
+        /// The timestamp repeated the previous sample's or went back from it: the gyroscope was
+        /// not integrated (a step of 0 s), the accelerometer and magnetometer were used.
+        public static let timeNotIncreasing = Flags(rawValue: 1 << 5)
     }
 
     /// The attitude as a rotation matrix (device → earth; columns are the device axes in earth

@@ -7,7 +7,7 @@
 /// with these changes, each documented in docs/fusion.md:
 /// - the gyroscope is integrated with each sample's real time step (irregular timestamps;
 ///   steps within 0.1 % of the nominal period count as the nominal period);
-///   a repeated or backward timestamp integrates nothing; a gap longer than
+///   a repeated or backward timestamp integrates nothing (flagged `timeNotIncreasing`); a gap longer than
 ///   `maximumTimeStep` is integrated as `maximumTimeStep` and flagged;
 /// - a magnetometer sample identical to the previous one (a held value from a slower
 ///   magnetometer) is not applied again, and the magnetometer gains use the real time since
@@ -166,13 +166,17 @@ public struct DeviceMotionEstimator: Sendable {
             return Self.regularStep(d, coefficients)
         }
         // A repeated, backward or non-finite timestamp (+∞ included: the step is unknown, not a
-        // gap) integrates nothing; a gap integrates `maximumTimeStep` and is flagged.
+        // gap) integrates nothing and is flagged; a gap integrates `maximumTimeStep` and is
+        // flagged.
         guard time.isFinite else {
             flags.insert(.invalidInput)
             return 0
         }
         state.lastTime = time
-        guard d > 0 else { return 0 }
+        guard d > 0 else {
+            flags.insert(.timeNotIncreasing)
+            return 0
+        }
         flags.insert(.timeGap)
         return coefficients.maximumTimeStep
     }
