@@ -34,6 +34,23 @@ import Testing
         #expect(worstArctangent < 4e-16, "atan2 \(worstArctangent)")
         #expect(fusionArctangent2(y: 0, x: 0) == atan2(0.0, 0.0))
 
+        // The heading's atan2: every quadrant and magnitude ratio, within 2 ulp of the result.
+        var random = SplitMix(seed: 77)
+        var worstUlps = 0.0
+        for i in 0..<400_000 {
+            let scale = [1e-300, 1e-8, 1.0, 3.0, 1e8, 1e300][i % 6]
+            let y = random.uniform(-1, 1) * scale * (i % 7 == 0 ? 1e-12 : 1)
+            let x = random.uniform(-1, 1) * (i % 11 == 0 ? 1e-12 : 1) * (i % 2 == 0 ? scale : 1)
+            let expected = atan2(y, x)
+            worstUlps = max(worstUlps, abs(fusionArctangent2Quadrant(y: y, x: x) - expected) / expected.ulp)
+        }
+        #expect(worstUlps <= 2, "atan2 \(worstUlps) ulp")
+        for (y, x) in [(0.0, 1.0), (-0.0, 1.0), (0.0, -1.0), (-0.0, -1.0), (1.0, 0.0), (-1.0, -0.0), (1.0, 1.0), (1.0, -1.0),
+                       (-1.0, -1.0), (1e-310, 1.0), (1.0, 1e-310), (.infinity, 1.0), (1.0, .infinity), (.nan, 1.0), (0.0, 0.0)] {
+            let fast = fusionArctangent2Quadrant(y: y, x: x), exact = atan2(y, x)
+            #expect(fast.bitPattern == exact.bitPattern || abs(fast - exact) <= exact.ulp, "atan2(\(y), \(x)): \(fast) vs \(exact)")
+        }
+
         var worstHalfAngle = 0.0
         for i in 0...72_000 {
             let angle = (Double(i) / 72_000 * 2 - 1) * .pi   // −π … π

@@ -104,7 +104,7 @@ extension DeviceMotionEstimator {
     /// The 6D attitude (device → ENU with arbitrary heading), whatever the reference; carried
     /// `outputPrediction` seconds ahead with the bias-corrected rotation rate of the last sample.
     @inlinable @inline(__always) public var attitude6D: Quaternion<Double> {
-        let q = state.inclinationCorrection * state.gyroscopeAttitude
+        let q = fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude)
         let halfTau = coefficients.halfOutputPrediction
         return halfTau > 0 ? fusionPredicted(q, rate: lastSample.integratedRotationRate - state.bias, halfInterval: halfTau) : q
     }
@@ -173,7 +173,7 @@ extension DeviceMotionEstimator {
     @inlinable @inline(__always) public static func compassHeading(eastNorthUp enu: Quaternion<Double>) -> Double {
         // Entries (0, 1) and (1, 1) of the rotation matrix: the device's +y in east and north.
         let (w, x, y, z) = (enu.w, enu.x, enu.y, enu.z)
-        var h = Double.atan2(y: 2 * (x * y - w * z), x: 1 - 2 * (x * x + z * z)) * (180 / Double.pi)
+        var h = fusionArctangent2Quadrant(y: 2 * (x * y - w * z), x: 1 - 2 * (x * x + z * z)) * (180 / Double.pi)
         if h < 0 { h += 360 }
         if h >= 360 { h -= 360 }
         return h
