@@ -116,7 +116,7 @@ func fusionArctangent(_ a: Double, over b: Double) -> Double {
 
 /// atan2(y, x) in [−π, π] by fdlibm's method (`e_atan2.c`): atan(|y|/|x|)
 /// (`fusionArctangent`) placed in its quadrant; within 2 ulp of the C library's (tested) and
-/// several times faster than glibc's, which rounds correctly. Zero or non-finite arguments
+/// about twice as fast as glibc's, which rounds correctly. Zero or non-finite arguments
 /// (and a ratio that could overflow or lose precision in the products) take the C library's.
 /// For the compass heading of the outputs.
 @inlinable @inline(__always)
