@@ -88,6 +88,15 @@ public struct DeviceMotionEstimator: Sendable {
     @inlinable @inline(__always)
     public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                 magneticField: SIMD3<Double>? = nil) {
+        update(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField, handoff: nil)
+    }
+
+    /// `update`, or with a `handoff` the 6D lane's update of a two-lane run
+    /// (`DeviceMotionEstimator+Lanes.swift`): the magnetometer sample is admitted but not
+    /// applied, and what the magnetometer lane needs is written to `handoff`.
+    @inlinable @inline(__always)
+    mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                         magneticField: SIMD3<Double>?, handoff: UnsafeMutablePointer<LaneHandoff>?) {
         var flags: DeviceMotion.Flags = []
         var magnetometerFollows = false
         let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
@@ -110,21 +119,21 @@ public struct DeviceMotionEstimator: Sendable {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                            rate: rate, rateSquared: rateSquared, magneticField: magneticField,
                            magnetometerFollows: magnetometerFollows, smallAngle: true, features: .default9D,
-                           correctionEverySample: false)
+                           correctionEverySample: false, handoff: handoff)
             } else if !features.contains(.correctionEverySample) {
                 accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                            rate: rate, rateSquared: rateSquared, magneticField: magneticField,
                            magnetometerFollows: magnetometerFollows, smallAngle: true, features: features,
-                           correctionEverySample: false)
+                           correctionEverySample: false, handoff: handoff)
             } else {
                 accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                                     rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                                    magnetometerFollows: magnetometerFollows)
+                                    magnetometerFollows: magnetometerFollows, handoff: handoff)
             }
         } else {
             accumulateOutOfLine(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                                 rate: rate, rateSquared: rateSquared, magneticField: magneticField,
-                                magnetometerFollows: magnetometerFollows)
+                                magnetometerFollows: magnetometerFollows, handoff: handoff)
         }
     }
 
@@ -211,34 +220,41 @@ public struct DeviceMotionEstimator: Sendable {
         return dtMag
     }
 
-    /// Adds a magnetometer sample that is usable, not zero (absent) and accepted, less the
-    /// estimated offset (`State.magneticOffset`) and rotated into the gyroscope earth frame, to
-    /// the sum averaged until the next correction; true when it was added.
+    /// Whether a magnetometer sample is applied: when it is usable (else flagged), not zero
+    /// (absent) and accepted (`acceptMagnetometer`). Returns the time it covers, s.
     @inlinable @inline(__always)
-    mutating func sumMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, earth: FusionRotation,
-                                  skipHeld: Bool, flags: inout DeviceMotion.Flags) -> Bool {
+    mutating func admitMagnetometer(_ m: SIMD3<Double>, time: Double, dt: Double, follows: Bool, skipHeld: Bool,
+                                    flags: inout DeviceMotion.Flags) -> Double? {
         let squaredNorm = fusionSquaredNorm(m)
         guard squaredNorm < .infinity else {
             flags.insert(.invalidInput)
-            return false
+            return nil
         }
-        guard squaredNorm != 0, let dtMag = acceptMagnetometer(m, time: time, dt: dt, follows: follows, skipHeld: skipHeld) else { return false }
+        guard squaredNorm != 0 else { return nil }
+        return acceptMagnetometer(m, time: time, dt: dt, follows: follows, skipHeld: skipHeld)
+    }
+
+    /// Adds an admitted magnetometer sample covering `dtMag` s, less the estimated offset
+    /// (`State.magneticOffset`) and rotated into the gyroscope earth frame by `earth`, to the
+    /// sum averaged until the next correction.
+    @inlinable @inline(__always)
+    mutating func addMagnetometer(_ m: SIMD3<Double>, covering dtMag: Double, earth: FusionRotation) {
         state.magneticOffsetSample = m
         state.magneticFieldSum += earth.rotate(SIMD4(m - state.magneticOffset, 1))
         state.magneticElapsed += dtMag
-        return true
     }
 
     /// `accumulate` out of line, for any gyroscope step (it may call libm) and any schedule.
     @usableFromInline @inline(never)
     mutating func accumulateOutOfLine(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                                       rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
-                                      magneticField: SIMD3<Double>?, magnetometerFollows: Bool) {
+                                      magneticField: SIMD3<Double>?, magnetometerFollows: Bool,
+                                      handoff: UnsafeMutablePointer<LaneHandoff>?) {
         let features = coefficients.features
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
                    magnetometerFollows: magnetometerFollows, smallAngle: false, features: features,
-                   correctionEverySample: features.contains(.correctionEverySample))
+                   correctionEverySample: features.contains(.correctionEverySample), handoff: handoff)
     }
 
     /// The update body, for every schedule: the gyroscope step, the rest test, the sums of the
@@ -252,12 +268,12 @@ public struct DeviceMotionEstimator: Sendable {
     /// `dt` and `flags` come from `timeStep(to: time)`, `rate` is the bias-corrected rotation
     /// rate (rad/s, 4th lane 0) and `rateSquared` its squared norm; `smallAngle`: the caller has
     /// checked that the gyroscope step's squared half angle is at most 1/1024 (so the rate is
-    /// finite).
+    /// finite); `handoff`: the 6D lane's update of a two-lane run (see `update(…handoff:)`).
     @inlinable @inline(__always)
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
                              magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool,
-                             features: Features, correctionEverySample: Bool) {
+                             features: Features, correctionEverySample: Bool, handoff: UnsafeMutablePointer<LaneHandoff>?) {
         var flags = flags
         lastSample.acceleration = acceleration
         lastSample.rotationRate = rotationRate
@@ -269,6 +285,7 @@ public struct DeviceMotionEstimator: Sendable {
         if smallAngle || rateSquared < .infinity {
             counts = true
             lastSample.integratedRotationRate = rotationRate
+            handoff?.pointee.integrated = true
             if features.contains(.restDetection) {
                 state.restGyroscopeSum += gyr
                 if correctionEverySample { filterRestGyroscopeBlock() }
@@ -294,6 +311,7 @@ public struct DeviceMotionEstimator: Sendable {
         if !accepted && !(accelerationSquared < .infinity) {
             flags.insert(.invalidInput)
             lastSample.acceleration = .zero
+            handoff?.pointee.accelerationDropped = true
         } else if accepted || accelerationSquared != 0 {
             if features.contains(.restBiasEstimation) {
                 state.restAccelerometerSum += acc
@@ -317,16 +335,26 @@ public struct DeviceMotionEstimator: Sendable {
         state.restTime = restTime
         state.restDetected = restDetected  // (the correction step does not change it)
         if features.contains(.magnetometer), let m = magneticField,
-           sumMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows, earth: earth,
-                           skipHeld: features.contains(.skipHeldMagnetometerSamples), flags: &flags) {
+           let dtMag = admitMagnetometer(m, time: time, dt: dt, follows: magnetometerFollows,
+                                         skipHeld: features.contains(.skipHeldMagnetometerSamples), flags: &flags) {
+            if let handoff {
+                handoff.pointee.magneticStep = dtMag
+                handoff.pointee.magnetometerAdmitted = true
+            } else {
+                addMagnetometer(m, covering: dtMag, earth: earth)
+            }
             counts = true
         }
+        handoff?.pointee.attitude = attitude
         if counts {
             state.samplesToCorrection &-= 1
-            if state.samplesToCorrection <= 0 { correct() }
+            if state.samplesToCorrection <= 0 {
+                correct()
+                handoff?.pointee.corrected = true
+            }
         }
         if restDetected { flags.insert(.atRest) }
-        if features.contains(.magnetometer) && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+        if features.contains(.magnetometer) && handoff == nil && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         lastSample.flags = flags
     }
 
@@ -351,6 +379,15 @@ public struct DeviceMotionEstimator: Sendable {
                 state.inclinationAligned = true
             }
         }
+        correctMagnetometer()
+    }
+
+    /// The correction step's magnetometer part (heading, disturbance and offset), when
+    /// magnetometer samples were summed since the last one. It reads of the rest of the state
+    /// only `inclinationCorrection` and `restGyroscopeMean`, as the correction step has just
+    /// set them.
+    @inlinable @inline(__always)
+    mutating func correctMagnetometer() {
         if state.magneticFieldSum.w > 0 {
             let sum = state.magneticFieldSum
             let count = sum.w
