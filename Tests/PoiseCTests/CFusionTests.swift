@@ -1,6 +1,6 @@
 import CPoise
 import Poise
-import PoiseC
+@testable import PoiseC
 import Testing
 
 @Suite struct CFusionTests {
@@ -95,6 +95,78 @@ import Testing
         var again = poise_motion()
         #expect(poise_fusion_get_motion(fusion, &again, nil) == POISE_OK)
         #expect(again.attitude.1 == motion.attitude.1 && again.time == 30)
+    }
+
+    /// A buffer long enough for two threads (`FusionLanes.minimumCount` samples and more)
+    /// gives, for every requested output and in the saved state, what per-sample updates give,
+    /// bit for bit: with every output, a few, none, without a magnetometer, and for VQF's
+    /// schedule and a 6D reference. Hostile samples are mixed in.
+    @Test(arguments: ["defaults all", "defaults few", "defaults none", "no magnetometer", "vqf", "6D"])
+    func longBufferEqualsPerSampleUpdatesBitForBit(_ name: String) throws {
+        let n = 2 * FusionLanes.minimumCount + 4321
+        var recording = Recording(count: n)
+        for i in stride(from: 777, to: n, by: 5003) {
+            recording.gyr[3 * i] = .nan; recording.acc[3 * i + 4] = .infinity; recording.mag[3 * i + 8] = 0
+            recording.mag[3 * i + 9] = 0; recording.mag[3 * i + 10] = 0; recording.mag[3 * i + 11] = 0
+            recording.times[i + 3] = recording.times[i + 2]
+        }
+        var c = poise_fusion_config()
+        switch name {
+        case "vqf": _ = poise_fusion_config_vqf(&c, 100, 2, nil)
+        case "6D": _ = poise_fusion_config_default(&c, 100, nil); c.reference = 0
+        default: _ = poise_fusion_config_default(&c, 100, nil)
+        }
+        let buffered = try makeFusion(c), single = try makeFusion(c)
+        defer { poise_fusion_destroy(buffered, nil); poise_fusion_destroy(single, nil) }
+        let all = name != "defaults few" && name != "defaults none", none = name == "defaults none"
+        let magnetometer = name != "no magnetometer"
+        var attitude = [Double](repeating: 0, count: 4 * n), gravity = [Double](repeating: 0, count: 3 * n)
+        var user = gravity, rate = gravity, bias = gravity, heading = [Double](repeating: 0, count: n)
+        var flags = [UInt32](repeating: 0, count: n)
+        let status = attitude.withUnsafeMutableBufferPointer { q in gravity.withUnsafeMutableBufferPointer { g in
+            user.withUnsafeMutableBufferPointer { u in rate.withUnsafeMutableBufferPointer { r in bias.withUnsafeMutableBufferPointer { b in
+                heading.withUnsafeMutableBufferPointer { h in flags.withUnsafeMutableBufferPointer { f in
+                    var outputs = poise_fusion_outputs(attitude: q.baseAddress, gravity: all ? g.baseAddress : nil,
+                                                       user_acceleration: all ? u.baseAddress : nil,
+                                                       rotation_rate: all ? r.baseAddress : nil, bias: b.baseAddress,
+                                                       heading: all ? h.baseAddress : nil, flags: f.baseAddress)
+                    return withUnsafePointer(to: &outputs) { o in
+                        poise_fusion_update_buffer(buffered, n, recording.times, recording.acc, recording.gyr,
+                                                   magnetometer ? recording.mag : nil, none ? nil : o, nil)
+                    }
+                } }
+            } } } } }
+        #expect(status == POISE_OK)
+        var differing = 0
+        for i in 0..<n {
+            var m = poise_motion()
+            let sampleStatus = recording.acc.withUnsafeBufferPointer { a in recording.gyr.withUnsafeBufferPointer { w in
+                recording.mag.withUnsafeBufferPointer { b in
+                    poise_fusion_update(single, recording.times[i], a.baseAddress! + 3 * i, w.baseAddress! + 3 * i,
+                                        magnetometer ? b.baseAddress! + 3 * i : nil, &m, nil)
+                } } }
+            guard !none else { continue }
+            var expected = [m.attitude.0, m.attitude.1, m.attitude.2, m.attitude.3, m.bias.0, m.bias.1, m.bias.2]
+            var got = Array(attitude[(4 * i)..<(4 * i + 4)]) + Array(bias[(3 * i)..<(3 * i + 3)])
+            if all {
+                expected += [m.gravity.0, m.gravity.1, m.gravity.2, m.user_acceleration.0, m.user_acceleration.1,
+                             m.user_acceleration.2, m.rotation_rate.0, m.rotation_rate.1, m.rotation_rate.2, m.heading]
+                got += Array(gravity[(3 * i)..<(3 * i + 3)]) + Array(user[(3 * i)..<(3 * i + 3)])
+                    + Array(rate[(3 * i)..<(3 * i + 3)]) + [heading[i]]
+            }
+            if sampleStatus != POISE_OK || expected.map(\.bitPattern) != got.map(\.bitPattern) || m.flags != flags[i] { differing += 1 }
+        }
+        #expect(differing == 0)
+        // The same state afterwards, and the same last sample.
+        var a = [UInt8](repeating: 0, count: poise_fusion_state_size()), b = a
+        var written = 0
+        #expect(poise_fusion_save_state(buffered, &a, a.count, &written, nil) == POISE_OK)
+        #expect(poise_fusion_save_state(single, &b, b.count, &written, nil) == POISE_OK)
+        #expect(a == b)
+        var ma = poise_motion(), mb = poise_motion()
+        #expect(poise_fusion_get_motion(buffered, &ma, nil) == POISE_OK && poise_fusion_get_motion(single, &mb, nil) == POISE_OK)
+        #expect(ma.flags == mb.flags && ma.heading.bitPattern == mb.heading.bitPattern && ma.user_acceleration == mb.user_acceleration
+                && ma.attitude == mb.attitude && ma.rotation_rate == mb.rotation_rate)
     }
 
     @Test func savedStateResumesExactlyAndBadBytesAreRefused() throws {

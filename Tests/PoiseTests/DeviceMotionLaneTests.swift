@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Lanes) @testable import Poise
+@testable import Poise
 
 /// A run in two lanes (`DeviceMotionEstimator+Lanes.swift`) gives, sample by sample, the outputs
 /// of `update`, and ends in the same state, bit for bit: on a simulated run with a magnet and
@@ -36,7 +36,7 @@ import Testing
                                         sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         var one = DeviceMotionEstimator(configuration: configuration)
         var sixD = one, magnetometer = one
-        var handed = DeviceMotionEstimator.LaneSample(attitude: .identity, magneticStep: 0, bits: 0)
+        var handed = DeviceMotionEstimator.LaneSample()
         var correction = DeviceMotionEstimator.LaneCorrection(attitude: .identity, inclination: .identity,
                                                               restGyroscopeMean: .zero, bias: .zero)
         var corrections = 0, mismatches = 0

@@ -18,35 +18,29 @@
 /// Each lane runs exactly the operations of `update` on the same values, so the outputs and the
 /// final state are bit-identical to a one-lane run (`DeviceMotionLaneTests`).
 extension DeviceMotionEstimator {
-    /// One sample as the 6D lane hands it over.
-    @_spi(Lanes) public struct LaneSample: Sendable {
+    /// One sample as the 6D lane hands it over (written by its update in place).
+    public struct LaneSample: Sendable {
         /// The gyroscope attitude after the sample's step (before a correction step
         /// renormalises it): the magnetometer sample's rotation into the earth frame.
-        public var attitude: Quaternion<Double>
+        public var attitude = Quaternion<Double>.identity
         /// The time the admitted magnetometer sample covers, s.
-        public var magneticStep: Double
-        /// `DeviceMotion.Flags` (low 8 bits; without `magneticDisturbance`, which is the
-        /// magnetometer lane's) and the `LaneSample` bits below.
-        public var bits: UInt32
-
+        public var magneticStep = 0.0
+        /// The sample's flags, without `magneticDisturbance` (the magnetometer lane's).
+        public var flags: DeviceMotion.Flags = []
         /// The gyroscope sample was integrated (it is `LastSample.integratedRotationRate`).
-        public static var integrated: UInt32 { 1 << 8 }
+        public var integrated = false
         /// The accelerometer sample was not finite (`LastSample.acceleration` is zero).
-        public static var accelerationDropped: UInt32 { 1 << 9 }
+        public var accelerationDropped = false
         /// The magnetometer sample was admitted.
-        public static var magnetometerAdmitted: UInt32 { 1 << 10 }
-        /// A correction step ran after the sample (a `LaneCorrection` follows).
-        public static var corrected: UInt32 { 1 << 11 }
+        public var magnetometerAdmitted = false
+        /// A correction step ran after the sample (its `LaneCorrection` was written).
+        public var corrected = false
 
-        @inlinable public init(attitude: Quaternion<Double>, magneticStep: Double, bits: UInt32) {
-            self.attitude = attitude
-            self.magneticStep = magneticStep
-            self.bits = bits
-        }
+        @inlinable public init() {}
     }
 
     /// What a correction step of the 6D lane set that the magnetometer lane reads.
-    @_spi(Lanes) public struct LaneCorrection: Sendable {
+    public struct LaneCorrection: Sendable {
         public var attitude: Quaternion<Double>
         public var inclination: Quaternion<Double>
         public var restGyroscopeMean: SIMD4<Double>
@@ -61,38 +55,48 @@ extension DeviceMotionEstimator {
         }
     }
 
-    /// The 6D lane's update of one sample (units as in `update`); writes the handover to
-    /// `sample`, and to `correction` when a correction step ran (then returns true).
-    @_spi(Lanes) @inlinable @inline(__always)
+    /// The 6D lane's update of one sample with a magnetometer sample (units as in `update`);
+    /// writes the handover to `sample`, and to `correction` when a correction step ran (then
+    /// returns true). (Out of line with the vector in registers, as `update(…magneticField:)`
+    /// with a non-optional vector.)
+    @inline(never)
+    public mutating func updateSixDLane(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                                        magneticField: SIMD3<Double>, sample: UnsafeMutablePointer<LaneSample>,
+                                        correction: UnsafeMutablePointer<LaneCorrection>) -> Bool {
+        updateSixDLane(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: Optional(magneticField),
+                       sample: sample, correction: correction)
+    }
+
+    /// `updateSixDLane` without a magnetometer sample.
+    @inline(never)
+    public mutating func updateSixDLane(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
+                                        sample: UnsafeMutablePointer<LaneSample>,
+                                        correction: UnsafeMutablePointer<LaneCorrection>) -> Bool {
+        updateSixDLane(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: nil,
+                       sample: sample, correction: correction)
+    }
+
+    /// `updateSixDLane` with an optional magnetometer sample.
+    @inlinable @inline(__always)
     public mutating func updateSixDLane(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                         magneticField: SIMD3<Double>?, sample: UnsafeMutablePointer<LaneSample>,
                                         correction: UnsafeMutablePointer<LaneCorrection>) -> Bool {
-        var h = LaneHandoff()
-        withUnsafeMutablePointer(to: &h) {
-            update(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField, handoff: $0)
-        }
-        var bits = UInt32(lastSample.flags.rawValue)
-        if h.integrated { bits |= LaneSample.integrated }
-        if h.accelerationDropped { bits |= LaneSample.accelerationDropped }
-        if h.magnetometerAdmitted { bits |= LaneSample.magnetometerAdmitted }
-        if h.corrected { bits |= LaneSample.corrected }
-        sample.pointee = LaneSample(attitude: h.attitude, magneticStep: h.magneticStep, bits: bits)
-        if h.corrected {
-            correction.pointee = LaneCorrection(attitude: state.gyroscopeAttitude, inclination: state.inclinationCorrection,
-                                                restGyroscopeMean: state.restGyroscopeMean, bias: state.bias)
-        }
-        return h.corrected
+        sample.initialize(to: LaneSample())
+        update(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: magneticField, handoff: sample)
+        guard sample.pointee.corrected else { return false }
+        correction.initialize(to: LaneCorrection(attitude: state.gyroscopeAttitude, inclination: state.inclinationCorrection,
+                                                 restGyroscopeMean: state.restGyroscopeMean, bias: state.bias))
+        return true
     }
 
-    /// The magnetometer lane's part of one sample: `sample` and (when its `corrected` bit is
-    /// set) `correction` from the 6D lane, and the sample's inputs as given to it. Afterwards
+    /// The magnetometer lane's part of one sample: `sample` and (when it is `corrected`)
+    /// `correction` from the 6D lane, and the sample's inputs as given to it. Afterwards
     /// `deviceMotion` and its accessors return what they return after `update`.
-    @_spi(Lanes) @inlinable @inline(__always)
+    @inlinable @inline(__always)
     public mutating func applyMagnetometerLane(_ sample: LaneSample, correction: LaneCorrection?,
                                                acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                                magneticField: SIMD3<Double>?) {
-        let bits = sample.bits
-        if bits & LaneSample.magnetometerAdmitted != 0, let m = magneticField {
+        if sample.magnetometerAdmitted, let m = magneticField {
             addMagnetometer(m, covering: sample.magneticStep, earth: FusionRotation(sample.attitude))
         }
         if let c = correction {
@@ -105,16 +109,17 @@ extension DeviceMotionEstimator {
             state.gyroscopeAttitude = sample.attitude
         }
         lastSample.rotationRate = rotationRate
-        lastSample.acceleration = bits & LaneSample.accelerationDropped != 0 ? .zero : acceleration
-        if bits & LaneSample.integrated != 0 { lastSample.integratedRotationRate = rotationRate }
-        var flags = DeviceMotion.Flags(rawValue: UInt8(truncatingIfNeeded: bits))
+        lastSample.acceleration = sample.accelerationDropped ? .zero : acceleration
+        if sample.integrated { lastSample.integratedRotationRate = rotationRate }
+        var flags = sample.flags
         if coefficients.features.contains(.magnetometer) && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
         lastSample.flags = flags
     }
 
     /// Ends a two-lane run on the 6D lane's estimator: takes the magnetometer's state, and the
-    /// last flags, from the magnetometer lane's estimator `lane`.
-    @_spi(Lanes) public mutating func adoptMagnetometerLane(of lane: DeviceMotionEstimator) {
+    /// last sample (`lastSample`, which the 6D lane leaves alone), from the magnetometer lane's
+    /// estimator `lane`.
+    public mutating func adoptMagnetometerLane(of lane: DeviceMotionEstimator) {
         let m = lane.state
         state.magneticDisturbanceDetected = m.magneticDisturbanceDetected
         state.magneticFieldSum = m.magneticFieldSum
@@ -137,19 +142,6 @@ extension DeviceMotionEstimator {
         state.headingCosine = m.headingCosine
         state.headingSine = m.headingSine
         state.headingCacheAngle = m.headingCacheAngle
-        lastSample.flags = lane.lastSample.flags
+        lastSample = lane.lastSample
     }
-}
-
-/// What the 6D lane's update writes for one sample (`DeviceMotionEstimator.update(…handoff:)`).
-@usableFromInline
-struct LaneHandoff {
-    @usableFromInline var attitude = Quaternion<Double>.identity
-    @usableFromInline var magneticStep = 0.0
-    @usableFromInline var integrated = false
-    @usableFromInline var accelerationDropped = false
-    @usableFromInline var magnetometerAdmitted = false
-    @usableFromInline var corrected = false
-
-    @inlinable init() {}
 }

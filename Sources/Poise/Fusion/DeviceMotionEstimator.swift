@@ -96,7 +96,7 @@ public struct DeviceMotionEstimator: Sendable {
     /// applied, and what the magnetometer lane needs is written to `handoff`.
     @inlinable @inline(__always)
     mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
-                         magneticField: SIMD3<Double>?, handoff: UnsafeMutablePointer<LaneHandoff>?) {
+                         magneticField: SIMD3<Double>?, handoff: UnsafeMutablePointer<LaneSample>?) {
         var flags: DeviceMotion.Flags = []
         var magnetometerFollows = false
         let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
@@ -249,7 +249,7 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func accumulateOutOfLine(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                                       rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
                                       magneticField: SIMD3<Double>?, magnetometerFollows: Bool,
-                                      handoff: UnsafeMutablePointer<LaneHandoff>?) {
+                                      handoff: UnsafeMutablePointer<LaneSample>?) {
         let features = coefficients.features
         accumulate(time: time, dt: dt, flags: flags, acceleration: acceleration, rotationRate: rotationRate,
                    rate: rate, rateSquared: rateSquared, magneticField: magneticField,
@@ -273,10 +273,13 @@ public struct DeviceMotionEstimator: Sendable {
     mutating func accumulate(time: Double, dt: Double, flags: DeviceMotion.Flags, acceleration: SIMD3<Double>,
                              rotationRate: SIMD3<Double>, rate: SIMD4<Double>, rateSquared: Double,
                              magneticField: SIMD3<Double>?, magnetometerFollows: Bool, smallAngle: Bool,
-                             features: Features, correctionEverySample: Bool, handoff: UnsafeMutablePointer<LaneHandoff>?) {
+                             features: Features, correctionEverySample: Bool, handoff: UnsafeMutablePointer<LaneSample>?) {
         var flags = flags
-        lastSample.acceleration = acceleration
-        lastSample.rotationRate = rotationRate
+        // (The 6D lane of a two-lane run leaves `lastSample` to the magnetometer lane.)
+        if handoff == nil {
+            lastSample.acceleration = acceleration
+            lastSample.rotationRate = rotationRate
+        }
         // 4th lane 1: it counts the samples in the block sums.
         let gyr = SIMD4(rotationRate, 1), acc = SIMD4(acceleration, 1)
         var restTime = state.restTime, restDetected = state.restDetected
@@ -284,8 +287,7 @@ public struct DeviceMotionEstimator: Sendable {
         let attitude: Quaternion<Double>
         if smallAngle || rateSquared < .infinity {
             counts = true
-            lastSample.integratedRotationRate = rotationRate
-            handoff?.pointee.integrated = true
+            if let handoff { handoff.pointee.integrated = true } else { lastSample.integratedRotationRate = rotationRate }
             if features.contains(.restDetection) {
                 state.restGyroscopeSum += gyr
                 if correctionEverySample { filterRestGyroscopeBlock() }
@@ -310,8 +312,7 @@ public struct DeviceMotionEstimator: Sendable {
             && accelerationSquared <= coefficients.accelerationAcceptedHighest
         if !accepted && !(accelerationSquared < .infinity) {
             flags.insert(.invalidInput)
-            lastSample.acceleration = .zero
-            handoff?.pointee.accelerationDropped = true
+            if let handoff { handoff.pointee.accelerationDropped = true } else { lastSample.acceleration = .zero }
         } else if accepted || accelerationSquared != 0 {
             if features.contains(.restBiasEstimation) {
                 state.restAccelerometerSum += acc
@@ -354,8 +355,12 @@ public struct DeviceMotionEstimator: Sendable {
             }
         }
         if restDetected { flags.insert(.atRest) }
-        if features.contains(.magnetometer) && handoff == nil && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
-        lastSample.flags = flags
+        if let handoff {
+            handoff.pointee.flags = flags
+        } else {
+            if features.contains(.magnetometer) && state.magneticDisturbanceDetected { flags.insert(.magneticDisturbance) }
+            lastSample.flags = flags
+        }
     }
 
     /// The correction step, every `correctionInterval` counted samples: renormalising the

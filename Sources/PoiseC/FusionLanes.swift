@@ -1,0 +1,161 @@
+import CPoise
+import Poise
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `poise_fusion_update_buffer` on two threads for long buffers: the calling thread runs the
+/// estimator's 6D lane, a second thread, started for the call and joined before it returns,
+/// runs the magnetometer lane and computes the requested outputs
+/// (`DeviceMotionEstimator+Lanes.swift`). The results are bit-identical to the one-thread loop.
+///
+/// The lanes meet in a ring of `ringSize` handed-over samples: the 6D lane publishes them a
+/// chunk at a time and waits, before overwriting a slot, until the magnetometer lane has
+/// consumed it.
+enum FusionLanes {
+    /// The shortest buffer run in two lanes (starting and joining a thread costs about as much
+    /// as a thousand samples).
+    static let minimumCount = 1 << 15
+    static let chunk = 2048
+    static let ringSize = 8 * chunk
+
+    /// Whether two lanes may be used: two processors or more are online and the environment
+    /// variable `POISE_FUSION_THREADS` is not `1`.
+    static let available: Bool = {
+        if let value = getenv("POISE_FUSION_THREADS"), String(cString: value) == "1" { return false }
+        return sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
+    }()
+
+    /// Runs the buffer in two lanes, or returns false (having done nothing) when it is too short,
+    /// two lanes are not available or the thread could not be started.
+    static func run(_ estimator: inout DeviceMotionEstimator, count: Int, times: UnsafePointer<Double>,
+                    acc: UnsafePointer<Double>, gyr: UnsafePointer<Double>, mag: UnsafePointer<Double>?,
+                    outputs: poise_fusion_outputs?) -> Bool {
+        guard count >= minimumCount, available,
+              outputs != nil || (mag != nil && estimator.configuration.reference.usesMagnetometer) else { return false }
+        let channel = LaneChannel(estimator: estimator, count: count, acc: acc, gyr: gyr, mag: mag, outputs: outputs)
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { raw in
+            Unmanaged<LaneChannel>.fromOpaque(raw!).takeUnretainedValue().runMagnetometerLane()
+            return nil
+        }, Unmanaged.passUnretained(channel).toOpaque())
+        guard started == 0 else { return false }
+        if let mag {
+            channel.runSixDLane(&estimator) { e, i, sample, correction in
+                e.updateSixDLane(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                 magneticField: vector(mag + 3 * i), sample: sample, correction: correction)
+            }
+        } else {
+            channel.runSixDLane(&estimator) { e, i, sample, correction in
+                e.updateSixDLane(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                 sample: sample, correction: correction)
+            }
+        }
+        pthread_join(thread, nil)
+        estimator.adoptMagnetometerLane(of: channel.estimator)
+        return true
+    }
+}
+
+/// What the two lanes of one `poise_fusion_update_buffer` call share. The magnetometer lane's
+/// fields (`estimator`, the inputs and outputs) are touched by its thread only while it runs;
+/// the ring's slots are owned by one lane at a time, as `published` and `consumed` say.
+final class LaneChannel: @unchecked Sendable {
+    typealias Sample = DeviceMotionEstimator.LaneSample
+    typealias Correction = DeviceMotionEstimator.LaneCorrection
+
+    /// Handed-over samples by index modulo `FusionLanes.ringSize`; a correction step's record
+    /// at the index of the sample after which it ran.
+    let samples = UnsafeMutablePointer<Sample>.allocate(capacity: FusionLanes.ringSize)
+    let corrections = UnsafeMutablePointer<Correction>.allocate(capacity: FusionLanes.ringSize)
+    /// Samples the 6D lane has handed over, and samples the magnetometer lane has finished.
+    let published = Atomic<Int>(0)
+    let consumed = Atomic<Int>(0)
+
+    /// The magnetometer lane's estimator (a copy of the 6D lane's at the start).
+    var estimator: DeviceMotionEstimator
+    let count: Int
+    let acc: UnsafePointer<Double>, gyr: UnsafePointer<Double>, mag: UnsafePointer<Double>?
+    let outputs: poise_fusion_outputs?
+
+    init(estimator: DeviceMotionEstimator, count: Int, acc: UnsafePointer<Double>, gyr: UnsafePointer<Double>,
+         mag: UnsafePointer<Double>?, outputs: poise_fusion_outputs?) {
+        self.estimator = estimator
+        self.count = count
+        (self.acc, self.gyr, self.mag) = (acc, gyr, mag)
+        self.outputs = outputs
+    }
+
+    deinit {
+        samples.deallocate()
+        corrections.deallocate()
+    }
+
+    /// Spins until `condition` holds, yielding the processor after a while (so that the lanes
+    /// also progress when they share one).
+    @inline(__always)
+    static func wait(until condition: () -> Bool) {
+        var spins = 0
+        while !condition() {
+            spins += 1
+            if spins >= 64 { sched_yield() }
+        }
+    }
+
+    /// The 6D lane, on the calling thread: `update` runs sample `i` on `estimator`, writing its
+    /// handover to the two pointers.
+    @inline(__always)
+    func runSixDLane(_ estimator: inout DeviceMotionEstimator,
+                     _ update: (inout DeviceMotionEstimator, Int, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Correction>) -> Bool) {
+        let mask = FusionLanes.ringSize - 1
+        var start = 0
+        while start < count {
+            let end = Swift.min(start + FusionLanes.chunk, count)
+            if end - FusionLanes.ringSize > 0 {
+                Self.wait { consumed.load(ordering: .acquiring) >= end - FusionLanes.ringSize }
+            }
+            for i in start..<end {
+                _ = update(&estimator, i, samples + (i & mask), corrections + (i & mask))
+            }
+            published.store(end, ordering: .releasing)
+            start = end
+        }
+    }
+
+    /// The magnetometer lane, on the second thread: applies each handed-over sample and writes
+    /// its outputs.
+    func runMagnetometerLane() {
+        // On a local copy (a class's stored property would be checked for exclusive access
+        // on every use).
+        var lane = estimator
+        defer { estimator = lane }
+        let mask = FusionLanes.ringSize - 1
+        var start = 0
+        while start < count {
+            var end = 0
+            Self.wait {
+                end = published.load(ordering: .acquiring)
+                return end > start
+            }
+            if let mag {
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: vector(mag + 3 * i)) }
+            } else {
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: nil) }
+            }
+            consumed.store(end, ordering: .releasing)
+            start = end
+        }
+    }
+
+    @inline(__always)
+    private func apply(_ lane: inout DeviceMotionEstimator, _ i: Int, _ r: Int, magneticField: SIMD3<Double>?) {
+        let sample = samples[r]
+        lane.applyMagnetometerLane(sample, correction: sample.corrected ? corrections[r] : nil,
+                                        acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
+                                        magneticField: magneticField)
+        if let outputs { FusionHandle.write(&lane, row: i, to: outputs) }
+    }
+}
