@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
         .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
         .systemLibrary(name: "CPoise", path: "include"),
-        .target(name: "PoiseC", dependencies: ["Poise", "CPoise"], swiftSettings: coreSettings),
+        .systemLibrary(name: "CLaneHints", path: "Sources/CLaneHints"),
+        .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLaneHints"], swiftSettings: coreSettings),
         .target(name: "PoiseRun", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
         .target(name: "PoiseReports", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral", "PoiseRun"], swiftSettings: coreSettings),
         .target(

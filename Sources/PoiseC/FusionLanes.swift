@@ -1,3 +1,4 @@
+import CLaneHints
 import CPoise
 import Poise
 import Synchronization
@@ -122,6 +123,7 @@ final class LaneChannel: @unchecked Sendable {
                 Self.wait { consumed.load(ordering: .acquiring) >= end - FusionLanes.ringSize }
             }
             for i in start..<end {
+                poise_prefetch_for_write(samples + ((i + 64) & mask))
                 _ = update(&estimator, i, samples + (i & mask), corrections + (i & mask))
             }
             published.store(end, ordering: .releasing)
@@ -136,6 +138,8 @@ final class LaneChannel: @unchecked Sendable {
         // on every use).
         var lane = estimator
         defer { estimator = lane }
+        // The heading's half angle, kept between correction steps (see `apply`).
+        var halfAngle = lane.headingHalfAngle
         let mask = FusionLanes.ringSize - 1
         var start = 0
         while start < count {
@@ -145,21 +149,26 @@ final class LaneChannel: @unchecked Sendable {
                 return end > start
             }
             if let mag {
-                for i in start..<end { apply(&lane, i, i & mask, magneticField: vector(mag + 3 * i)) }
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: vector(mag + 3 * i), &halfAngle) }
             } else {
-                for i in start..<end { apply(&lane, i, i & mask, magneticField: nil) }
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: nil, &halfAngle) }
             }
             consumed.store(end, ordering: .releasing)
             start = end
         }
     }
 
+    /// Applies sample `i` (ring index `r`) and writes its outputs. `halfAngle` is the lane's
+    /// `headingHalfAngle`, which changes only at a correction step (a square root and a
+    /// division per sample saved).
     @inline(__always)
-    private func apply(_ lane: inout DeviceMotionEstimator, _ i: Int, _ r: Int, magneticField: SIMD3<Double>?) {
+    private func apply(_ lane: inout DeviceMotionEstimator, _ i: Int, _ r: Int, magneticField: SIMD3<Double>?,
+                       _ halfAngle: inout (cosine: Double, sine: Double)?) {
         let sample = samples[r]
         lane.applyMagnetometerLane(sample, correction: sample.corrected ? corrections[r] : nil,
                                         acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
                                         magneticField: magneticField)
-        if let outputs { FusionHandle.write(&lane, row: i, to: outputs) }
+        if sample.corrected { halfAngle = lane.headingHalfAngle }
+        if let outputs { FusionHandle.write(&lane, row: i, to: outputs, headingHalfAngle: halfAngle) }
     }
 }

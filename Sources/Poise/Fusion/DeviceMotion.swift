@@ -118,23 +118,36 @@ extension DeviceMotionEstimator {
     /// `attitudeEastNorthUp` from the 6D attitude `q6` (`attitude6D`; read it once when several
     /// outputs are needed: with the output prediction it is a quaternion product).
     @inlinable @inline(__always) public func attitudeEastNorthUp(sixD q6: Quaternion<Double>) -> Quaternion<Double> {
-        guard coefficients.usesMagnetometer else { return q6 }
+        guard let h = headingHalfAngle else { return q6 }
+        return attitudeEastNorthUp(sixD: q6, headingHalfAngle: h)
+    }
+
+    /// `attitudeEastNorthUp(sixD:)` with `headingHalfAngle` given (it changes only at a
+    /// correction step, so a caller may keep it between them).
+    @inlinable @inline(__always)
+    public func attitudeEastNorthUp(sixD q6: Quaternion<Double>, headingHalfAngle h: (cosine: Double, sine: Double)) -> Quaternion<Double> {
+        let (c, s) = h
+        // Rz(yaw) ⊗ q6
+        return Quaternion(w: c * q6.w - s * q6.z, x: c * q6.x - s * q6.y,
+                          y: c * q6.y + s * q6.x, z: c * q6.z + s * q6.w)
+    }
+
+    /// cos and sin of half the yaw from the 6D earth frame to ENU for the configured reference
+    /// (the heading correction, less the declination or the arbitrary offset as the reference
+    /// says), or nil for the 6D reference (`arbitraryZVertical`).
+    @inlinable @inline(__always) public var headingHalfAngle: (cosine: Double, sine: Double)? {
+        guard coefficients.usesMagnetometer else { return nil }
         var yaw = state.headingCorrection
         switch configuration.reference {
         case .arbitraryZVertical, .magneticNorthZVertical: break
         case .trueNorthZVertical: yaw -= coefficients.declination
         case .arbitraryCorrectedZVertical: yaw -= state.arbitraryHeadingOffset ?? state.headingCorrection
         }
-        let c: Double, s: Double
         if yaw == state.headingCacheAngle {
             // yaw is the heading correction (magnetic north), whose cos and sin the update keeps.
-            (c, s) = fusionHalfAngle(cosine: state.headingCosine, sine: state.headingSine)
-        } else {
-            (c, s) = (Double.cos(yaw / 2), Double.sin(yaw / 2))
+            return fusionHalfAngle(cosine: state.headingCosine, sine: state.headingSine)
         }
-        // Rz(yaw) ⊗ q6
-        return Quaternion(w: c * q6.w - s * q6.z, x: c * q6.x - s * q6.y,
-                          y: c * q6.y + s * q6.x, z: c * q6.z + s * q6.w)
+        return (Double.cos(yaw / 2), Double.sin(yaw / 2))
     }
 
     /// The attitude (device → configured earth frame).
