@@ -45,6 +45,27 @@ import Testing
         #expect(Fit.moments(of: SIMD3(1e80, 0, 0)) == nil)
     }
 
+    /// `covers(m)` (three minors) agrees with `coverage ≥ m` (the eigenvalue) on fits of
+    /// readings spread over part of the sphere, for thresholds on either side of the coverage.
+    @Test func coversAgreesWithTheCoverage() throws {
+        var random = SplitMix(seed: 5)
+        var checked = 0
+        for _ in 0..<200 {
+            // Directions within a cap of random width about a random axis, off a random centre.
+            let flatness = random.uniform() * 0.9 + 0.05
+            let readings = Self.directions(300).map { d in
+                SIMD3(d.x, d.y, d.z * flatness) * 45 + SIMD3(random.uniform(), random.uniform(), random.uniform()) * 4
+            }
+            let fit = try #require(Fit(sums: Self.sums(readings)))
+            let coverage = fit.coverage
+            for minimum in [0, 0.25, coverage * 0.98, coverage * 1.02, 0.6] {
+                #expect(fit.covers(minimum) == (coverage >= minimum), "coverage \(coverage), minimum \(minimum)")
+                checked += 1
+            }
+        }
+        #expect(checked == 1000)
+    }
+
     @Test func smallestEigenvalueOfARotatedDiagonalMatrix() {
         let q = Quaternion<Double>(axis: SIMD3(1, 2, 3) / 14.0.squareRoot(), angle: 0.7)
         // A = M·diag(5, 2, 1)·Mᵀ, M's columns the rotated axes.

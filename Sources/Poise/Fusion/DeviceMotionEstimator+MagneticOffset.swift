@@ -20,10 +20,26 @@ extension DeviceMotionEstimator {
 
         /// √(smallest eigenvalue of the readings' covariance) / r: how far the readings spread
         /// in their least spread direction (0.577 all over the sphere, 0 in a plane). Computed
-        /// when asked (a cubic's trigonometric solution; the estimator asks last).
+        /// when asked (a cubic's trigonometric solution; the estimator tests it with `covers`).
         @inlinable var coverage: Double {
             let (c00, c01, c02, c11, c12, c22) = covariance
             return (Swift.max(Self.smallestEigenvalue(c00, c01, c02, c11, c12, c22), 0) / (radius * radius)).squareRoot()
+        }
+
+        /// Whether `coverage` ≥ `minimum`, without the eigenvalue's trigonometry: for
+        /// `minimum` > 0 it is the smallest eigenvalue of the covariance C being ≥ t =
+        /// (minimum·radius)², that is C − t·I being positive definite, which its three leading
+        /// principal minors say (Sylvester's criterion; the two differ only when the eigenvalue
+        /// is t to rounding).
+        @inlinable @inline(__always)
+        func covers(_ minimum: Double) -> Bool {
+            guard minimum > 0 else { return true }
+            let t = (minimum * radius) * (minimum * radius)
+            let (c00, c01, c02, c11, c12, c22) = covariance
+            let a00 = c00 - t, a11 = c11 - t, a22 = c22 - t
+            let minor2 = a00 * a11 - c01 * c01
+            let minor3 = a00 * (a11 * a22 - c12 * c12) - c01 * (c01 * a22 - c12 * c02) + c02 * (c01 * c12 - a11 * c02)
+            return a00 > 0 && minor2 > 0 && minor3 > 0
         }
 
         /// The moments one reading `m` adds to the sums (nil when |m|⁴ is not finite).
@@ -104,11 +120,11 @@ extension DeviceMotionEstimator {
         let sums = state.magneticOffsetSums * c.magneticOffsetDecay + moments
         state.magneticOffsetSums = sums
         let reference = state.magneticReferenceNorm
-        // The cheap tests first; the coverage (an eigenvalue) only when they pass.
+        // The cheap tests first; the coverage (three minors) only when they pass.
         if let fit = MagneticOffsetFit(sums: sums), fit.residual <= c.magneticOffsetMaximumResidual,
            reference == 0 || (fit.radius - reference).magnitude <= c.magneticNormThreshold * reference,
            (fit.offset * fit.offset).sum().squareRoot() >= c.magneticNormThreshold * fit.radius,
-           fit.coverage >= c.magneticOffsetMinimumCoverage {
+           fit.covers(c.magneticOffsetMinimumCoverage) {
             state.magneticOffset = fit.offset
         } else {
             state.magneticOffset = .zero
