@@ -68,8 +68,9 @@ final class LaneChannel: @unchecked Sendable {
     typealias Sample = DeviceMotionEstimator.LaneSample
     typealias Correction = DeviceMotionEstimator.LaneCorrection
 
-    /// Handed-over samples by index modulo `FusionLanes.ringSize`; a correction step's record
-    /// at the index of the sample after which it ran.
+    /// Handed-over samples by index modulo `FusionLanes.ringSize`, and the correction steps'
+    /// records by their count modulo the same (the n-th record belongs to the n-th sample with
+    /// `corrected` set).
     let samples = UnsafeMutablePointer<Sample>.allocate(capacity: FusionLanes.ringSize)
     let corrections = UnsafeMutablePointer<Correction>.allocate(capacity: FusionLanes.ringSize)
     /// Samples the 6D lane has handed over, and samples the magnetometer lane has finished.
@@ -116,15 +117,20 @@ final class LaneChannel: @unchecked Sendable {
     func runSixDLane(_ estimator: inout DeviceMotionEstimator,
                      _ update: (inout DeviceMotionEstimator, Int, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Correction>) -> Bool) {
         let mask = FusionLanes.ringSize - 1
-        var start = 0
+        var start = 0, corrected = 0
         while start < count {
             let end = Swift.min(start + FusionLanes.chunk, count)
             if end - FusionLanes.ringSize > 0 {
                 Self.wait { consumed.load(ordering: .acquiring) >= end - FusionLanes.ringSize }
             }
             for i in start..<end {
+                // Both rings' next slots were read by the other core one ring ago: start taking
+                // them back early.
                 poise_prefetch_for_write(samples + ((i + 64) & mask))
-                _ = update(&estimator, i, samples + (i & mask), corrections + (i & mask))
+                let next = corrections + ((corrected + 1) & mask)
+                poise_prefetch_for_write(next)
+                poise_prefetch_for_write(UnsafeRawPointer(next) + 64)
+                if update(&estimator, i, samples + (i & mask), corrections + (corrected & mask)) { corrected += 1 }
             }
             published.store(end, ordering: .releasing)
             start = end
@@ -141,7 +147,7 @@ final class LaneChannel: @unchecked Sendable {
         // The heading's half angle, kept between correction steps (see `apply`).
         var halfAngle = lane.headingHalfAngle
         let mask = FusionLanes.ringSize - 1
-        var start = 0
+        var start = 0, corrected = 0
         while start < count {
             var end = 0
             Self.wait {
@@ -149,9 +155,9 @@ final class LaneChannel: @unchecked Sendable {
                 return end > start
             }
             if let mag {
-                for i in start..<end { apply(&lane, i, i & mask, magneticField: vector(mag + 3 * i), &halfAngle) }
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: vector(mag + 3 * i), &halfAngle, &corrected) }
             } else {
-                for i in start..<end { apply(&lane, i, i & mask, magneticField: nil, &halfAngle) }
+                for i in start..<end { apply(&lane, i, i & mask, magneticField: nil, &halfAngle, &corrected) }
             }
             consumed.store(end, ordering: .releasing)
             start = end
@@ -160,12 +166,17 @@ final class LaneChannel: @unchecked Sendable {
 
     /// Applies sample `i` (ring index `r`) and writes its outputs. `halfAngle` is the lane's
     /// `headingHalfAngle`, which changes only at a correction step (a square root and a
-    /// division per sample saved).
+    /// division per sample saved); `corrected` counts the correction records read.
     @inline(__always)
     private func apply(_ lane: inout DeviceMotionEstimator, _ i: Int, _ r: Int, magneticField: SIMD3<Double>?,
-                       _ halfAngle: inout (cosine: Double, sine: Double)?) {
+                       _ halfAngle: inout (cosine: Double, sine: Double)?, _ corrected: inout Int) {
         let sample = samples[r]
-        lane.applyMagnetometerLane(sample, correction: sample.corrected ? corrections[r] : nil,
+        var correction: Correction?
+        if sample.corrected {
+            correction = corrections[corrected & (FusionLanes.ringSize - 1)]
+            corrected += 1
+        }
+        lane.applyMagnetometerLane(sample, correction: correction,
                                         acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
                                         magneticField: magneticField)
         if sample.corrected { halfAngle = lane.headingHalfAngle }
