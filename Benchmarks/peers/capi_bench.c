@@ -5,16 +5,18 @@
  * Input: a raw file of N rows of 10 doubles (t, acc xyz g, gyr xyz rad/s, mag xyz µT), written
  * by embedding.py. Measured, best of 5 repetitions, ns per sample:
  *   fusion 9D, poise_fusion_update per sample (out NULL)        — one C call per sample
- *   fusion 9D, poise_fusion_update_buffer (outputs NULL)        — one C call, Swift loop inside
+ *   fusion 9D, poise_fusion_update_buffer (outputs NULL)        — one C call, Swift loop inside,
+ *     on the calling thread only (POISE_FUSION_THREADS=1)
+ *   the same on two threads (the default for buffers of 32768 samples or more)
  *   fusion 9D, poise_fusion_update per sample into poise_motion — with the output struct
  *   fusion 9D, poise_fusion_update_buffer with the quaternion / with all seven output arrays
- *     (arrays touched beforehand, as reused outputs would be) — the cost of each output
+ *     (arrays touched beforehand, as reused outputs would be), on two threads
  *   one-pole 3-axis, poise_filter_process per sample / buffer in place / from the samples
  *     into another buffer (poise_filter_process_into)
- * The buffer call runs DeviceMotionEstimator.update in a Swift loop in the library, so
- * per-sample ÷ buffer is the price of crossing the C boundary once per sample.
+ * The one-thread buffer call runs DeviceMotionEstimator.update in a Swift loop in the library,
+ * so per-sample ÷ that buffer is the price of crossing the C boundary once per sample.
  */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
 #include <poise.h>
 
 #include <stdio.h>
@@ -62,7 +64,7 @@ int main(int argc, char **argv) {
         memcpy(gyr + 3 * i, rows + 10 * i + 4, 3 * sizeof(double));
         memcpy(mag + 3 * i, rows + 10 * i + 7, 3 * sizeof(double));
     }
-    double best[8] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 1e30};
+    double best[9] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 1e30, 1e30};
     double checksum = 0;
     for (int repetition = 0; repetition < 5; repetition++) {
         poise_fusion *f = fresh_fusion();
@@ -72,17 +74,20 @@ int main(int argc, char **argv) {
         if (elapsed < best[0]) best[0] = elapsed;
         poise_motion m;
         poise_fusion_get_motion(f, &m, NULL);
-        checksum += m.attitude[0];
+        const double last = m.attitude[0];   /* every path must end here: checksum stays 0 */
         poise_fusion_destroy(f, NULL);
 
-        f = fresh_fusion();
-        start = now();
-        poise_fusion_update_buffer(f, n, t, acc, gyr, mag, NULL, NULL);
-        elapsed = now() - start;
-        if (elapsed < best[1]) best[1] = elapsed;
-        poise_fusion_get_motion(f, &m, NULL);
-        checksum -= m.attitude[0];   /* the two paths must agree: checksum stays 0 */
-        poise_fusion_destroy(f, NULL);
+        for (int threads = 1; threads <= 2; threads++) {
+            if (threads == 1) setenv("POISE_FUSION_THREADS", "1", 1); else unsetenv("POISE_FUSION_THREADS");
+            f = fresh_fusion();
+            start = now();
+            poise_fusion_update_buffer(f, n, t, acc, gyr, mag, NULL, NULL);
+            elapsed = now() - start;
+            if (elapsed < best[threads == 1 ? 1 : 8]) best[threads == 1 ? 1 : 8] = elapsed;
+            poise_fusion_get_motion(f, &m, NULL);
+            checksum += m.attitude[0] != last;
+            poise_fusion_destroy(f, NULL);
+        }
 
         f = fresh_fusion();
         start = now();
@@ -102,7 +107,7 @@ int main(int argc, char **argv) {
             elapsed = now() - start;
             if (elapsed < best[6 + all]) best[6 + all] = elapsed;
             poise_fusion_destroy(f, NULL);
-            checksum += oq[4 * (n - 1)] - m.attitude[0];   /* the last row equals the per-sample call's */
+            checksum += oq[4 * (n - 1)] != m.attitude[0];   /* the last row equals the per-sample call's */
         }
 
         poise_filter *filter = poise_filter_create("lowpass:cutoff=5", 100.0, NULL);
@@ -127,13 +132,14 @@ int main(int argc, char **argv) {
         poise_filter_destroy(filter, NULL);
     }
     if (checksum != 0) { fprintf(stderr, "per-sample and buffer fusion disagree\n"); return 1; }
-    const char *names[8] = {"fusion 9D, poise_fusion_update per sample", "fusion 9D, poise_fusion_update_buffer (Swift loop)",
+    const char *names[9] = {"fusion 9D, poise_fusion_update per sample", "fusion 9D, poise_fusion_update_buffer (Swift loop)",
                             "fusion 9D, poise_fusion_update per sample with poise_motion out",
                             "one-pole 3-axis, poise_filter_process per sample", "one-pole 3-axis, poise_filter_process_buffer",
                             "one-pole 3-axis, poise_filter_process_into",
                             "fusion 9D, poise_fusion_update_buffer with the quaternion",
-                            "fusion 9D, poise_fusion_update_buffer with all seven outputs"};
-    for (int k = 0; k < 8; k++) printf("%s\t%.1f\n", names[k], best[k] / n * 1e9);
+                            "fusion 9D, poise_fusion_update_buffer with all seven outputs",
+                            "fusion 9D, poise_fusion_update_buffer on two threads"};
+    for (int k = 0; k < 9; k++) printf("%s\t%.1f\n", names[k], best[k] / n * 1e9);
     printf("per-sample / buffer (fusion)\t%.3f\n", best[0] / best[1]);
     printf("per-sample / buffer (filter)\t%.3f\n", best[3] / best[4]);
     printf("samples\t%zu\n", n);

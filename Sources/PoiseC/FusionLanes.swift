@@ -24,11 +24,12 @@ enum FusionLanes {
     static let ringSize = 8 * chunk
 
     /// Whether two lanes may be used: two processors or more are online and the environment
-    /// variable `POISE_FUSION_THREADS` is not `1`.
-    static let available: Bool = {
-        if let value = getenv("POISE_FUSION_THREADS"), String(cString: value) == "1" { return false }
-        return sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
-    }()
+    /// variable `POISE_FUSION_THREADS` is not `1` (read at each call).
+    static var available: Bool {
+        if let value = getenv("POISE_FUSION_THREADS"), value[0] == 0x31, value[1] == 0 { return false }
+        return processorsOnline >= 2
+    }
+    static let processorsOnline = sysconf(Int32(_SC_NPROCESSORS_ONLN))
 
     /// Runs the buffer in two lanes, or returns false (having done nothing) when it is too short,
     /// two lanes are not available or the thread could not be started.
