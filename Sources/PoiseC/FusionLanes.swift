@@ -38,6 +38,8 @@ enum FusionLanes {
                     outputs: poise_fusion_outputs?) -> Bool {
         guard count >= minimumCount, available,
               outputs != nil || (mag != nil && estimator.configuration.reference.usesMagnetometer) else { return false }
+        // Outputs written over inputs are written in the order of the one-thread loop only there.
+        if let outputs, overlap(outputs, count: count, inputs: [times, acc, gyr, mag]) { return false }
         let channel = LaneChannel(estimator: estimator, count: count, acc: acc, gyr: gyr, mag: mag, outputs: outputs)
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { raw in
@@ -59,6 +61,20 @@ enum FusionLanes {
         pthread_join(thread, nil)
         estimator.adoptMagnetometerLane(of: channel.estimator)
         return true
+    }
+
+    /// Whether an output array of `o` for `count` rows shares memory with an input array (times:
+    /// 1 double per row, the others 3).
+    static func overlap(_ o: poise_fusion_outputs, count: Int, inputs: [UnsafePointer<Double>?]) -> Bool {
+        func range(_ p: UnsafeRawPointer?, _ bytes: Int) -> Range<UInt>? {
+            p.map { UInt(bitPattern: $0)..<(UInt(bitPattern: $0) + UInt(bytes)) }
+        }
+        let d = MemoryLayout<Double>.size
+        let read = zip(inputs, [1, 3, 3, 3]).compactMap { range($0.0.map(UnsafeRawPointer.init), count * $0.1 * d) }
+        let written = [range(o.attitude, count * 4 * d), range(o.gravity, count * 3 * d), range(o.user_acceleration, count * 3 * d),
+                       range(o.rotation_rate, count * 3 * d), range(o.bias, count * 3 * d), range(o.heading, count * d),
+                       range(o.flags, count * MemoryLayout<UInt32>.size)].compactMap { $0 }
+        return written.contains { w in read.contains { $0.overlaps(w) } }
     }
 }
 

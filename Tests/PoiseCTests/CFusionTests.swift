@@ -1,4 +1,5 @@
 import CPoise
+import Foundation
 import Poise
 @testable import PoiseC
 import Testing
@@ -167,6 +168,43 @@ import Testing
         #expect(poise_fusion_get_motion(buffered, &ma, nil) == POISE_OK && poise_fusion_get_motion(single, &mb, nil) == POISE_OK)
         #expect(ma.flags == mb.flags && ma.heading.bitPattern == mb.heading.bitPattern && ma.user_acceleration == mb.user_acceleration
                 && ma.attitude == mb.attitude && ma.rotation_rate == mb.rotation_rate)
+    }
+
+    /// When the buffer call takes two threads: a long buffer with outputs or a magnetometer, on
+    /// a machine with two processors; not a short one, not one whose outputs overlap its
+    /// inputs, not a 6D one without outputs.
+    @Test func twoLanesRunOnlyWhereTheyShould() throws {
+        let n = FusionLanes.minimumCount
+        let recording = Recording(count: n)
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let estimator = DeviceMotionEstimator(configuration: .init(sampleRate: 100))
+        var output = [Double](repeating: 0, count: 4 * n)
+        var inputs = recording.acc + [Double](repeating: 0, count: n)
+        let lanesAvailable = FusionLanes.available
+        #expect(lanesAvailable == (FusionLanes.processorsOnline >= 2 && ProcessInfo.processInfo.environment["POISE_FUSION_THREADS"] != "1"))
+        try output.withUnsafeMutableBufferPointer { q in
+            try inputs.withUnsafeMutableBufferPointer { a in
+                let o = poise_fusion_outputs(attitude: q.baseAddress, gravity: nil, user_acceleration: nil, rotation_rate: nil,
+                                             bias: nil, heading: nil, flags: nil)
+                func run(_ count: Int, acc: UnsafePointer<Double>, mag: Bool, outputs: poise_fusion_outputs?) -> Bool {
+                    var e = estimator
+                    return FusionLanes.run(&e, count: count, times: recording.times, acc: acc, gyr: recording.gyr,
+                                           mag: mag ? recording.mag : nil, outputs: outputs)
+                }
+                let acc = try #require(UnsafePointer(a.baseAddress))
+                #expect(run(n, acc: acc, mag: true, outputs: o) == lanesAvailable)
+                #expect(run(n, acc: acc, mag: true, outputs: nil) == lanesAvailable)
+                #expect(!run(n - 1, acc: acc, mag: true, outputs: o))
+                #expect(!run(n, acc: acc, mag: false, outputs: nil))
+                // The quaternions written over the accelerometer samples (4 per row over 3).
+                let aliased = poise_fusion_outputs(attitude: a.baseAddress, gravity: nil, user_acceleration: nil, rotation_rate: nil,
+                                                   bias: nil, heading: nil, flags: nil)
+                #expect(!run(n, acc: acc, mag: true, outputs: aliased))
+                #expect(FusionLanes.overlap(aliased, count: n, inputs: [acc]))
+                #expect(!FusionLanes.overlap(o, count: n, inputs: [acc]))
+            }
+        }
     }
 
     @Test func savedStateResumesExactlyAndBadBytesAreRefused() throws {
