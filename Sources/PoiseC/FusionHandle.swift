@@ -30,17 +30,23 @@ struct FusionHandle {
         return o
     }
 
-    /// Writes row `row` of the requested outputs (non-NULL pointers of `o`) after an update;
-    /// `headingHalfAngle`: the estimator's, when the caller keeps it (`.none`: computed here).
+    /// Writes row `row` of the requested outputs (non-NULL pointers of `o`) after an update.
+    @inline(__always)
+    static func write(_ estimator: inout DeviceMotionEstimator, row i: Int, to o: poise_fusion_outputs) {
+        write(&estimator, row: i, to: o, headingHalfAngle: estimator.headingHalfAngle)
+    }
+
+    /// `write` with the estimator's `headingHalfAngle` given (a caller may keep it between
+    /// correction steps).
     @inline(__always)
     static func write(_ estimator: inout DeviceMotionEstimator, row i: Int, to o: poise_fusion_outputs,
-                      headingHalfAngle: (cosine: Double, sine: Double)?? = .none) {
+                      headingHalfAngle: (cosine: Double, sine: Double)?) {
         let wantsAttitude = o.attitude != nil || o.heading != nil, wantsGravity = o.gravity != nil || o.user_acceleration != nil
         // The 6D attitude once (with the output prediction it is a quaternion product).
         let q6 = wantsAttitude || wantsGravity ? estimator.attitude6D : .identity
         if wantsAttitude {
             var enu = q6
-            if let h = headingHalfAngle ?? estimator.headingHalfAngle { enu = estimator.attitudeEastNorthUp(sixD: q6, headingHalfAngle: h) }
+            if let h = headingHalfAngle { enu = estimator.attitudeEastNorthUp(sixD: q6, headingHalfAngle: h) }
             if let q = o.attitude {
                 let a = estimator.attitude(eastNorthUp: enu)
                 q[4 * i] = a.w; q[4 * i + 1] = a.x; q[4 * i + 2] = a.y; q[4 * i + 3] = a.z
