@@ -29,9 +29,16 @@
  * handles may be used in parallel from different threads. Functions without a handle
  * (configuration defaults, alignment parsing and application, metrics, version, status names)
  * are safe to call from any thread at any time. Nothing is global and mutable.
+ * poise_fusion_update_buffer with 32768 samples or more, with outputs or a magnetometer, runs
+ * on two threads when two processors are online: it starts one thread for the call and joins
+ * it before returning, and its results are bit-identical to the one-thread loop's. The
+ * environment variable POISE_FUSION_THREADS=1 (read at each call) keeps it on the calling
+ * thread, as do output arrays that overlap the input arrays.
  *
  * Memory: the library allocates when a handle is created (and in the metric functions); the
- * per-sample and buffer calls do not allocate. Every create has a destroy.
+ * per-sample and buffer calls do not allocate, except poise_fusion_update_buffer on two threads
+ * (above), which allocates 2.75 MB for the call and frees it before returning. Every create has
+ * a destroy.
  */
 #ifndef POISE_H
 #define POISE_H
@@ -316,7 +323,8 @@ typedef struct poise_fusion_outputs {
 /**
  * Updates with `count` samples in order, equal to `count` poise_fusion_update calls.
  * times: N seconds; acc, gyr: N x 3 (units as in poise_fusion_update); mag: N x 3 or NULL.
- * times, acc and gyr must not be NULL unless count is 0. outputs may be NULL.
+ * times, acc and gyr must not be NULL unless count is 0. outputs may be NULL. From 32768
+ * samples on it may use a second thread for the call (see Threads above), with the same results.
  */
 poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, const double *times,
                                         const double *acc, const double *gyr, const double *mag,
