@@ -36,16 +36,23 @@ extension DeviceMotionEstimator {
         /// A correction step ran after the sample (its `LaneCorrection` was written).
         public var corrected = false
 
+        /// An empty handover (identity attitude, no flags, no bits).
         @inlinable public init() {}
     }
 
     /// What a correction step of the 6D lane set that the magnetometer lane reads.
     public struct LaneCorrection: Sendable {
+        /// `State.gyroscopeAttitude` after the step (renormalised; device → gyroscope earth frame).
         public var attitude: Quaternion<Double>
+        /// `State.inclinationCorrection` after the step (gyroscope earth → 6D earth frame).
         public var inclination: Quaternion<Double>
+        /// The rest detector's low-passed rotation rate after the step, rad/s, device frame
+        /// (4th lane 0).
         public var restGyroscopeMean: SIMD4<Double>
+        /// `State.bias` after the step, rad/s, device frame.
         public var bias: SIMD3<Double>
 
+        /// The record of the fields above.
         @inlinable public init(attitude: Quaternion<Double>, inclination: Quaternion<Double>,
                                restGyroscopeMean: SIMD4<Double>, bias: SIMD3<Double>) {
             self.attitude = attitude
