@@ -17,13 +17,13 @@ import Glibc
         let sender = try UDPTestSender(port: port)
         sender.send("t_s,acc_x_g,acc_y_g,acc_z_g")
         sender.send("0,0,0,1")
-        usleep(200_000)
+        Self.sleep(milliseconds: 200)
         sender.send("0.01,0,0,1")
-        usleep(50_000)
+        Self.sleep(milliseconds: 50)
         let reader = try RecordingReader(stream: feed, name: feed.source, options: ReadOptions(strict: false))
         _ = try #require(try reader.next())
         let first = try #require(feed.arrivalTime(throughByte: reader.bytesConsumed))
-        usleep(300_000)
+        Self.sleep(milliseconds: 300)
         _ = try #require(try reader.next())
         let second = try #require(feed.arrivalTime(throughByte: reader.bytesConsumed))
         let readAt = LiveFeed.monotonicNow()
@@ -32,6 +32,30 @@ import Glibc
         #expect(second - first >= 100_000_000 && second - first < 10_000_000_000, "\(second - first) ns between arrivals")
         #expect(readAt - second >= 290_000_000, "stamped at arrival, \(readAt - second) ns before it was read")
         #expect(feed.kernelDrops == 0)
+    }
+
+    /// A socket with receive timestamps on (`SO_TIMESTAMPNS`, as `LiveFeed` sets), open for the
+    /// whole test process. Linux turns receive timestamping on for the first such socket from a
+    /// deferred work item, so a datagram that arrives before that work has run is stamped when it
+    /// is read instead (this made the arrival-time test fail under load); with this socket open
+    /// and the work done, each feed's timestamps are on at once.
+    static let timestampingOn: Bool = {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var on: Int32 = 1
+        let set = setsockopt(descriptor, SOL_SOCKET, 35, &on, socklen_t(MemoryLayout<Int32>.size))
+        sleep(milliseconds: 300)
+        return descriptor >= 0 && set == 0
+    }()
+
+    /// Sleeps at least `milliseconds` on `CLOCK_MONOTONIC`, to an absolute deadline (`usleep`
+    /// returns early when a signal arrives).
+    static func sleep(milliseconds: Int) {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + milliseconds * 1_000_000
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
     }
 
     /// A flood while nothing reads the feed fills the socket's receive buffer; every datagram
@@ -129,6 +153,7 @@ import Glibc
 
     /// A feed listening on a free loopback port.
     static func listeningFeed(spin: Bool = false) throws -> (LiveFeed, UInt16) {
+        _ = timestampingOn
         for _ in 0 ..< 20 {
             let port = UInt16.random(in: 20_000 ... 60_000)
             if let feed = try? LiveFeed(source: "udp://127.0.0.1:\(port)", spin: spin) { return (feed, port) }
