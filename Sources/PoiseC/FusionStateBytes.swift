@@ -44,7 +44,9 @@ enum FusionStateBytes {
         guard buffer.count >= size else {
             throw CError(POISE_ERROR_BUFFER_TOO_SMALL, "the state needs \(size) bytes (poise_fusion_state_size()), capacity is \(buffer.count)")
         }
-        // Zero first so that padding bytes are defined (and the checksum reproducible).
+        // Zero first so that the bytes between the parts are defined. (Padding inside the
+        // configuration and the state is copied as it is in memory, so two saves of equal
+        // states may differ there; restore compares values, not bytes.)
         for index in 0..<size { buffer[index] = 0 }
         buffer.storeBytes(of: magic, toByteOffset: 0, as: UInt64.self)
         buffer.storeBytes(of: UInt32(configurationSize), toByteOffset: 8, as: UInt32.self)

@@ -171,6 +171,29 @@ def test_streaming_equals_batch_and_state_bytes_resume(walking):
         second.restore_state(state[:50] + bytes([state[50] ^ 1]) + state[51:])
 
 
+def test_a_long_batch_on_two_threads_equals_short_batches(walking):
+    # From 32,768 samples one call runs on two threads (docs/embedding.md "Threads"); batches
+    # of 1,000 run on one. Every output and the saved state are bit-identical.
+    t, acc, gyr, mag = walking
+    repeats = -(-40_000 // len(t))
+    n = repeats * len(t)
+    times = np.arange(n) / 100.0
+    acc, gyr, mag = (np.tile(x, (repeats, 1)) for x in (acc, gyr, mag))
+    whole = poise.Fusion(100.0)
+    long = whole.update_batch(acc, gyr, mag, times)
+    pieces = poise.Fusion(100.0)
+    parts = [pieces.update_batch(acc[i:i + 1000], gyr[i:i + 1000], mag[i:i + 1000], times[i:i + 1000])
+             for i in range(0, n, 1000)]
+    for name in poise.FusionResult.SHAPES:
+        joined = np.concatenate([getattr(part, name) for part in parts])
+        assert np.array_equal(getattr(long, name), joined, equal_nan=True), name
+    # The same state afterwards: both go on identically.
+    more = [x[:2000] for x in (acc, gyr, mag)]
+    after = [f.update_batch(*more, times[:2000] + n / 100.0) for f in (whole, pieces)]
+    for name in poise.FusionResult.SHAPES:
+        assert np.array_equal(getattr(after[0], name), getattr(after[1], name), equal_nan=True), name
+
+
 def test_fuse_computes_only_the_outputs_asked_for(walking):
     t, acc, gyr, mag = walking
     full = poise.fuse(acc, gyr, mag, rate=100.0, times=t)
