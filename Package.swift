@@ -8,7 +8,8 @@
 //   PoiseRecording: sources (readers, scans, resampling, simulator). PoiseRun: the pipeline's
 //   drivers (batch, paced, frame clock), sinks and sweeps. PoiseReports: HTML/SVG pages built
 //   from the sinks' results (it also imports PoiseSpectral for the spectra).
-//   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW)
+//   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW);
+//   CLanes: header-only C (a prefetch, acquire/release counters) for its two-thread fusion buffer.
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
 import PackageDescription
@@ -51,8 +52,8 @@ let package = Package(
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
         .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
         .systemLibrary(name: "CPoise", path: "include"),
-        .systemLibrary(name: "CLaneHints", path: "Sources/CLaneHints"),
-        .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLaneHints"], swiftSettings: coreSettings),
+        .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
+        .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLanes"], swiftSettings: coreSettings),
         .target(name: "PoiseRun", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
         .target(name: "PoiseReports", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral", "PoiseRun"], swiftSettings: coreSettings),
         .target(

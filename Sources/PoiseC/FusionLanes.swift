@@ -1,7 +1,6 @@
-import CLaneHints
+import CLanes
 import CPoise
 import Poise
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,12 +41,12 @@ enum FusionLanes {
         // Outputs written over inputs are written in the order of the one-thread loop only there.
         if let outputs, overlap(outputs, count: count, inputs: [times, acc, gyr, mag]) { return false }
         let channel = LaneChannel(estimator: estimator, count: count, acc: acc, gyr: gyr, mag: mag, outputs: outputs)
+        #if canImport(Glibc)
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { raw in
-            Unmanaged<LaneChannel>.fromOpaque(raw!).takeUnretainedValue().runMagnetometerLane()
-            return nil
-        }, Unmanaged.passUnretained(channel).toOpaque())
-        guard started == 0 else { return false }
+        #else
+        var thread: pthread_t?
+        #endif
+        guard pthread_create(&thread, nil, laneThreadEntry, Unmanaged.passUnretained(channel).toOpaque()) == 0 else { return false }
         if let mag {
             channel.runSixDLane(&estimator) { e, i, sample, correction in
                 e.updateSixDLane(time: times[i], acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
@@ -59,7 +58,11 @@ enum FusionLanes {
                                  sample: sample, correction: correction)
             }
         }
+        #if canImport(Glibc)
         pthread_join(thread, nil)
+        #else
+        pthread_join(thread!, nil)
+        #endif
         estimator.adoptMagnetometerLane(of: channel.estimator)
         return true
     }
@@ -79,6 +82,19 @@ enum FusionLanes {
     }
 }
 
+/// The magnetometer lane's thread: runs the lane of the `LaneChannel` it is given.
+#if canImport(Glibc)
+private let laneThreadEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+    Unmanaged<LaneChannel>.fromOpaque(raw!).takeUnretainedValue().runMagnetometerLane()
+    return nil
+}
+#else
+private let laneThreadEntry: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { raw in
+    Unmanaged<LaneChannel>.fromOpaque(raw).takeUnretainedValue().runMagnetometerLane()
+    return nil
+}
+#endif
+
 /// What the two lanes of one `poise_fusion_update_buffer` call share. The magnetometer lane's
 /// fields (`estimator`, the inputs and outputs) are touched by its thread only while it runs;
 /// the ring's slots are owned by one lane at a time, as `published` and `consumed` say.
@@ -91,9 +107,12 @@ final class LaneChannel: @unchecked Sendable {
     /// `corrected` set).
     let samples = UnsafeMutablePointer<Sample>.allocate(capacity: FusionLanes.ringSize)
     let corrections = UnsafeMutablePointer<Correction>.allocate(capacity: FusionLanes.ringSize)
-    /// Samples the 6D lane has handed over, and samples the magnetometer lane has finished.
-    let published = Atomic<Int>(0)
-    let consumed = Atomic<Int>(0)
+    /// Samples the 6D lane has handed over (`counters[0]`) and samples the magnetometer lane
+    /// has finished (`counters[8]`, a cache line further), read and written with acquire and
+    /// release ordering only.
+    let counters = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+    var published: UnsafeMutablePointer<Int> { counters }
+    var consumed: UnsafeMutablePointer<Int> { counters + 8 }
 
     /// The magnetometer lane's estimator (a copy of the 6D lane's at the start).
     var estimator: DeviceMotionEstimator
@@ -107,11 +126,13 @@ final class LaneChannel: @unchecked Sendable {
         self.count = count
         (self.acc, self.gyr, self.mag) = (acc, gyr, mag)
         self.outputs = outputs
+        counters.initialize(repeating: 0, count: 16)
     }
 
     deinit {
         samples.deallocate()
         corrections.deallocate()
+        counters.deallocate()
     }
 
     /// Spins until `condition` holds, then sleeps 20 µs between tries: a lane that waits for
@@ -139,7 +160,7 @@ final class LaneChannel: @unchecked Sendable {
         while start < count {
             let end = Swift.min(start + FusionLanes.chunk, count)
             if end - FusionLanes.ringSize > 0 {
-                Self.wait { consumed.load(ordering: .acquiring) >= end - FusionLanes.ringSize }
+                Self.wait { poise_load_acquire(consumed) >= end - FusionLanes.ringSize }
             }
             for i in start..<end {
                 // Both rings' next slots were read by the other core one ring ago: start taking
@@ -150,7 +171,7 @@ final class LaneChannel: @unchecked Sendable {
                 poise_prefetch_for_write(UnsafeRawPointer(next) + 64)
                 if update(&estimator, i, samples + (i & mask), corrections + (corrected & mask)) { corrected += 1 }
             }
-            published.store(end, ordering: .releasing)
+            poise_store_release(published, end)
             start = end
         }
     }
@@ -169,7 +190,7 @@ final class LaneChannel: @unchecked Sendable {
         while start < count {
             var end = 0
             Self.wait {
-                end = published.load(ordering: .acquiring)
+                end = poise_load_acquire(published)
                 return end > start
             }
             if let mag {
@@ -177,7 +198,7 @@ final class LaneChannel: @unchecked Sendable {
             } else {
                 for i in start..<end { apply(&lane, i, i & mask, magneticField: nil, &halfAngle, &corrected) }
             }
-            consumed.store(end, ordering: .releasing)
+            poise_store_release(consumed, end)
             start = end
         }
     }
