@@ -75,6 +75,6 @@ let package = Package(
         .testTarget(name: "PoiseCLITests", dependencies: ["PoiseCLI", "Poise", "PoiseSpectral", "PoiseRecording"], exclude: ["Fixtures"]),
         .testTarget(name: "PoiseRunTests", dependencies: ["PoiseRun", "PoiseRecording"]),
         .testTarget(name: "PoiseReportsTests", dependencies: ["PoiseReports", "PoiseRun", "PoiseRecording"]),
-        .testTarget(name: "PoiseCTests", dependencies: ["PoiseC", "CPoise", "Poise"]),
+        .testTarget(name: "PoiseCTests", dependencies: ["PoiseC", "CPoise", "CLanes", "Poise"]),
     ]
 )

@@ -30,10 +30,11 @@
  * (configuration defaults, alignment parsing and application, metrics, version, status names)
  * are safe to call from any thread at any time. Nothing is global and mutable.
  * poise_fusion_update_buffer with 32768 samples or more, with outputs or a magnetometer, runs
- * on two threads when two processors are online: it starts one thread for the call and joins
- * it before returning, and its results are bit-identical to the one-thread loop's. The
- * environment variable POISE_FUSION_THREADS=1 (read at each call) keeps it on the calling
- * thread, as do output arrays that overlap the input arrays.
+ * on two threads when the calling thread may use two processors and one is idle at the call:
+ * it starts one thread for the call and joins it before returning, and its results are
+ * bit-identical to the one-thread loop's. The environment variable POISE_FUSION_THREADS=1
+ * (read at each call) keeps it on the calling thread, as do output arrays that overlap the
+ * input arrays.
  *
  * Memory: the library allocates when a handle is created (and in the metric functions); the
  * per-sample and buffer calls do not allocate, except poise_fusion_update_buffer on two threads

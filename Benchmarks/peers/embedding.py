@@ -10,7 +10,8 @@ the peer ÷ Poise time ratio.
 - imufusion (x-io Fusion's Python binding) called once per sample from Python, on N/10
   samples (per-sample cost is what is compared);
 - poise.Filter("lowpass:cutoff=5").process vs scipy.signal.lfilter with the same one-pole
-  coefficients on N x 3.
+  coefficients on N x 3 (best of 15 each: short calls whose time moves with the first touch of
+  their fresh output).
 Also writes the samples as raw float64 rows for capi_bench.c when --raw is given.
 """
 import argparse
@@ -89,7 +90,9 @@ def main():
     except ImportError:
         out.append(("imufusion.Ahrs.update per sample 9D", None, n // 10, None))
 
-    filt = best(lambda: poise.Filter("lowpass:cutoff=5", 100.0).process(acc))
+    # Best of 15 on both sides: a call takes 2-15 ms, and how long the first touch of its
+    # fresh output takes (most of Poise's time) varies from call to call.
+    filt = best(lambda: poise.Filter("lowpass:cutoff=5", 100.0).process(acc), repeat=15)
     out.append(("poise.Filter('lowpass:cutoff=5').process N x 3", filt, n, None))
     try:
         from scipy.signal import lfilter
@@ -97,7 +100,7 @@ def main():
         # The same one-pole: alpha from the filter's step response (y1 - y0 for a unit step from 0).
         probe = alpha.process(np.array([[0.0, 0, 0], [1.0, 1, 1]]))
         a = probe[1, 0]
-        peer = best(lambda: lfilter([a], [1.0, -(1.0 - a)], acc, axis=0))
+        peer = best(lambda: lfilter([a], [1.0, -(1.0 - a)], acc, axis=0), repeat=15)
         out.append(("scipy.signal.lfilter one-pole N x 3", peer, n, peer / filt))
     except ImportError:
         out.append(("scipy.signal.lfilter one-pole N x 3", None, n, None))

@@ -130,6 +130,15 @@ public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times:
                                 _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
                                 _ outputs: UnsafePointer<poise_fusion_outputs>?,
                                 _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    fusionUpdateBuffer(handle, count, times, acc, gyr, mag, outputs, error, lanes: .automatic)
+}
+
+/// `poise_fusion_update_buffer` with the two-lane policy given (the tests ask for two lanes
+/// whenever the buffer allows them, whatever the machine is doing).
+func fusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
+                        _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
+                        _ outputs: UnsafePointer<poise_fusion_outputs>?,
+                        _ error: UnsafeMutablePointer<poise_error>?, lanes: FusionLanes.Policy) -> poise_status {
     guarded(error) { () throws(CError) in
         let box = try FusionHandle.open(handle)
         _ = try elementCount(count, width: 4, "count")
@@ -145,7 +154,8 @@ public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times:
         if let o = requested, o.attitude == nil && o.gravity == nil && o.user_acceleration == nil && o.rotation_rate == nil
             && o.bias == nil && o.heading == nil && o.flags == nil { requested = nil }
         // A long buffer runs on two threads when it can (FusionLanes), with the same results.
-        if FusionLanes.run(&estimator, count: count, times: times, acc: acc, gyr: gyr, mag: mag, outputs: requested) { return }
+        if FusionLanes.run(&estimator, count: count, times: times, acc: acc, gyr: gyr, mag: mag, outputs: requested,
+                           policy: lanes) { return }
         guard let o = requested else {
             if let mag {
                 for i in 0..<count {

@@ -163,8 +163,9 @@ class Fusion(Handle):
         """Arrays (N, 3) (mag may be None); times (N,) s, default row / rate continuing from 0.
         Returns a FusionResult with the arrays named in `outputs` (default all; the others are
         None and cost nothing). One C call for the whole batch; from 32,768 samples it uses a
-        second thread during the call, with the same results (POISE_FUSION_THREADS=1 in the
-        environment keeps it on one; docs/embedding.md "Threads")."""
+        second thread during the call when a processor is free, with the same results
+        (POISE_FUSION_THREADS=1 in the environment keeps it on one; docs/embedding.md
+        "Threads")."""
         count, a, g, m, t = _batch_arrays(acc, gyr, mag, times, self.config.sample_rate)
         result = FusionResult(count, outputs)
         pointers = result.outputs()
