@@ -237,10 +237,9 @@ final class LaneChannel: @unchecked Sendable {
             correction = corrections[corrected & (FusionLanes.ringSize - 1)]
             corrected += 1
         }
-        lane.applyMagnetometerLane(sample, correction: correction,
-                                        acceleration: vector(acc + 3 * i), rotationRate: vector(gyr + 3 * i),
-                                        magneticField: magneticField)
-        if sample.corrected { halfAngle = lane.headingHalfAngle }
+        lane.applyMagnetometerLane(sample, correction: correction, acceleration: vector(acc + 3 * i),
+                                   rotationRate: vector(gyr + 3 * i), magneticField: magneticField)
+        if correction != nil { halfAngle = lane.headingHalfAngle }
         if let outputs { FusionHandle.write(&lane, row: i, to: outputs, headingHalfAngle: halfAngle) }
     }
 }
