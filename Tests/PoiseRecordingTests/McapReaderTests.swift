@@ -3,7 +3,7 @@ import Poise
 import Testing
 @testable import PoiseRecording
 
-/// The MCAP (ROS 2) reader on the files of Fixtures/mcap, written by scripts/make_mcap_fixtures.py
+/// The MCAP (ROS 2) reader on the files of Fixtures/mcap, written by Tests/Goldens/make_mcap_fixtures.py
 /// with the `mcap` and `rosbags` packages from the first 4 s of test2.bag (robot_localization,
 /// BSD-3-Clause; see Fixtures/mcap/SOURCE.md), and on damaged copies of them.
 @Suite struct McapReaderTests {

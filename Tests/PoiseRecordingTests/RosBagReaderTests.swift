@@ -8,7 +8,7 @@ import Testing
 @Suite struct RosBagReaderTests {
     static let folder = sharedDataFolder().map { $0 + "/formats/ros1_bag_imu" }
 
-    // Reference values from scripts/rosbag_first_messages.py (the `rosbags` package, 0.11.9,
+    // Reference values from Tests/Goldens/rosbag_first_messages.py (the `rosbags` package, 0.11.9,
     // reading the same files independently of Poise).
 
     @Test(.enabled(if: sharedDataPresent, "../shared/data is absent"))
