@@ -12,7 +12,7 @@ DEMO_PIPELINE ?= adaptive
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-library deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
+.PHONY: install install-library deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs check-examples replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -48,10 +48,19 @@ demo: build
 	@echo "Replaying $(DEMO_FILE) in real time through '$(DEMO_PIPELINE)' (60 s; Ctrl-C stops early and still reports)…"
 	"$$($(SWIFT) build -c release --show-bin-path)/poise" replay $(DEMO_FILE) --pipeline "$(DEMO_PIPELINE)"
 
+# The Swift tests, then every `$ poise …` example of README.md and docs/*.md run with the poise
+# the tests built and compared with its shown output (scripts/check_examples.py), the DocC
+# catalogs, and the C, C++ and Python embedding.
 test: deps
 	$(SWIFT) test --parallel
+	python3 scripts/check_examples.py --poise "$$($(SWIFT) build --show-bin-path)/poise"
 	sh scripts/check_docs.sh
 	$(MAKE) test-embedding
+
+# Only the documented examples (after `swift build --product poise`); `make check-examples
+# ONLY=noise.md` runs the blocks whose name contains that text.
+check-examples:
+	python3 scripts/check_examples.py --poise "$$($(SWIFT) build --show-bin-path)/poise" $(if $(ONLY),--only "$(ONLY)")
 
 # The C and C++ examples against a fresh install of the C library, and the Python package's
 # tests in their own virtual environment (scripts/test_embedding.sh).
