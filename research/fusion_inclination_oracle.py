@@ -28,7 +28,7 @@ import fusion_gyro_drift as drift  # noqa: E402
 
 
 def evaluate(poise, path, mode):
-    # The attitude at the samples' times (no output prediction), as docs/fusion.md's oracle.
+    # The attitude at the samples' times (no output prediction), as research/fusion-tuning.md's oracle.
     out = subprocess.run([poise, "evaluate", path, "--mode", mode, "--json", "--set", "outputPrediction=0"],
                          capture_output=True, text=True, check=True)
     result = json.loads(out.stdout)

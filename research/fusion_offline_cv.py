@@ -38,7 +38,7 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 
 # "passes", "weights at the default gain" and "convergence weighting" are asked with the defaults
 # (heading gain 25 s); the "disturbance weighting" and "schedule" questions with the online
-# heading gain (9 s), as docs/fusion.md reports them.
+# heading gain (9 s), as research/fusion-tuning.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
 # Every question but "heading: passes' starts" was asked with a pass at rest starting from the

@@ -96,7 +96,7 @@ def write_copy(source, target, rates, changed):
 
 def evaluate(poise, path, mode, options=()):
     """`poise evaluate PATH --mode MODE --json`: [total, heading, inclination] RMSE, degrees."""
-    # The attitude at the samples' times (no output prediction), as the table in docs/fusion.md.
+    # The attitude at the samples' times (no output prediction), as the table in research/fusion-tuning.md.
     args = [poise, "evaluate", path, "--mode", mode, "--json", "--set", "outputPrediction=0", *options]
     run = subprocess.run(args, capture_output=True, text=True)
     if run.returncode != 0:

@@ -25,19 +25,19 @@ is the schedule:
   block's correction divided by Tc; the first, aligning correction is not a measurement); the
   magnetometer update on the block's mean field brought into the 6D earth frame, with gains
   1 − exp(−T/τ) and timers advanced by the block's time T;
-- the magnetometer offset (docs/fusion.md, "Magnetometer offset"): at each correction step
+- the magnetometer offset (docs/fusion.md, Algorithm step 5): at each correction step
   whose block had a magnetometer sample, the block's last raw sample joins a sphere fit whose
   sums decay by exp(−Tc/5 s) per step; the fit (least squares |m|² = 2h·m + c, solved here with
   numpy from the 4×4 normal equations; coverage from numpy's eigenvalues) is subtracted from
   the following samples when its coverage ≥ 0.25, relative residual ≤ 0.03, radius within
   10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius,
   else nothing is;
-- the field-direction test (docs/fusion.md, "Field direction"): at each magnetometer update
+- the field-direction test (docs/fusion.md, Algorithm step 6): at each magnetometer update
   the heading disagreement's low-pass (gain 1 − exp(−Tc/2 s), on the wrapped difference) moves
   towards it; when the disagreement differs from the low-pass (before the move) by more than
   4°, the heading gain is multiplied by 0.25 (after the initial convergence only; before the
   disturbance rules);
-- the output prediction (docs/fusion.md, "Output prediction"): the outputs are carried 2.5 ms
+- the output prediction (docs/fusion.md, Algorithm step 7): the outputs are carried 2.5 ms
   ahead with the last sample's gyroscope less the bias, q ⊗ (cos(|w|τ/2), sin(|w|τ/2)·w/|w|).
 
 Outputs: q6 = inclination ⊗ gyroscope quaternion ⊗ prediction step; q9 = Rz(heading) ⊗ q6

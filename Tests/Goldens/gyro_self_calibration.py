@@ -28,7 +28,7 @@ self-calibrated one and the trial's own truth-fitted A (research/fusion_gyro_dri
 --golden writes the fixture of GyroscopeSelfCalibrationTests.
 
 Run from the repository root (numpy; about 5 s per trial):
-    python3 Tests/Goldens/gyro_self_calibration.py [TRIAL-PREFIX …]   the table of docs/fusion.md
+    python3 Tests/Goldens/gyro_self_calibration.py [TRIAL-PREFIX …]   the table of research/fusion-tuning.md
     python3 Tests/Goldens/gyro_self_calibration.py --golden            the test fixture
     python3 Tests/Goldens/gyro_self_calibration.py --write DIR         corrected copies of the trials
 """

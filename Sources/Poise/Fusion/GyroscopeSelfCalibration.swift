@@ -32,7 +32,7 @@
 ///   gates) rather than the gyroscope.
 ///
 /// The reference implementation is `Tests/Goldens/gyro_self_calibration.py` (numpy), which also
-/// measures its effect on the BROAD trials (docs/fusion.md, Offline).
+/// measures its effect on the BROAD trials (research/fusion-tuning.md, "Offline").
 ///
 /// Cost: `Options.iterations` passes over the recording (a rotation exponential and 9 vector
 /// accumulations per sample) plus one over the anchor pairs each; memory 32 bytes per sample
