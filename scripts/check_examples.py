@@ -12,7 +12,7 @@ after it, up to the next `$ ` line, are its shown output.
 How it runs: the blocks of one page run in order in one scratch folder (so a page can make a
 file in one block and read it in the next), with `data` linked to the repository's data/ and
 `../shared` to the repository's ../shared (when present), `poise` first on PATH, under `bash -o
-pipefail`, each command with a time limit (--timeout, default 120 s).
+pipefail`, each command with a time limit (--timeout, default 600 s).
 
 How output is compared (standard output and standard error together, in order):
 - A command with no shown output is only checked to succeed.
@@ -229,7 +229,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--poise", help="the poise binary (default .build/debug/poise, else .build/release/poise)")
     parser.add_argument("--only", action="append", default=[], help="run only blocks whose name contains TEXT")
-    parser.add_argument("--timeout", type=int, default=120, help="seconds per command (default 120)")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per command (default 600: generous, for a loaded machine)")
     parser.add_argument("--list", action="store_true", help="list the blocks and exit")
     args = parser.parse_args()
 
