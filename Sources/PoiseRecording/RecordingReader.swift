@@ -1054,6 +1054,7 @@ public final class RecordingReader {
             count = input.read(buffer + filled, capacity - filled)
         } while count < 0 && errno == EINTR
         if count < 0 {
+            if let failure = input.failure { throw failure }
             throw RecordingError(file: path, line: lineNumber + 1, column: 0,
                                  message: "read failed (\(String(cString: strerror(errno))))")
         }

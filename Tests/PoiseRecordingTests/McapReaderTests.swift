@@ -218,39 +218,4 @@ import Testing
         #expect(error?.message.hasPrefix("record at byte \(chunk): chunk record: compressed with xz4: Poise reads uncompressed, lz4 and zstd chunks") == true,
                 "\(String(describing: error))")
     }
-
-    // MARK: - zstd frames from the zstd library
-
-    @Test(arguments: ["test2-none+unchunked.l3.zst", "test2-none+unchunked.l19.zst"])
-    func zstdFramesDecodeToTheirContent(name: String) throws {
-        let content = try Self.bytes("test2-none.mcap") + Self.bytes("test2-unchunked.mcap")
-        let frame = try Self.bytes("zstd/" + name)
-        let decoded = try frame.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: content.count) }
-        #expect(decoded == content)
-        // The content checksum (the frame's last 4 bytes) is verified.
-        var wrong = frame
-        wrong[wrong.count - 1] ^= 0x01
-        let error = #expect(throws: ZstdDecoder.Failure.self) { try wrong.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: content.count) } }
-        #expect(error?.description.hasPrefix("content checksum") == true)
-        // A size other than the content's is refused.
-        #expect(throws: ZstdDecoder.Failure.self) { try frame.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: content.count - 1) } }
-    }
-
-    @Test func zstdRleAndRawBlocksAndGarbage() throws {
-        let zeros = try Self.bytes("zstd/zeros-300000.zst")
-        #expect(try zeros.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: 300_000) } == [UInt8](repeating: 0, count: 300_000))
-        // A hand-made frame: single segment, content size 5, one last raw block "hello".
-        let raw: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x20, 5, 0x29, 0, 0] + Array("hello".utf8)
-        #expect(try raw.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: 5) } == Array("hello".utf8))
-        for bad: [UInt8] in [[], [0x28, 0xB5, 0x2F], [0x28, 0xB5, 0x2F, 0xFD], [0x28, 0xB5, 0x2F, 0xFD, 0x20, 5, 0x2F, 0, 0],
-                             [0x28, 0xB5, 0x2F, 0xFD, 0x20, 5, 0x2D, 0, 0, 0xFF, 0xFF], Array(raw.prefix(12))] {
-            #expect(throws: ZstdDecoder.Failure.self) { try bad.withUnsafeBufferPointer { try ZstdDecoder.decompress($0, expectedSize: 5) } }
-        }
-    }
-
-    @Test func crc32AndXXHash64MatchTheirPublishedCheckValues() {
-        let text = Array("123456789".utf8)
-        #expect(text.withUnsafeBufferPointer(Crc32.checksum) == 0xCBF4_3926)
-        #expect([UInt8]().withUnsafeBufferPointer { XXHash64.hash($0) } == 0xEF46_DB37_51D8_E999)
-    }
 }

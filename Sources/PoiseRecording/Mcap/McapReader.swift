@@ -14,8 +14,10 @@ import Poise
 ///   index says they hold none of the channels read are skipped undecompressed. Otherwise (a
 ///   recording that was not closed, or written without a summary) the records are scanned once
 ///   for channels first; `notes` says so.
-/// - Chunks: uncompressed, `lz4` (`Lz4FrameDecoder`) and `zstd` (`ZstdDecoder`), each held whole
-///   in memory (at most 64 MiB), its `uncompressed_crc` checked when written (non-zero).
+/// - Chunks: uncompressed, `lz4` (liblz4) and `zstd` (libzstd) through `ChunkDecompression`, each
+///   decompressed into its declared `uncompressed_size` and held whole in memory (at most 64 MiB;
+///   more data than declared is an error), its `uncompressed_crc` checked when written (non-zero),
+///   and the frames' own checksums checked by the libraries.
 ///   Messages outside chunks are read too. Other compressions are refused with an error naming
 ///   the compression.
 /// - Errors: `RecordingError`s with line 0, "record at byte N: …" (inside a chunk: "record at byte
@@ -256,7 +258,11 @@ public final class McapReader: SampleSource {
                     chunksRead += 1
                     chunkInput = try Self.chunk(input, record, at: offset, path: path)
                 }
-            case McapRecord.Opcode.dataEnd.rawValue, McapRecord.Opcode.footer.rawValue:
+            case McapRecord.Opcode.dataEnd.rawValue:
+                try checkDataSection(record, at: offset)
+                finished = true
+                return merger.finish()
+            case McapRecord.Opcode.footer.rawValue:
                 finished = true
                 return merger.finish()
             default:
@@ -264,6 +270,18 @@ public final class McapReader: SampleSource {
             }
         }
         return nil
+    }
+
+    /// Checks the data end record's `data_section_crc` (the CRC-32 of every byte before it) when
+    /// one is written (non-zero), reading the data section again.
+    private func checkDataSection(_ record: (opcode: UInt8, length: Int), at offset: Int) throws {
+        guard record.length >= 4 else { throw input.failure(at: offset, "data end record: \(record.length) bytes, shorter than its data_section_crc") }
+        let crc = try input.bytes(count: 4).littleEndianUInt32(at: 0)
+        guard crc != 0 else { return }
+        let computed = try Self.crc(input, from: 0, to: offset)
+        guard computed == crc else {
+            throw input.failure(at: offset, "data end record: data_section_crc 0x\(String(crc, radix: 16)) differs from the data section's 0x\(String(computed, radix: 16)) (damaged file)")
+        }
     }
 
     @discardableResult
@@ -351,54 +369,52 @@ public final class McapReader: SampleSource {
         return try input.bytes(count: record.length)
     }
 
-    /// Reads a chunk record's content and returns its records decompressed, CRC checked.
+    /// Reads a chunk record's content and returns its records decompressed (into the declared
+    /// `uncompressed_size`, at most `maximumChunkSize`), CRC checked when one is written.
     static func chunk(_ input: RosBagInput, _ record: (opcode: UInt8, length: Int), at offset: Int, path: String) throws -> RosBagInput {
         func fail(_ message: String) -> RecordingError { input.failure(at: offset, "chunk record: \(message)") }
-        guard record.length <= maximumChunkSize + 1024 else {
-            throw fail("\(record.length) bytes, larger than the \(maximumChunkSize)-byte limit")
+        // message_start_time, message_end_time, uncompressed_size, uncompressed_crc, the length
+        // of compression; then compression and the records' length.
+        let fixed = 8 + 8 + 8 + 4 + 4
+        guard record.length >= fixed + 8 else { throw fail("\(record.length) bytes, shorter than its \(fixed + 8) bytes of fields") }
+        var head = McapRecord.Fields(try input.bytes(count: fixed), fail: fail)
+        _ = try head.uint64("message_start_time")
+        _ = try head.uint64("message_end_time")
+        let size = try head.uint64("uncompressed_size")
+        let crc = try head.uint32("uncompressed_crc")
+        let nameLength = Int(try head.uint32("length of compression"))
+        guard nameLength <= record.length - fixed - 8, nameLength <= input.capacity else {
+            throw fail("compression (\(nameLength) bytes) runs past the end of the \(record.length)-byte record")
         }
-        let content = record.length <= input.capacity ? Array(try input.bytes(count: record.length)) : try input.copy(count: record.length)
-        return try content.withUnsafeBufferPointer { content in
-            var fields = McapRecord.Fields(content, fail: fail)
-            _ = try fields.uint64("message_start_time")
-            _ = try fields.uint64("message_end_time")
-            let size = try fields.uint64("uncompressed_size")
-            let crc = try fields.uint32("uncompressed_crc")
-            let compression = try fields.string("compression")
-            let recordsLength = try fields.uint64("records length")
-            guard recordsLength == UInt64(fields.remaining) else {
-                throw fail("records length \(recordsLength) differs from the \(fields.remaining) bytes the record has left")
-            }
-            guard size <= UInt64(maximumChunkSize) else {
-                throw fail("uncompressed_size \(size) is larger than the \(maximumChunkSize)-byte limit")
-            }
-            let records = UnsafeBufferPointer(rebasing: content[(content.count - fields.remaining)...])
-            let name = compression.isEmpty ? "uncompressed" : compression
-            let bytes: [UInt8]
+        let compression = String(decoding: try input.bytes(count: nameLength), as: UTF8.self)
+        let recordsLength = try input.bytes(count: 8).littleEndianUInt64(at: 0)
+        let left = record.length - fixed - nameLength - 8
+        guard recordsLength == UInt64(left) else {
+            throw fail("records length \(recordsLength) differs from the \(left) bytes the record has left")
+        }
+        guard size <= UInt64(maximumChunkSize) else {
+            throw fail("uncompressed_size \(size) is larger than the \(maximumChunkSize)-byte limit")
+        }
+        let method: ChunkDecompression.Method
+        switch compression {
+        case "": method = .none
+        case "lz4": method = .lz4
+        case "zstd": method = .zstd
+        default:
+            throw fail("compressed with \(compression): Poise reads uncompressed, lz4 and zstd chunks (`mcap recover --compression zstd IN -o OUT` rewrites a file with zstd)")
+        }
+        return try RosBagInput(path: path, size: Int(size), place: { "record at byte \($0) of the \(method.rawValue) chunk at byte \(offset)" }) { output in
             do {
-                switch compression {
-                case "":
-                    guard records.count == Int(size) else { throw fail("\(records.count) bytes, not the uncompressed_size \(size)") }
-                    bytes = Array(records)
-                case "lz4":
-                    bytes = try Lz4FrameDecoder.decompress(records, expectedSize: Int(size))
-                case "zstd":
-                    bytes = try ZstdDecoder.decompress(records, expectedSize: Int(size))
-                default:
-                    throw fail("compressed with \(compression): Poise reads uncompressed, lz4 and zstd chunks (`mcap recover --compression zstd IN -o OUT` rewrites a file with zstd)")
-                }
-            } catch let failure as Lz4FrameDecoder.Failure {
-                throw fail("lz4: \(failure)")
-            } catch let failure as ZstdDecoder.Failure {
-                throw fail("zstd: \(failure)")
+                try ChunkDecompression.decompress(method, from: input, count: left, into: output)
+            } catch let failure as ChunkDecompression.Failure {
+                throw fail(method == .none ? "\(failure)" : "\(method.rawValue): \(failure)")
             }
             if crc != 0 {
-                let computed = bytes.withUnsafeBufferPointer(Crc32.checksum)
+                let computed = Crc32.checksum(UnsafeBufferPointer(output))
                 guard computed == crc else {
                     throw fail("uncompressed_crc 0x\(String(crc, radix: 16)) differs from the records' 0x\(String(computed, radix: 16)) (damaged chunk)")
                 }
             }
-            return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the \(name) chunk at byte \(offset)" }
         }
     }
 

@@ -18,9 +18,10 @@ import Poise
 ///
 /// The bag's index (connection records after `index_pos`) is read first, then the chunks in file
 /// order. Uncompressed chunks are read record by record from a buffer of
-/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` chunks are
-/// and `lz4` chunks are decompressed whole, one at a time (at most 64 MiB), by `Bzip2Decoder` and
-/// `Lz4FrameDecoder`; other compressions are refused with an error naming the compression.
+/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` and `lz4` chunks
+/// are decompressed whole, one at a time, into their declared size (at most 64 MiB), by libbz2
+/// and liblz4 (`ChunkDecompression`: every CRC and xxHash the data carries checked); other
+/// compressions are refused with an error naming the compression.
 ///
 /// Errors are `RecordingError`s with line 0 and the place in the message: "record at byte N: …".
 /// Strict mode stops at the first bad sample (non-finite value, stamp going backwards); lenient
@@ -185,28 +186,21 @@ public final class RosBagReader: SampleSource {
     }
 
     /// Decompresses the bz2 or lz4 chunk whose data follows (`dataLength` bytes; at most 64 MiB
-    /// compressed and decompressed, as its `size` field says).
+    /// compressed and decompressed, as its `size` field says) into a buffer of its declared size.
     private func decompressedChunk(_ header: RosBagRecordHeader, dataLength: Int, at offset: Int) throws -> RosBagInput {
         guard let size = header.size.flatMap({ Int(exactly: $0) }) else { throw input.failure(at: offset, "chunk without a size field") }
         guard size <= Self.maximumChunkSize, dataLength <= Self.maximumChunkSize else {
             throw input.failure(at: offset, "chunk of \(dataLength) bytes (\(size) decompressed) is larger than the \(Self.maximumChunkSize)-byte limit")
         }
         let compression = header.compression ?? ""
-        func decode(_ compressed: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        let input = self.input
+        return try RosBagInput(path: path, size: size, place: { "record at byte \($0) of the \(compression) chunk at byte \(offset)" }) { output in
             do {
-                return compression == "lz4" ? try Lz4FrameDecoder.decompress(compressed, expectedSize: size)
-                                            : try Bzip2Decoder.decompress(compressed, expectedSize: size)
-            } catch let failure as Bzip2Decoder.Failure {
-                throw input.failure(at: offset, "bz2 chunk: \(failure)")
-            } catch let failure as Lz4FrameDecoder.Failure {
-                throw input.failure(at: offset, "lz4 chunk: \(failure)")
+                try ChunkDecompression.decompress(compression == "lz4" ? .lz4 : .bzip2, from: input, count: dataLength, into: output)
+            } catch let failure as ChunkDecompression.Failure {
+                throw input.failure(at: offset, "\(compression) chunk: \(failure)")
             }
         }
-        // A chunk larger than the read buffer is copied out of it first.
-        let bytes = dataLength <= input.capacity
-            ? try decode(try input.bytes(count: dataLength))
-            : try input.copy(count: dataLength).withUnsafeBufferPointer(decode)
-        return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the \(compression) chunk at byte \(offset)" }
     }
 
     /// The largest decompressed chunk read (bytes): chunks are held whole in memory.
