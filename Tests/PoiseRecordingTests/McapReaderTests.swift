@@ -162,19 +162,24 @@ import Testing
         #expect(error?.message.hasPrefix("record at byte \(footer): footer record: summary CRC") == true, "\(String(describing: error))")
     }
 
-    @Test func aFileCutInsideARecordIsAnErrorOrAPrefixWithAnIssue() throws {
-        let bytes = try Self.bytes("test2-unclosed.mcap")
-        let (_, all) = try Self.samples("test2-unclosed.mcap")
-        let cut = bytes.count - 300  // inside the last chunk
+    /// test2-unclosed.mcap cut inside its last chunk; test2-none.mcap (one uncompressed chunk of
+    /// 81,117 bytes at byte 87) cut in the middle of its only chunk.
+    @Test(arguments: [("test2-unclosed.mcap", -300), ("test2-none.mcap", 87 + 9 + 40_000)])
+    func aFileCutInsideARecordIsAnErrorOrAPrefixWithAnIssue(name: String, at: Int) throws {
+        let bytes = try Self.bytes(name)
+        let (_, all) = try Self.samples(name)
+        let cut = at < 0 ? bytes.count + at : at
         let file = TemporaryFile(bytes: Array(bytes[..<cut]), name: "cut.mcap")
         defer { file.remove() }
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
-        #expect(error?.message.contains("the file was not closed or is truncated") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("truncated at byte \(cut) (the recorder did not close the file?)") == true, "\(String(describing: error))")
         let lenient = try McapReader(path: file.path, options: ReadOptions(strict: false))
         var samples: [MotionSample] = []
         while let sample = try lenient.next() { samples.append(sample) }
-        #expect(samples.count < all.count && samples.count > 100 && Array(all.prefix(samples.count)) == samples)
+        #expect(samples.count < all.count && samples.count > 50 && Array(all.prefix(samples.count)) == samples, "\(samples.count) of \(all.count)")
         #expect(lenient.summary.issueCounts[.truncatedLastLine] == 1)
+        let issue = try #require(lenient.issues.first { $0.kind == .truncatedLastLine })
+        #expect(issue.location.message.contains("truncated at byte \(cut)") && issue.location.message.contains("are lost"), "\(issue.location.message)")
     }
 
     @Test(arguments: ["test2-zstd.mcap", "test2-unchunked.mcap"])
@@ -217,5 +222,54 @@ import Testing
         let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
         #expect(error?.message.hasPrefix("record at byte \(chunk): chunk record: compressed with xz4: Poise reads uncompressed, lz4 and zstd chunks") == true,
                 "\(String(describing: error))")
+    }
+
+    @Test func aZstdChunkCutInsideItsOnlyBlockSaysTruncatedNotNoTopics() throws {
+        // A zstd chunk cut inside its one block holds nothing readable: the error says truncated,
+        // not only that no topic was found.
+        let zstd = try Self.bytes("test2-zstd.mcap")
+        let zstdCut = TemporaryFile(bytes: Array(zstd[..<(87 + 9 + 10_000)]), name: "zstd-cut.mcap")
+        defer { zstdCut.remove() }
+        for strict in [true, false] {
+            let error = #expect(throws: RecordingError.self) { try McapReader(path: zstdCut.path, options: ReadOptions(strict: strict)) }
+            #expect(error?.message.hasPrefix("record at byte 87: truncated at byte \(87 + 9 + 10_000) (the recorder did not close the file?)") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func aFileWithoutItsLastBytesIsTruncatedNotSilentlyRead() throws {
+        let bytes = try Self.bytes("test2-zstd.mcap")
+        let (_, all) = try Self.samples("test2-zstd.mcap")
+        let file = TemporaryFile(bytes: Array(bytes.dropLast(14)), name: "short.mcap")
+        defer { file.remove() }
+        let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
+        #expect(error?.message.contains("truncated at byte \(bytes.count - 14) (the recorder did not close the file?)") == true, "\(String(describing: error))")
+        let lenient = try McapReader(path: file.path, options: ReadOptions(strict: false))
+        var samples: [MotionSample] = []
+        while let sample = try lenient.next() { samples.append(sample) }
+        #expect(samples == all)
+        #expect(lenient.summary.issueCounts[.truncatedLastLine] == 1)
+    }
+
+    @Test func theDataSectionCrcIsCheckedWhenWritten() throws {
+        // test2-none.mcap's data end record (found by walking the records) carries
+        // data_section_crc 0: set it to the CRC-32 of the bytes before it, then to a wrong one.
+        var bytes = try Self.bytes("test2-none.mcap")
+        var offset = 8
+        while bytes[offset] != 0x0F {
+            offset += 9 + Int(bytes.withUnsafeBufferPointer { $0.littleEndianUInt64(at: offset + 1) })
+        }
+        let crc = bytes.withUnsafeBufferPointer { Crc32.checksum(UnsafeBufferPointer(rebasing: $0[..<offset])) }
+        for (value, good) in [(crc, true), (crc ^ 1, false)] {
+            for i in 0 ..< 4 { bytes[offset + 9 + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+            let file = TemporaryFile(bytes: bytes, name: "crc.mcap")
+            defer { file.remove() }
+            if good {
+                #expect(try Recording.load(path: file.path).samples == Self.samples("test2-none.mcap").1)
+            } else {
+                let error = #expect(throws: RecordingError.self) { try Recording.load(path: file.path) }
+                #expect(error?.message == "record at byte \(offset): data end record: data_section_crc 0x\(String(value, radix: 16)) differs from the data section's 0x\(String(crc, radix: 16)) (damaged file)",
+                        "\(String(describing: error))")
+            }
+        }
     }
 }

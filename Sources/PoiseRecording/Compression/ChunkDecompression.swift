@@ -29,12 +29,16 @@ enum ChunkDecompression {
     }
 
     /// Decompresses the `count` bytes at `input`'s position (read through its buffer, the
-    /// position moving past them) into `output`, which they must fill exactly.
+    /// position moving past them) into `output`, which they must fill exactly, unless they are
+    /// the `partial` start of the data (a chunk the end of the file cut): then what they hold is
+    /// decompressed. Returns the number of bytes written.
     ///
     /// - Throws: `Failure` for data the library refuses (a checksum that differs, a malformed
     ///   stream), data that ends early, and data that decompresses to more or fewer bytes than
     ///   `output` holds; the input's `RecordingError` when the file cannot be read.
-    static func decompress(_ method: Method, from input: RosBagInput, count: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws {
+    @discardableResult
+    static func decompress(_ method: Method, from input: RosBagInput, count: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+                           partial: Bool = false) throws -> Int {
         var left = count
         /// Calls `body` with each piece of the compressed bytes, in order (once, empty, for none).
         func pieces(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -47,13 +51,14 @@ enum ChunkDecompression {
         let produced: Int
         switch method {
         case .none: produced = try copy(pieces, into: output)
-        case .bzip2: produced = try bzip2(pieces, into: output)
-        case .lz4: produced = try lz4(pieces, into: output)
-        case .zstd: produced = try zstd(pieces, into: output)
+        case .bzip2: produced = try bzip2(pieces, into: output, partial: partial)
+        case .lz4: produced = try lz4(pieces, into: output, partial: partial)
+        case .zstd: produced = try zstd(pieces, into: output, partial: partial)
         }
-        guard produced == output.count else {
+        guard produced == output.count || partial else {
             throw Failure("decompressed to \(produced) bytes, not the \(output.count) the chunk header declares")
         }
+        return produced
     }
 
     typealias Pieces = ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
@@ -72,7 +77,7 @@ enum ChunkDecompression {
         return produced
     }
 
-    private static func bzip2(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+    private static func bzip2(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>, partial: Bool) throws -> Int {
         var stream = bz_stream()
         guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw Failure("libbz2 could not start (out of memory?)") }
         defer { BZ2_bzDecompressEnd(&stream) }
@@ -110,11 +115,11 @@ enum ChunkDecompression {
                 }
             }
         }
-        guard ended || produced == 0 && stream.total_in_lo32 == 0 else { throw Failure("the bzip2 stream ends early (truncated chunk?)") }
+        guard ended || partial || produced == 0 && stream.total_in_lo32 == 0 else { throw Failure("the bzip2 stream ends early (truncated chunk?)") }
         return produced
     }
 
-    private static func lz4(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+    private static func lz4(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>, partial: Bool) throws -> Int {
         var context: OpaquePointer?
         guard LZ4F_isError(LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))) == 0, let context else {
             throw Failure("liblz4 could not start (out of memory?)")
@@ -138,13 +143,13 @@ enum ChunkDecompression {
                 if made == 0 && taken == 0 { throw overflow(output.count) }
             }
         }
-        guard frameEnded else {
+        guard frameEnded || partial else {
             throw produced == output.count ? overflow(output.count) : Failure("the LZ4 frame ends early (truncated chunk?)")
         }
         return produced
     }
 
-    private static func zstd(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+    private static func zstd(_ pieces: Pieces, into output: UnsafeMutableBufferPointer<UInt8>, partial: Bool) throws -> Int {
         guard let context = ZSTD_createDCtx() else { throw Failure("libzstd could not start (out of memory?)") }
         defer { ZSTD_freeDCtx(context) }
         // ZSTD_d_stableOutBuffer (experimental parameter 2): decode into the output buffer, which
@@ -165,7 +170,7 @@ enum ChunkDecompression {
                 if (input.pos, out.pos) == before { throw overflow(output.count) }
             }
         }
-        guard frameEnded else {
+        guard frameEnded || partial else {
             throw out.pos == out.size ? overflow(output.count) : Failure("the zstd frame ends early (truncated chunk?)")
         }
         return out.pos

@@ -45,14 +45,15 @@ final class RosBagInput {
         place = { "record at byte \($0)" }
     }
 
-    /// Reads the `size` bytes that `fill` writes into a buffer of that size (a decompressed
-    /// chunk); offsets count from its start and are named with `place`.
+    /// Reads the bytes that `fill` writes into a buffer of `size` bytes (a decompressed chunk; it
+    /// returns how many it wrote); offsets count from its start and are named with `place`.
     ///
     /// - Throws: what `fill` throws (the buffer is released).
-    init(path: String, size: Int, place: @escaping (Int) -> String, fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws {
+    init(path: String, size: Int, place: @escaping (Int) -> String, fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) throws {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size))
+        let written: Int
         do {
-            try fill(UnsafeMutableBufferPointer(start: buffer, count: size))
+            written = min(size, try fill(UnsafeMutableBufferPointer(start: buffer, count: size)))
         } catch {
             buffer.deallocate()
             throw error
@@ -61,9 +62,9 @@ final class RosBagInput {
         self.path = path
         self.place = place
         descriptor = -1
-        fileSize = size
-        capacity = size
-        filled = size
+        fileSize = written
+        capacity = written
+        filled = written
     }
 
     /// The error for the record at `offset`: "record at byte N: message".
