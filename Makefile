@@ -21,6 +21,11 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfftw3-dev pkg-config >/dev/null; \
 	fi
+	@if ! pkg-config --exists zlib liblz4 libzstd 2>/dev/null || [ ! -f /usr/include/bzlib.h ]; then \
+	  echo "Installing zlib1g-dev libbz2-dev liblz4-dev libzstd-dev (needed by PoiseRecording's readers)…"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zlib1g-dev libbz2-dev liblz4-dev libzstd-dev >/dev/null; \
+	fi
 
 build: deps
 	$(SWIFT) build -c release --product poise

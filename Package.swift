@@ -5,6 +5,7 @@
 // Layers (arrows point to what a target may import):
 //   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReports ─▶ PoiseRun ─▶ PoiseRecording ─▶ Poise
 //                          └─▶ PoiseSpectral (FFTW via CFFTW) ─────────────────▶ Poise
+//   PoiseRecording ─▶ CZlib, CBzip2, CLz4, CZstd (system zlib, libbz2, liblz4, libzstd).
 //   PoiseRecording: sources (readers, scans, resampling, simulator). PoiseRun: the pipeline's
 //   drivers (batch, paced, frame clock), sinks and sweeps. PoiseReports: HTML/SVG pages built
 //   from the sinks' results (it also imports PoiseSpectral for the spectra).
@@ -50,7 +51,13 @@ let package = Package(
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
         ),
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
-        .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
+        // The decompressors of the recording formats (zip: zlib; ROS bags: libbz2, liblz4; MCAP:
+        // liblz4, libzstd), as FFTW: Debian's -dev packages, linked by PoiseRecording only.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+        .systemLibrary(name: "CLz4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        .target(name: "PoiseRecording", dependencies: ["Poise", "CZlib", "CBzip2", "CLz4", "CZstd"], swiftSettings: coreSettings),
         .systemLibrary(name: "CPoise", path: "include"),
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
         .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLanes"], swiftSettings: coreSettings),
