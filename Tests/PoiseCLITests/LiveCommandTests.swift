@@ -66,7 +66,7 @@ import Glibc
             "{" + zip(names, line.split(separator: ",")).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
         }
         let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--pipeline", "lowpass:cutoff=5",
-                                                                 "--rate", "50", "--out", out]) {
+                                                                 "--rate", "50", "--out", out], until: { Self.lineCount(out) >= 121 }) {
             try Self.send(datagrams, to: port)
         }
         #expect(status == 130, "\(errors)")
@@ -83,8 +83,12 @@ import Glibc
     @Test(arguments: [true, false])
     func spinningIsTheDefaultAndCanBeTurnedOff(spin: Bool) throws {
         let port = try Self.freePort()
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let out = scratch.path("live.csv")
         let datagrams = ["t_s,acc_x_g,acc_y_g,acc_z_g"] + (0 ..< 60).map { "\(Double($0) / 100),0,0,1" }
-        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "100"] + (spin ? [] : ["--no-spin"])) {
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "100", "--out", out] + (spin ? [] : ["--no-spin"]),
+                                                                until: { Self.lineCount(out) >= 61 }) {
             for datagram in datagrams {
                 try Self.send([datagram], to: port)
                 usleep(10_000)
@@ -108,7 +112,8 @@ import Glibc
         let datagrams = (0 ..< 40).map { i in
             "\(100 + Double(i) / 50), 3, 0.5, -0.25, 9.80665, 4, 0.01, 0.02, -0.03, 81, 120.0, 3.0, -1.5, 5, 20.0, -5.0, -40.0"
         }
-        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out]) {
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out],
+                                                                until: { Self.lineCount(out) >= 41 }) {
             try Self.send(datagrams, to: port)
         }
         #expect(status == 130, "\(errors)")
@@ -211,7 +216,8 @@ import Glibc
         defer { scratch.remove() }
         let input = try scratch.recording(count: 50, rate: 100)
         let out = scratch.path("serial.csv")
-        let (status, report, errors) = try Self.interruptedLive(["serial://\(device)?baud=115200", "--rate", "100", "--out", out]) {
+        let (status, report, errors) = try Self.interruptedLive(["serial://\(device)?baud=115200", "--rate", "100", "--out", out],
+                                                                until: { Self.lineCount(out) >= 51 }) {
             for line in try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n") {
                 let text = line + "\r\n"     // as an Arduino's println writes
                 _ = text.withCString { write(master, $0, strlen($0)) }
@@ -230,10 +236,12 @@ import Glibc
         #expect(result.stderr.contains(source), "\(result.stderr)")
     }
 
-    /// Starts `poise live ARGUMENTS --json`, waits for it to open its source, runs `feed`, waits,
-    /// sends SIGINT and returns the exit status, the JSON report (empty when none was printed)
-    /// and standard error.
-    static func interruptedLive(_ arguments: [String], feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
+    /// Starts `poise live ARGUMENTS --json`, waits for it to open its source (a UDP port: until
+    /// the port is taken), runs `feed`, waits until `done` holds (polled, with a deadline far
+    /// beyond what a loaded machine needs), sends SIGINT and returns the exit status, the JSON
+    /// report (empty when none was printed) and standard error.
+    static func interruptedLive(_ arguments: [String], until done: () -> Bool = { true },
+                                feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
         let process = Process()
         process.executableURL = try #require(PoiseProcess.executable)
         process.arguments = ["live"] + arguments + ["--json"]
@@ -241,14 +249,45 @@ import Glibc
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        Thread.sleep(forTimeInterval: 0.5)   // the command opens its source
+        let deadline = Date().addingTimeInterval(60)
+        if let port = arguments.first.flatMap(udpPort) {
+            while !portIsTaken(port), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        } else {
+            Thread.sleep(forTimeInterval: 0.5)   // the command opens its source
+        }
         try feed()
-        Thread.sleep(forTimeInterval: 0.5)
+        while !done(), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.3)
         process.interrupt()
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output.isEmpty ? [:] : try json(output), errors)
+    }
+
+    /// The port of a `udp://HOST:PORT` source.
+    static func udpPort(_ source: String) -> UInt16? {
+        guard source.hasPrefix("udp://"), let colon = source.lastIndex(of: ":") else { return nil }
+        return UInt16(source[source.index(after: colon)...])
+    }
+
+    /// Whether a UDP socket is bound to 127.0.0.1:`port` (binding it fails).
+    static func portIsTaken(_ port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return bound != 0 && errno == EADDRINUSE
+    }
+
+    /// The number of lines in `path` so far (0 when it does not exist).
+    static func lineCount(_ path: String) -> Int {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     /// A UDP port that was free a moment ago.
