@@ -320,3 +320,33 @@ import Testing
         }
     }
 }
+
+/// `batch` walks stay inside the given folders: a link to `/proc/self` or to a folder elsewhere is
+/// listed as skipped, a link inside is followed (each folder once), `--follow-links` follows all.
+@Suite struct BatchLinkTests {
+    @Test func linksOutsideTheInputFoldersAreNotFollowed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let folder = scratch.path("in"), elsewhere = scratch.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        _ = try scratch.recording("in/sub/a.csv", count: 20, rate: 100)
+        _ = try scratch.recording("elsewhere/b.csv", count: 20, rate: 100)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/self", withDestinationPath: "/proc/self")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/other", withDestinationPath: elsewhere)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/again", withDestinationPath: folder + "/sub")
+        func plan(_ extra: [String]) throws -> [[String: Any]] {
+            let result = try PoiseProcess.run(["batch", "info", folder, "--out", scratch.path("out"), "--plan"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        }
+        let rows = try plan([])
+        let pending = rows.filter { $0["status"] as? String == "pending" }.compactMap { $0["input"] as? String }
+        // again/ (first by name) and sub/ are one folder, walked once.
+        #expect(pending == [folder + "/again/a.csv"], "\(rows)")
+        let skipped = rows.filter { $0["status"] as? String == "skipped" }.compactMap { $0["input"] as? String }
+        #expect(skipped.sorted() == [folder + "/other", folder + "/self"], "\(rows)")
+        let followed = try plan(["--follow-links", "--exclude", "self"]).filter { $0["status"] as? String == "pending" }
+        #expect(followed.compactMap { $0["input"] as? String } == [folder + "/again/a.csv", folder + "/other/b.csv"])
+    }
+}
