@@ -140,3 +140,31 @@ public enum TemporaryFiles {
         }
     }
 }
+
+/// A temporary folder and the files put in it, all registered with `TemporaryFiles` (so a signal
+/// or the exit removes them); removed with everything registered in it when released.
+public final class TemporaryFolder {
+    /// The folder's path.
+    public let path: String
+    private let slot: Int?
+    private var files: [(path: String, slot: Int?)] = []
+
+    /// Makes `TMPDIR/PREFIX-XXXXXX`.
+    ///
+    /// - Throws: `RecordingError` naming the temporary folder when it cannot be made.
+    public init(prefix: String, purpose: String) throws {
+        (path, slot) = try TemporaryFiles.makeFolder(prefix: prefix, purpose: purpose)
+    }
+
+    /// The path of `name` in the folder, registered for removal (create the file after this).
+    public func file(_ name: String) -> String {
+        let file = path + "/" + name
+        files.append((file, TemporaryFiles.register(file)))
+        return file
+    }
+
+    deinit {
+        for file in files { TemporaryFiles.remove(file.path, slot: file.slot) }
+        TemporaryFiles.remove(path, slot: slot)
+    }
+}

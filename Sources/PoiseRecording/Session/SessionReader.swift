@@ -179,6 +179,8 @@ public final class SessionReader: SampleSource {
     public let isArchive: Bool
     /// Where an archive's files were extracted (removed when the reader is released), or nil.
     let extractedFolder: String?
+    /// The extracted archive's temporary folder (removed with the reader).
+    private var extraction: TemporaryFolder?
 
     /// Opens the session's files and chooses the timeline.
     ///
@@ -209,19 +211,22 @@ public final class SessionReader: SampleSource {
                 contents[name] = bytes
                 return SessionLayout.firstLine(of: bytes)
             }
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("poise-session-\(UUID().uuidString)").path
+            // Registered with `TemporaryFiles`, files and folder: removed on exit and signals too.
+            let made: TemporaryFolder
             do {
-                try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-            } catch {
-                throw RecordingError(file: path, line: 0, column: 0, message: "cannot create a temporary folder to extract the archive (\(error.localizedDescription))")
+                made = try TemporaryFolder(prefix: "poise-session", purpose: "extracting the archive")
+            } catch let error as RecordingError {
+                throw RecordingError(file: path, line: 0, column: 0, message: error.message)
             }
+            extraction = made
+            let temporary = made.path
             extractedFolder = temporary
             folder = temporary
             do {
                 for plan in layout.plans {
                     guard let entry = entries[plan.name] else { continue }
                     let bytes = try contents[plan.name] ?? archive.contents(of: entry)
-                    guard FileManager.default.createFile(atPath: (temporary as NSString).appendingPathComponent(plan.name), contents: Data(bytes)) else {
+                    guard FileManager.default.createFile(atPath: made.file(plan.name), contents: Data(bytes)) else {
                         throw RecordingError(file: path, line: 0, column: 0, message: "entry \(plan.name): cannot write it to the temporary folder \(temporary)")
                     }
                 }
