@@ -12,7 +12,9 @@ import PoiseRecording
 /// being written (`TemporaryFiles`), says so on standard error and exits at once with 130 (SIGINT)
 /// or 143 (SIGTERM): the destinations stay as they were. While an `InterruptFlag` is active, the
 /// signal only raises the flag and the command stops cleanly itself (finishing or abandoning its
-/// output, printing what it has) and exits with `InterruptFlag.exitCode`.
+/// output, printing what it has) and exits with `InterruptFlag.exitCode` — except during a call
+/// that may block without end (`TemporaryFiles.exitingOnSignal`: opening or copying a pipe),
+/// when the signal removes the temporary files and exits at once as above.
 enum Interruption {
     /// 0 = no flag active; otherwise the number of active flags.
     nonisolated(unsafe) static var catching: Int32 = 0
@@ -48,7 +50,7 @@ enum Interruption {
 
 /// The signal handler: async-signal-safe (plain loads and stores, `unlink`, `write`, `_exit`).
 private func handleSignal(_ signalNumber: Int32) {
-    if Interruption.catching > 0 {
+    if Interruption.catching > 0 && !TemporaryFiles.inBlockingCall {
         if Interruption.received == 0 { Interruption.received = signalNumber }
         return
     }

@@ -17,7 +17,9 @@ struct LiveCommand: ParsableCommand {
         --send sends them, flat JSON objects keyed by Poise column names, or the lines of the \
         Sensorstream IMU+GPS app: time, 3, ax, ay, az, 4, gx, gy, gz, 5, mx, my, mz). A live source has no \
         end: Ctrl-C or SIGTERM stops it, completes --out and prints the report (exit 130 or 143). \
-        See docs/replay.md "Live streams".
+        Bad input never ends a session: a malformed row, a line with a NUL byte, a line over 64 KiB, \
+        bad JSON or an oversized datagram is counted by reason and skipped (--max-bad N stops after N). \
+        --out is written as the samples come. See docs/replay.md "Live streams".
         """)
 
     @Argument(help: ArgumentHelp("'-' (standard input), serial:///dev/DEVICE?baud=N, or udp://[HOST]:PORT to listen on.", valueName: "source"))
@@ -37,6 +39,12 @@ struct LiveCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp("For a UDP source: wake shortly before each datagram is due (predicted from the last ones) and poll for it without sleeping through a window of at most ±0.5 ms and ±10 % of the period (streams up to 500 Hz), so a sample's latency does not include the thread's wake-up; costs about that share of a core (the report says how long it spun). --no-spin sleeps until each datagram wakes the reader."))
     var spin = true
 
+    @Option(name: .customLong("max-bad"), help: ArgumentHelp("Stop after N bad inputs (malformed rows, binary or over-long lines, bad JSON, oversized datagrams); default: count and skip them all.", valueName: "N"))
+    var maximumBad: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds of wall time (default: run until the input ends, Ctrl-C or SIGTERM).", valueName: "seconds"))
+    var duration: Double?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -47,6 +55,8 @@ struct LiveCommand: ParsableCommand {
 
     func validate() throws {
         try OptionRange.sampleRate("--rate").check(rate)
+        try OptionRange("--max-bad", 1, 1e15).check(maximumBad.map(Double.init))
+        try OptionRange("--duration", 1e-3, 1e9, unit: "s").check(duration)
     }
 
     func run() throws {
@@ -56,7 +66,7 @@ struct LiveCommand: ParsableCommand {
         let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,
                                   sendTarget: sending.send, sendFormat: sending.sendFormat,
                                   readOptions: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)),
-                                  spin: spin)
+                                  spin: spin, duration: duration, maximumBadInputs: maximumBad)
         let status = LiveStatusLine()
         let report: LiveReport
         do {
@@ -81,13 +91,28 @@ struct LiveCommand: ParsableCommand {
         }
         if let out, OutputFile.isStandardOutput(out) { StandardError.write(text) } else { print(text, terminator: "") }
         if interrupt.isSet { throw ExitCode(interrupt.exitCode) }
+        switch report.ended {
+        case .tooManyBadInputs:
+            throw CommandError("\(source): stopped after \(maximumBad ?? 0) bad inputs (--max-bad)\(out.map { "; \($0) holds the \(report.samples) samples processed" } ?? "")")
+        case .failed, .outputFailed:
+            throw CommandError("\(report.failure ?? "the session failed")\(out.map { "; \($0) holds the \(report.samples) samples processed" } ?? "")")
+        case .inputEnded, .stopped, .duration:
+            break
+        }
     }
 
     static func render(_ report: LiveReport) -> String {
         func number(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         var lines = ["live \(report.source)", "  pipeline  \(report.pipeline)"]
         lines.append("  samples   \(report.samples) over \(number(report.streamSeconds, 2)) s of stream time, \(number(report.wallSeconds, 2)) s wall; stages built for \(number(report.sampleRate)) Hz\(report.rateEstimated ? " (estimated from the first samples)" : "")")
-        if report.stopped { lines.append("  stopped   by Ctrl-C or SIGTERM") }
+        switch report.ended {
+        case .stopped: lines.append("  stopped   by Ctrl-C or SIGTERM")
+        case .duration: lines.append("  stopped   after --duration")
+        case .tooManyBadInputs: lines.append("  stopped   after --max-bad bad inputs")
+        case .outputFailed: lines.append("  stopped   the output failed: \(report.failure ?? "")")
+        case .failed: lines.append("  stopped   the source failed: \(report.failure ?? "")")
+        case .inputEnded: break
+        }
         if let latency = report.latencyNanoseconds {
             lines.append("  latency   arrival → processed → written/sent: median \(number(latency.p50 / 1000)) µs, p90 \(number(latency.p90 / 1000)) µs, p99 \(number(latency.p99 / 1000)) µs, max \(number(latency.max / 1000)) µs")
         }
@@ -111,6 +136,11 @@ struct LiveCommand: ParsableCommand {
             lines.append("  problems  \(report.rowsDropped) rows left out, \(report.rowsRepaired) repaired, \(report.datagramsDropped) datagrams over \(LiveFeed.maximumDatagram) bytes dropped, \(report.kernelDrops) dropped by the kernel (socket buffer full)")
             for problem in report.problems { lines.append("            \(problem)") }
         }
+        var skipped = report.badInput
+        skipped.oversizedDatagrams = 0   // on the problems line
+        if skipped.total > 0 {
+            lines.append("  skipped   \(skipped.description) line\(skipped.total == 1 ? "" : "s") (not rows; the stream went on)")
+        }
         if report.rowsWithHeldSensor > 0 {
             lines.append("  multi-rate  \(report.rowsWithHeldSensor) rows without a new reading of a slower sensor (its previous value held)")
         }
@@ -132,8 +162,8 @@ final class LiveStatusLine: @unchecked Sendable {
     func show(_ progress: LiveProgress) {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        StandardError.write(String(format: "\r%d samples  %6.1f Hz  latency %7.1f µs\u{1B}[K",
-                                   progress.samples, progress.rate, progress.latencyMicroseconds))
+        StandardError.write(String(format: "\r%d samples  %6.1f Hz  latency %7.1f µs", progress.samples, progress.rate, progress.latencyMicroseconds)
+                            + (progress.badInputs > 0 ? "  \(progress.badInputs) bad skipped" : "") + "\u{1B}[K")
         shown = true
     }
 

@@ -30,14 +30,11 @@ final class ProcessedSampleSpool {
     ///
     /// - Throws: `CommandError` when the file cannot be made.
     init() throws {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/poise-offline-XXXXXX".utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw CommandError("cannot make a temporary file in \(folder) for the recording: \(String(cString: strerror(errno)))")
+        do {
+            (descriptor, path, slot) = try TemporaryFiles.makeFile(prefix: "poise-offline", purpose: "the recording")
+        } catch let error as RecordingError {
+            throw CommandError(error.description)
         }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        slot = TemporaryFiles.register(path)
         buffer.reserveCapacity(Self.chunk * Self.stride)
     }
 
@@ -48,13 +45,8 @@ final class ProcessedSampleSpool {
     }
 
     private func removeFile() {
-        if let slot {
-            unlink(path)
-            TemporaryFiles.unregister(slot)
-            self.slot = nil
-        } else {
-            unlink(path)
-        }
+        TemporaryFiles.remove(path, slot: slot)
+        slot = nil
     }
 
     /// Appends one record (after the calibration stages, before fusion).

@@ -3,7 +3,7 @@ import PoiseRecording
 
 /// Standard input copied to a temporary file, for commands that read their input more than once
 /// (`report`). The file is created with mode 0600 in the temporary folder and removed by
-/// `remove()` (and by a signal, through `TemporaryFiles`).
+/// `remove()` (and at exit and by a signal, through `TemporaryFiles`).
 struct StandardInputSpool {
     let path: String
     let slot: Int?
@@ -12,22 +12,21 @@ struct StandardInputSpool {
     ///
     /// - Throws: `CommandError` when the temporary file cannot be made or written.
     init() throws {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/poise-stdin-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw CommandError("cannot make a temporary file in \(folder) for standard input: \(String(cString: strerror(errno)))") }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        slot = TemporaryFiles.register(path)
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let made = try TemporaryFiles.makeFile(prefix: "poise-stdin", purpose: "standard input")
+        path = made.path
+        slot = made.slot
+        let handle = FileHandle(fileDescriptor: made.descriptor, closeOnDealloc: true)
         do {
-            while let data = try FileHandle.standardInput.read(upToCount: 1 << 20), !data.isEmpty {
-                try handle.write(contentsOf: data)
+            // A writer that never closes the pipe cannot hold the process past a signal.
+            try TemporaryFiles.exitingOnSignal {
+                while let data = try FileHandle.standardInput.read(upToCount: 1 << 20), !data.isEmpty {
+                    try handle.write(contentsOf: data)
+                }
             }
             try handle.close()
         } catch {
-            unlink(path)
-            if let slot { TemporaryFiles.unregister(slot) }
-            throw CommandError("cannot keep standard input in \(path): \(error.localizedDescription)")
+            TemporaryFiles.remove(made.path, slot: made.slot)
+            throw CommandError("cannot keep standard input in \(made.path): \(error.localizedDescription)")
         }
     }
 
@@ -50,7 +49,6 @@ struct StandardInputSpool {
     }
 
     func remove() {
-        unlink(path)
-        if let slot { TemporaryFiles.unregister(slot) }
+        TemporaryFiles.remove(path, slot: slot)
     }
 }

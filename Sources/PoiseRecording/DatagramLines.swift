@@ -5,7 +5,9 @@ import Foundation
 /// "Sensorstream IMU+GPS" app (`SensorStreamLine`: `time, 3, ax, ay, az, 4, gx, gy, gz, 5, mx,
 /// my, mz`) become rows under a header made from the first such line's sensors, when the stream
 /// starts with one. Anything else is passed on as a line for the CSV reader to judge (and
-/// count) — nothing in a datagram is interpreted as anything but values.
+/// count) — nothing in a datagram is interpreted as anything but values — except lines that
+/// cannot be rows at all: a line holding a NUL byte (binary data) and a line that starts with `{`
+/// but is not a flat JSON object are left out and counted in `bad`.
 public struct DatagramLines: Sendable {
     /// The header made from the first JSON object's keys, once one has arrived.
     public private(set) var header: [String]?
@@ -14,15 +16,21 @@ public struct DatagramLines: Sendable {
     public private(set) var sensorStreamIds: [Int]?
     /// True once a line went through as CSV (then the stream is CSV, not Sensorstream).
     private var passedCSV = false
+    /// Lines left out so far (`binary`, `badJSON`).
+    public private(set) var bad = LiveBadInput()
 
     public init() {}
 
     /// The CSV lines (each ending in a newline) for one datagram's bytes.
     public mutating func lines(_ datagram: ArraySlice<UInt8>) -> [UInt8] {
         let text = String(decoding: datagram, as: UTF8.self)
+        let hasZero = datagram.contains(0)
         var out = ""
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.allSatisfy({ $0 == " " }) {
-            if line.first == "{", let fields = Self.flatObject(line) {
+            if hasZero, line.utf8.contains(0) {
+                bad.binary += 1
+            } else if line.first == "{" {
+                guard let fields = Self.flatObject(line) else { bad.badJSON += 1; continue }
                 if header == nil {
                     header = fields.map(\.key)
                     out += header!.joined(separator: ",") + "\n"

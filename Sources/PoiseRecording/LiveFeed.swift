@@ -24,8 +24,12 @@ import Foundation
 ///   the first object become the header; later objects may omit keys, which leaves the field
 ///   empty; `null` is empty).
 ///
-/// Datagrams longer than `maximumDatagram` bytes are dropped and counted (`droppedDatagrams`).
-/// Memory is bounded: the feed holds at most one datagram's lines; when the reader falls behind,
+/// Bad input never ends the feed: a datagram longer than `maximumDatagram` bytes, a line holding
+/// a NUL byte (binary data), a line longer than `maximumLine` bytes (standard input, serial
+/// port) and a line that starts with `{` but is not a flat JSON object are left out before the
+/// reader sees them, counted by reason (`badInput`; `onBadInput` is told of each), and the
+/// stream goes on (`StreamLines`, `DatagramLines`); rows the reader rejects are its own to
+/// count. Memory is bounded: the feed holds at most one datagram's lines; when the reader falls behind,
 /// the socket's receive buffer (4 MiB) fills, after which the kernel drops datagrams (counted,
 /// `kernelDrops`). Nothing in a datagram is interpreted as anything but CSV or JSON values.
 ///
@@ -54,6 +58,13 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     private var datagram = [UInt8](repeating: 0, count: 65536)
     private var control = [UInt8](repeating: 0, count: 256)
     private var converter = DatagramLines()
+    /// Standard input and serial ports: the lines the reader may see, and what one read brings.
+    private var streamLines = StreamLines(maximumLine: LiveFeed.maximumLine)
+    private var chunk: [UInt8] = []
+    /// Inputs left out so far, by reason (under `lock`).
+    private var bad = LiveBadInput()
+    /// Called (in the reading thread) each time an input is left out, with the counts so far.
+    public var onBadInput: ((LiveBadInput) -> Void)?
     /// With `spin`: when the next datagram should come (`ArrivalPredictor`).
     private let spin: Bool
     private var predictor = ArrivalPredictor()
@@ -80,6 +91,9 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     private var forgottenEnd = 0
     /// Longest datagram accepted, bytes.
     public static let maximumDatagram = 8192
+    /// Longest line accepted from standard input or a serial port, bytes (line break included):
+    /// far beyond any row, well below the reader's buffer (`ReadOptions.bufferSize`).
+    public static let maximumLine = 65536
     /// Most reads kept waiting for their rows to be read (the oldest are forgotten beyond it, so
     /// a reader that falls far behind cannot grow memory; their rows then get no arrival time).
     public static let maximumPendingArrivals = 1 << 16
@@ -133,6 +147,8 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     /// Datagrams (or standard-input reads) received so far, and datagrams dropped for their size.
     public var receivedCount: Int { lock.lock(); defer { lock.unlock() }; return received }
     public var droppedDatagrams: Int { lock.lock(); defer { lock.unlock() }; return dropped }
+    /// Inputs left out before the reader, by reason (`oversizedDatagrams` = `droppedDatagrams`).
+    public var badInput: LiveBadInput { lock.lock(); defer { lock.unlock() }; return bad }
     /// Datagrams the kernel dropped on the UDP socket because its receive buffer was full, as
     /// last reported with a received datagram (`SO_RXQ_OVFL`; 0 for other sources). Drops after
     /// the last datagram received are not known.
@@ -157,6 +173,19 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
             arrivalHead = 0
         }
         return arrivalHead < arrivals.count ? arrivals[arrivalHead].time : nil
+    }
+
+    /// Takes the line counts of `lines` (`StreamLines` or `DatagramLines`) and the datagrams
+    /// dropped for their size; tells `onBadInput` when an input was left out.
+    @inline(__always)
+    private func noteBad(_ lines: LiveBadInput) {
+        lock.lock()
+        var counts = lines
+        counts.oversizedDatagrams = dropped
+        let changed = counts != bad
+        bad = counts
+        lock.unlock()
+        if changed { onBadInput?(counts) }
     }
 
     /// Notes a read of `count` bytes (as they go to the reader) that arrived at `time`.
@@ -287,24 +316,37 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
                 guard ready > 0 else { continue }
             }
             if !isDatagram {
-                let n = systemRead(input, buffer, count)
+                if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 1 << 16) }
+                let n = chunk.withUnsafeMutableBytes { systemRead(input, $0.baseAddress!, $0.count) }
                 let arrival = Self.monotonicNow()
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
                 if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; finished = true; return 0 }   // EIO: the device went away
-                if n == 0 { finished = true; return 0 }   // end of standard input
+                if n == 0 {   // end of standard input: its last line, if it has no line break
+                    streamLines.finish(into: &pending)
+                    noteBad(streamLines.bad)
+                    noteArrival(count: pending.count, time: arrival)
+                    finished = true
+                    continue
+                }
                 lock.lock(); received += 1; lock.unlock()
-                noteArrival(count: n, time: arrival)
-                return n
+                chunk.withUnsafeBytes { streamLines.lines(UnsafeRawBufferPointer(rebasing: $0[..<n]), into: &pending) }
+                noteBad(streamLines.bad)
+                noteArrival(count: pending.count, time: arrival)
+                continue
             }
             if n < 0 { (n, arrival) = receive(flags: 0) }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; finished = true; return 0 }
             if n > Self.maximumDatagram {
                 lock.lock(); dropped += 1; lock.unlock()
+                noteBad(converter.bad)
                 continue
             }
             lock.lock(); received += 1; lock.unlock()
             if spin { predictor.noteArrival(arrival) }
             pending = converter.lines(datagram[..<n])
             pendingStart = 0
+            noteBad(converter.bad)
             noteArrival(count: pending.count, time: arrival)
         }
     }

@@ -19,6 +19,9 @@ import Darwin
 ///   is abandoned, fails, or is dropped without `finish()` deletes its temporary file and leaves the
 ///   destination as it was. The temporary file is also registered with `TemporaryFiles`, so a
 ///   signal handler can remove it.
+/// - In place (`init(path:inPlace: true)`, for a live stream's output): a regular file, or a
+///   name that does not exist yet, is created or truncated and written as the run goes, so it
+///   holds everything flushed so far whatever ends the run (no temporary file, no rename).
 /// - A symbolic link: resolved (link chains, relative targets); the file it points to is written
 ///   as above and the link stays a link.
 /// - A folder: refused.
@@ -34,6 +37,8 @@ public final class OutputFile {
         case direct
         /// A temporary file renamed onto the destination by `finish()`.
         case atomic
+        /// A regular file written in place as the run goes (`init(path:inPlace:)`).
+        case inPlace
     }
 
     /// The destination as given (`-` for standard output).
@@ -55,7 +60,15 @@ public final class OutputFile {
     ///
     /// - Throws: `RecordingError` (line 0) naming the path and saying in plain words what is
     ///   wrong (missing folder, no permission, a folder given, read-only disk…).
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, inPlace: false)
+    }
+
+    /// Opens `path` for writing; `inPlace`: a regular file is written in place as it goes
+    /// (`Mode.inPlace`) instead of atomically.
+    ///
+    /// - Throws: as `init(path:)`.
+    public init(path: String, inPlace: Bool) throws {
         self.path = path
         buffer.reserveCapacity(Self.flushThreshold + 4096)
         if OutputFile.isStandardOutput(path) {
@@ -80,7 +93,8 @@ public final class OutputFile {
                 destination = path
                 temporaryPath = path
                 mode = .direct
-                descriptor = open(path, O_WRONLY | O_CLOEXEC | (kind == S_IFREG ? O_TRUNC : 0))
+                // A FIFO without a reader blocks the open: a signal ends the process meanwhile.
+                descriptor = TemporaryFiles.exitingOnSignal { open(path, O_WRONLY | O_CLOEXEC | (kind == S_IFREG ? O_TRUNC : 0)) }
                 if descriptor < 0 {
                     throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: \(FileProblem.describe(errno: errno, path: path))")
                 }
@@ -91,6 +105,15 @@ public final class OutputFile {
             throw RecordingError(file: path, line: 0, column: 0, message: "cannot write: no such device (Poise creates no files in /dev or /proc)")
         }
         destination = resolved
+        if inPlace {
+            temporaryPath = destination
+            mode = .inPlace
+            descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if descriptor < 0 {
+                throw RecordingError(file: path, line: 0, column: 0, message: "cannot create the file: \(FileProblem.describe(errno: errno, path: destination))")
+            }
+            return
+        }
         temporaryPath = destination + ".partial-\(getpid())"
         mode = .atomic
         unlink(temporaryPath)  // a leftover of an earlier process with the same id
@@ -132,7 +155,10 @@ public final class OutputFile {
         if buffer.count >= Self.flushThreshold { flush() }
     }
 
-    /// Writes the buffer out. A write error is remembered and thrown by `finish()`.
+    /// The first write error in words, or `nil` while every write succeeded.
+    public var writeFailure: String? { failure }
+
+    /// Writes the buffer out. A write error is remembered (`writeFailure`) and thrown by `finish()`.
     public func flush() {
         guard descriptor >= 0, failure == nil else { buffer.removeAll(keepingCapacity: true); return }
         var offset = 0

@@ -14,7 +14,9 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatabl
     }
 
     /// `file:line:column: message`, the format compilers use, so editors can jump to it.
+    /// A copy of a pipe (`InputSpools`) is named as the input it was made of.
     public var description: String {
+        let file = InputSpools.name(of: self.file)
         if line == 0 { return "\(file): \(message)" }
         if column == 0 { return "\(file):\(line): \(message)" }
         return "\(file):\(line):\(column): \(message)"

@@ -48,9 +48,13 @@ public enum RecordingSources {
     /// - Throws: `RecordingError` naming the file and what is wrong with it.
     ///
     /// A folder is a session (`SessionReader`: Sensor Logger, x-IMU3). With `options.mount` the
-    /// source is wrapped in a `MountedSource`.
+    /// source is wrapped in a `MountedSource`. A FIFO, process substitution or character device
+    /// is read once, into a temporary copy that this and every later open reads
+    /// (`InputSpools`).
     public static func open(path: String, options: ReadOptions = ReadOptions()) throws -> any SampleSource {
         if let mount = options.mount { return MountedSource(try open(path: path, options: options.withoutMount), mount: mount) }
+        // A pipe or device is read once, into a copy every pass reads (`InputSpools`).
+        let path = try InputSpools.regularFile(for: path)
         if SessionReader.recognizes(path: path) { return try SessionReader(path: path, options: options) }
         if RosBagReader.recognizes(path: path) { return try RosBagReader(path: path, options: options) }
         if McapReader.recognizes(path: path) { return try McapReader(path: path, options: options) }

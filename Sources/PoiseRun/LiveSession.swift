@@ -1,3 +1,4 @@
+import Foundation
 import Poise
 import PoiseRecording
 
@@ -10,8 +11,10 @@ public struct LiveRequest: Sendable {
     /// The stream's sample rate in Hz for the stages' coefficients; `nil`: the median interval
     /// of the first `LiveSession.rateSamples` samples.
     public var sampleRate: Double?
-    /// Output CSV path (`-`: standard output), or `nil`. Flushed after every sample unless it is a
-    /// regular file.
+    /// Output CSV path (`-`: standard output), or `nil`. Written in place as the samples come (a
+    /// regular file is created or truncated when the stream's header has been read, and flushed
+    /// about every 0.25 s and at the end; anything else is flushed after every sample), so
+    /// whatever ends the run, it holds every sample processed until then.
     public var outputPath: String?
     /// Where to send every processed sample (`udp://HOST:PORT`), and in which format.
     public var sendTarget: String?
@@ -21,13 +24,36 @@ public struct LiveRequest: Sendable {
     /// For a UDP source, poll without sleeping through a bounded window around each datagram's
     /// predicted arrival (`LiveFeed`'s `spin`): lower latency for some CPU.
     public var spin: Bool
+    /// Ends the run after this much wall time from its start, s (`nil`: no limit).
+    public var duration: Double?
+    /// Ends the run once this many bad inputs were left out (lines and datagrams the feed left
+    /// out, `LiveBadInput`, plus rows the reader dropped); `nil`: never (bad input is counted and
+    /// skipped).
+    public var maximumBadInputs: Int?
 
     public init(source: String, pipeline: String = "none", sampleRate: Double? = nil, outputPath: String? = nil,
                 sendTarget: String? = nil, sendFormat: UDPSender.Format = .csv, readOptions: ReadOptions = ReadOptions(),
-                spin: Bool = true) {
+                spin: Bool = true, duration: Double? = nil, maximumBadInputs: Int? = nil) {
         self.source = source; self.pipeline = pipeline; self.sampleRate = sampleRate; self.outputPath = outputPath
         self.sendTarget = sendTarget; self.sendFormat = sendFormat; self.readOptions = readOptions; self.spin = spin
+        self.duration = duration; self.maximumBadInputs = maximumBadInputs
     }
+}
+
+/// What ended a live run.
+public enum LiveEnd: String, Sendable, Codable, Equatable {
+    /// The source ended (standard input closed, a serial device gone).
+    case inputEnded = "input_ended"
+    /// Ctrl-C or SIGTERM (`shouldStop`).
+    case stopped
+    /// `LiveRequest.duration` passed.
+    case duration
+    /// `LiveRequest.maximumBadInputs` bad inputs were left out.
+    case tooManyBadInputs = "max_bad"
+    /// The output could not be written (`LiveReport.failure` says why).
+    case outputFailed = "output_failed"
+    /// The source failed (`LiveReport.failure` says why).
+    case failed
 }
 
 /// A snapshot for the live status line.
@@ -37,6 +63,9 @@ public struct LiveProgress: Sendable, Equatable {
     public var rate: Double
     /// Time from the latest sample's arrival to the end of its sinks, µs.
     public var latencyMicroseconds: Double
+    /// Bad inputs left out so far: lines and datagrams the feed left out plus rows the reader
+    /// dropped.
+    public var badInputs = 0
 }
 
 /// What a live run did (JSON keys snake_case with units).
@@ -64,6 +93,12 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var send: SendReport?
     /// True when Ctrl-C or SIGTERM ended the run (a live source has no end of its own).
     public var stopped: Bool
+    /// What ended the run, and for `outputFailed` and `failed` the error in words.
+    public var ended: LiveEnd = .inputEnded
+    public var failure: String?
+    /// Inputs the feed left out before the reader, by reason (binary, too long, bad JSON,
+    /// oversized datagrams); `rowsDropped` counts the rows the reader left out.
+    public var badInput = LiveBadInput()
     /// Rows left out as malformed, rows delivered with repaired values, the first few problems
     /// (with their line and column in the stream), and datagrams dropped for their size.
     public var rowsDropped = 0
@@ -88,7 +123,7 @@ public struct LiveReport: Sendable, Codable, Equatable {
     public var preemptedSpins = 0
 
     enum CodingKeys: String, CodingKey {
-        case source, pipeline, samples, stopped, send, whole = "pipeline_metrics"
+        case source, pipeline, samples, stopped, send, whole = "pipeline_metrics", ended, failure, badInput = "bad_input"
         case sampleRate = "sample_rate_hz", rateEstimated = "rate_estimated"
         case streamSeconds = "stream_s", wallSeconds = "wall_s", latencyNanoseconds = "latency_ns"
         case stillSegments = "still_segments"
@@ -114,8 +149,13 @@ public enum LiveSession {
     public static let quotedProblems = 5
 
     /// Runs until the source ends or `shouldStop` (polled by the feed about every 100 ms and
-    /// between samples) says so. The stream is read leniently: a malformed row is counted,
-    /// quoted (the first few) and left out, and the stream goes on.
+    /// between samples) says so, `request.duration` passes or `request.maximumBadInputs` bad
+    /// inputs were left out. The stream is read leniently: a malformed row is counted, quoted
+    /// (the first few) and left out, a line or datagram that cannot be a row (binary, too long,
+    /// bad JSON, oversized) is counted by reason and left out, and the stream goes on. Once the
+    /// stream's header has been read, nothing the source sends ends the run: a failure of the
+    /// source or of the output ends it with a report (`ended`, `failure`), the output holding
+    /// every sample processed until then.
     ///
     /// - Parameters:
     ///   - note: called once at the start with anything the user should know (a UDP source
@@ -124,14 +164,27 @@ public enum LiveSession {
     ///     `silence` (every `SilenceWatch.tick`; `announce` at first and every 10 s), and once
     ///     when samples resume after such a pause; never after `run` returns.
     ///   - progress: called about every 0.25 s while samples arrive.
-    /// - Throws: `RecordingError` for the source (bad address, a bad row with its line and
-    ///   column), `SpecError` for the pipeline, `ReplayError` for `--send`.
+    /// - Throws: before the first sample: `RecordingError` for the source (bad address, a header
+    ///   that cannot be mapped), `SpecError` for the pipeline, `ReplayError` for `--send`,
+    ///   `RecordingError` when the output cannot be created.
     public static func run(_ request: LiveRequest, shouldStop: @escaping @Sendable () -> Bool,
                            note: (String) -> Void = { _ in },
                            waiting: @escaping @Sendable (LiveWait) -> Void = { _ in },
                            progress: (LiveProgress) -> Void = { _ in }) throws -> LiveReport {
         let clock = MonotonicClock()
+        let limits = LiveLimits(maximumBadInputs: request.maximumBadInputs,
+                                deadline: request.duration.map { clock.now() + Int64(($0 * 1e9).rounded()) })
+        let userStop = shouldStop
+        let shouldStop: @Sendable () -> Bool
+        if limits.isTimed {
+            shouldStop = { @Sendable in userStop() || limits.reached(now: clock.now()) }
+        } else if request.maximumBadInputs != nil {
+            shouldStop = { @Sendable in userStop() || limits.reached(now: 0) }
+        } else {
+            shouldStop = userStop
+        }
         let feed = try LiveFeed(source: request.source, shouldStop: shouldStop, spin: request.spin)
+        if request.maximumBadInputs != nil { feed.onBadInput = { limits.noteFeed($0.total) } }
         defer { feed.stop() }
         if let listening = feed.listeningNote { note(listening) }
         let watch = SilenceWatch(start: clock.now(), limit: silence, report: waiting)
@@ -141,6 +194,9 @@ public enum LiveSession {
         // The reader reads the socket, port or standard input itself, in this thread.
         let reader = try RecordingSources.open(stream: feed, name: request.source, options: options)
         let rows = reader.unmounted as? RecordingReader
+        if request.maximumBadInputs != nil {
+            rows?.onIssue = { issue in if issue.action == .dropped { limits.noteDroppedRow() } }
+        }
         /// The next sample and its arrival (ns): the feed's stamp of the read that completed its
         /// row, or now when the feed no longer knows it.
         func next() throws -> (sample: MotionSample, arrival: Int64)? {
@@ -151,8 +207,16 @@ public enum LiveSession {
         }
         let schema = reader.schema
         var first: [(sample: MotionSample, arrival: Int64)] = []
+        /// The error that ended the run after the header (the source's or the output's).
+        var failure: (end: LiveEnd, message: String)?
         if request.sampleRate == nil {
-            while first.count < rateSamples, let next = try next() { first.append(next) }
+            do {
+                while first.count < rateSamples, !shouldStop(), let next = try next() { first.append(next) }
+            } catch where shouldStop() {
+                // Stopped in the middle of a row: the rows before it are processed.
+            } catch {
+                failure = (.failed, "\(error)")
+            }
         }
         let estimated = request.sampleRate == nil
         let rate = request.sampleRate ?? nominalSampleRate(of: first.map(\.sample)) ?? 100
@@ -163,8 +227,8 @@ public enum LiveSession {
         var writer: RecordCSVWriter? = nil
         var flushEachSample = false
         if let path = request.outputPath {
-            let opened = try RecordCSVWriter(path: path, columns: columns)
-            flushEachSample = opened.mode != .atomic
+            let opened = try RecordCSVWriter(path: path, columns: columns, inPlace: true)
+            flushEachSample = opened.mode != .inPlace
             writer = consume opened
         }
         var sender = try request.sendTarget.map {
@@ -200,26 +264,39 @@ public enum LiveSession {
             lastWall = end
             lastArrival = arrival
             if end - lastProgress >= 250_000_000 {
+                if !flushEachSample { writer?.flush() }
+                if let problem = writer?.failure { failure = (.outputFailed, problem) }
                 let seconds = Double(end - lastProgress) * 1e-9
                 progress(LiveProgress(samples: count, rate: lastProgress == 0 ? 0 : Double(count - progressCount) / seconds,
-                                      latencyMicroseconds: Double(end - arrival) * 1e-3))
+                                      latencyMicroseconds: Double(end - arrival) * 1e-3,
+                                      badInputs: feed.badInput.total + reader.summary.rowsDropped))
                 lastProgress = end
                 progressCount = count
             }
         }
         for (sample, arrival) in first { handle(sample, arrival: arrival, timed: false) }
-        do {
-            while !shouldStop(), let (sample, arrival) = try next() { handle(sample, arrival: arrival, timed: true) }
-        } catch where shouldStop() {
-            // Stopped in the middle of a row: the rows before it were processed.
+        if failure == nil {
+            do {
+                while failure == nil, !shouldStop(), let (sample, arrival) = try next() { handle(sample, arrival: arrival, timed: true) }
+            } catch where shouldStop() {
+                // Stopped in the middle of a row: the rows before it were processed.
+            } catch {
+                failure = (.failed, "\(error)")
+            }
         }
-        if let finished = writer.take() { try finished.finish() }
+        if let finished = writer.take() {
+            do { try finished.finish() } catch { failure = failure ?? (.outputFailed, "\(error)") }
+        }
         let summary = metrics.finish()
         var report = LiveReport(source: request.source, pipeline: pipeline.description, sampleRate: rate, rateEstimated: estimated,
                           samples: count, streamSeconds: lastTime - (firstTime ?? lastTime),
                           wallSeconds: Double(lastWall - (firstWall ?? lastWall)) * 1e-9,
                           latencyNanoseconds: latency.summary(), whole: count > 0 ? summary.whole : nil,
-                          stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: shouldStop())
+                          stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: userStop())
+        report.ended = failure?.end ?? (userStop() ? .stopped : limits.tooManyBad ? .tooManyBadInputs
+                                        : limits.isTimed && limits.reached(now: clock.now()) ? .duration : .inputEnded)
+        report.failure = failure?.message
+        report.badInput = feed.badInput
         report.rowsDropped = reader.summary.rowsDropped
         report.rowsRepaired = reader.summary.rowsRepaired
         report.rowsWithHeldSensor = reader.summary.issueCounts[.heldSensor] ?? 0
@@ -236,5 +313,48 @@ public enum LiveSession {
         report.spinSeconds = feed.spinSeconds
         report.preemptedSpins = feed.preemptedSpins
         return report
+    }
+}
+
+/// The limits a live run ends on besides the user: a deadline and a count of bad inputs. Read
+/// by the feed's stop condition (any thread), raised by the feed's and the reader's callbacks.
+final class LiveLimits: @unchecked Sendable {
+    private let maximumBadInputs: Int?
+    private let deadline: Int64?
+    private let lock = NSLock()
+    private var feedBad = 0
+    private var droppedRows = 0
+    private var badReached = false
+
+    init(maximumBadInputs: Int?, deadline: Int64?) {
+        self.maximumBadInputs = maximumBadInputs
+        self.deadline = deadline
+    }
+
+    /// Whether there is a deadline (the stop condition then reads the clock).
+    var isTimed: Bool { deadline != nil }
+
+    /// True once the bad inputs reached the maximum.
+    var tooManyBad: Bool { lock.lock(); defer { lock.unlock() }; return badReached }
+
+    /// True once the bad inputs reached the maximum or `now` (ns, `CLOCK_MONOTONIC`) is past
+    /// the deadline.
+    func reached(now: Int64) -> Bool {
+        if let deadline, now >= deadline { return true }
+        return tooManyBad
+    }
+
+    /// The feed's count of inputs it left out so far.
+    func noteFeed(_ total: Int) {
+        lock.lock(); feedBad = total; check(); lock.unlock()
+    }
+
+    /// One more row the reader dropped.
+    func noteDroppedRow() {
+        lock.lock(); droppedRows += 1; check(); lock.unlock()
+    }
+
+    private func check() {
+        if let maximumBadInputs, feedBad + droppedRows >= maximumBadInputs { badReached = true }
     }
 }

@@ -66,7 +66,7 @@ import Glibc
             "{" + zip(names, line.split(separator: ",")).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
         }
         let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--pipeline", "lowpass:cutoff=5",
-                                                                 "--rate", "50", "--out", out]) {
+                                                                 "--rate", "50", "--out", out], until: { Self.lineCount(out) >= 121 }) {
             try Self.send(datagrams, to: port)
         }
         #expect(status == 130, "\(errors)")
@@ -83,8 +83,12 @@ import Glibc
     @Test(arguments: [true, false])
     func spinningIsTheDefaultAndCanBeTurnedOff(spin: Bool) throws {
         let port = try Self.freePort()
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let out = scratch.path("live.csv")
         let datagrams = ["t_s,acc_x_g,acc_y_g,acc_z_g"] + (0 ..< 60).map { "\(Double($0) / 100),0,0,1" }
-        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "100"] + (spin ? [] : ["--no-spin"])) {
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "100", "--out", out] + (spin ? [] : ["--no-spin"]),
+                                                                until: { Self.lineCount(out) >= 61 }) {
             for datagram in datagrams {
                 try Self.send([datagram], to: port)
                 usleep(10_000)
@@ -108,7 +112,8 @@ import Glibc
         let datagrams = (0 ..< 40).map { i in
             "\(100 + Double(i) / 50), 3, 0.5, -0.25, 9.80665, 4, 0.01, 0.02, -0.03, 81, 120.0, 3.0, -1.5, 5, 20.0, -5.0, -40.0"
         }
-        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out]) {
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out],
+                                                                until: { Self.lineCount(out) >= 41 }) {
             try Self.send(datagrams, to: port)
         }
         #expect(status == 130, "\(errors)")
@@ -140,6 +145,110 @@ import Glibc
         #expect(report["rows_dropped"] as? Int == 2)
         let problems = try #require(report["problems"] as? [String])
         #expect(problems.count == 2 && problems[0].hasPrefix("-:3:2:") && problems[1].hasPrefix("-:4:"), "\(problems)")
+    }
+
+    /// One UDP datagram with a NUL byte, one of random bytes and one of bad JSON among good
+    /// rows: each is counted by its reason and skipped, the session goes on, and the output
+    /// holds every good row (written as they come: it is complete before SIGINT).
+    @Test func badDatagramsAreSkippedAndTheSessionGoesOn() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let out = scratch.path("live.csv")
+        let port = try Self.freePort()
+        let good = (0 ..< 40).map { "\(Double($0) / 50),0,0,1" }
+        var random = SystemRandomNumberGenerator()
+        let noise = "\u{7f}" + String(decoding: (0 ..< 200).map { _ in UInt8.random(in: 1 ... 255, using: &random) }.filter { $0 != 10 && $0 != 13 }, as: UTF8.self)
+        let datagrams = ["t_s,acc_x_g,acc_y_g,acc_z_g"] + good[..<20] + ["0.395,0,0\u{0}1", "{\"t_s\": 0.397, \"acc_x_g\"", noise] + good[20...]
+        let (status, report, errors) = try Self.interruptedLive(["udp://127.0.0.1:\(port)", "--rate", "50", "--out", out],
+                                                                until: { Self.lineCount(out) >= 41 }) {
+            try Self.send(datagrams, to: port)
+        }
+        #expect(status == 130, "\(errors)")
+        #expect(report["samples"] as? Int == 40, "\(errors)")
+        #expect(report["ended"] as? String == "stopped")
+        let bad = try #require(report["bad_input"] as? [String: Int])
+        #expect(bad["binary"] == 1 && bad["bad_json"] == 1, "\(bad)")
+        #expect(report["rows_dropped"] as? Int == 1, "the random bytes are a row the reader drops")
+        #expect(try csvRows(out).dropFirst().map { $0[0] } == good.map { String($0.split(separator: ",")[0]) })
+    }
+
+    /// `live -` with a line of 2 MiB and a line with a NUL byte after 50 good rows: both are
+    /// counted and skipped, the rows after them are processed, the session ends with its input.
+    @Test func overlongAndBinaryLinesOnStandardInputAreSkipped() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = scratch.path("hostile.csv"), out = scratch.path("live.csv")
+        var text = "t_s,acc_x_g,acc_y_g,acc_z_g\n"
+        for i in 0 ..< 50 { text += "\(Double(i) / 100),0,0,1\n" }
+        text += String(repeating: "7", count: 2 << 20) + "\n" + "0.5,0,\u{0},1\n"
+        for i in 51 ..< 60 { text += "\(Double(i) / 100),0,0,1\n" }
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let result = try PoiseProcess.run(["live", "-", "--rate", "100", "--out", out, "--json"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try json(result.stdout)
+        #expect(report["samples"] as? Int == 59)
+        #expect(report["ended"] as? String == "input_ended")
+        #expect(report["bad_input"] as? [String: Int] == ["binary": 1, "too_long": 1, "bad_json": 0, "oversized_datagrams": 0])
+        #expect(try csvRows(out).count == 60)
+        // The text report names them too.
+        let plain = try PoiseProcess.run(["live", "-", "--rate", "100"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(plain.stdout.contains("skipped   1 binary (a NUL byte), 1 over 65536 bytes lines"), "\(plain.stdout)")
+    }
+
+    /// `--max-bad N` ends the session at the N-th bad input (exit 1), with the report printed and
+    /// the output holding the samples processed before.
+    @Test func maxBadStopsTheSessionWithTheReport() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = scratch.path("bad.csv"), out = scratch.path("live.csv")
+        var text = "t_s,acc_x_g,acc_y_g,acc_z_g\n"
+        for i in 0 ..< 10 { text += "\(Double(i) / 100),0,0,1\n" }
+        text += "x,0,0,1\n0.2,\u{0}\n"
+        for i in 30 ..< 40 { text += "\(Double(i) / 100),0,0,1\n" }
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let stopped = try PoiseProcess.run(["live", "-", "--rate", "100", "--out", out, "--json", "--max-bad", "2"],
+                                           standardInput: FileHandle(forReadingAtPath: input))
+        #expect(stopped.status == 1, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("stopped after 2 bad inputs (--max-bad)"), "\(stopped.stderr)")
+        let report = try json(stopped.stdout)
+        #expect(report["ended"] as? String == "max_bad")
+        let samples = try #require(report["samples"] as? Int)
+        #expect(samples >= 10 && samples < 20)
+        #expect(try csvRows(out).count == samples + 1)
+        // Without --max-bad the same input runs to its end.
+        let whole = try PoiseProcess.run(["live", "-", "--rate", "100", "--json"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(whole.status == 0)
+        #expect(try json(whole.stdout)["samples"] as? Int == 20)
+    }
+
+    /// `--duration` ends a session whose input never ends (exit 0, the report printed).
+    @Test func durationEndsTheSession() throws {
+        let process = Process()
+        process.executableURL = try #require(PoiseProcess.executable)
+        process.arguments = ["live", "-", "--rate", "100", "--json", "--duration", "0.5"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n0.01,0,0,1\n".utf8))
+        let report = try json(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        process.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 0)
+        #expect(report["ended"] as? String == "duration")
+        #expect(report["samples"] as? Int == 2)
+    }
+
+    /// An output that cannot be written ends the session (exit 1) with the report printed.
+    @Test func aBrokenOutputEndsTheSessionWithTheReport() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 200, rate: 100)
+        let result = try PoiseProcess.run(["live", "-", "--rate", "100", "--out", "/dev/full", "--json"], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/dev/full"), "\(result.stderr)")
+        #expect(try json(result.stdout)["ended"] as? String == "output_failed")
     }
 
     /// A sender that pauses for longer than a second is reported while it happens — a line on
@@ -211,7 +320,8 @@ import Glibc
         defer { scratch.remove() }
         let input = try scratch.recording(count: 50, rate: 100)
         let out = scratch.path("serial.csv")
-        let (status, report, errors) = try Self.interruptedLive(["serial://\(device)?baud=115200", "--rate", "100", "--out", out]) {
+        let (status, report, errors) = try Self.interruptedLive(["serial://\(device)?baud=115200", "--rate", "100", "--out", out],
+                                                                until: { Self.lineCount(out) >= 51 }) {
             for line in try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n") {
                 let text = line + "\r\n"     // as an Arduino's println writes
                 _ = text.withCString { write(master, $0, strlen($0)) }
@@ -230,10 +340,12 @@ import Glibc
         #expect(result.stderr.contains(source), "\(result.stderr)")
     }
 
-    /// Starts `poise live ARGUMENTS --json`, waits for it to open its source, runs `feed`, waits,
-    /// sends SIGINT and returns the exit status, the JSON report (empty when none was printed)
-    /// and standard error.
-    static func interruptedLive(_ arguments: [String], feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
+    /// Starts `poise live ARGUMENTS --json`, waits for it to open its source (a UDP port: until
+    /// the port is taken), runs `feed`, waits until `done` holds (polled, with a deadline far
+    /// beyond what a loaded machine needs), sends SIGINT and returns the exit status, the JSON
+    /// report (empty when none was printed) and standard error.
+    static func interruptedLive(_ arguments: [String], until done: () -> Bool = { true },
+                                feed: () throws -> Void) throws -> (Int32, [String: Any], String) {
         let process = Process()
         process.executableURL = try #require(PoiseProcess.executable)
         process.arguments = ["live"] + arguments + ["--json"]
@@ -241,14 +353,45 @@ import Glibc
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        Thread.sleep(forTimeInterval: 0.5)   // the command opens its source
+        let deadline = Date().addingTimeInterval(60)
+        if let port = arguments.first.flatMap(udpPort) {
+            while !portIsTaken(port), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        } else {
+            Thread.sleep(forTimeInterval: 0.5)   // the command opens its source
+        }
         try feed()
-        Thread.sleep(forTimeInterval: 0.5)
+        while !done(), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.3)
         process.interrupt()
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output.isEmpty ? [:] : try json(output), errors)
+    }
+
+    /// The port of a `udp://HOST:PORT` source.
+    static func udpPort(_ source: String) -> UInt16? {
+        guard source.hasPrefix("udp://"), let colon = source.lastIndex(of: ":") else { return nil }
+        return UInt16(source[source.index(after: colon)...])
+    }
+
+    /// Whether a UDP socket is bound to 127.0.0.1:`port` (binding it fails).
+    static func portIsTaken(_ port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return bound != 0 && errno == EADDRINUSE
+    }
+
+    /// The number of lines in `path` so far (0 when it does not exist).
+    static func lineCount(_ path: String) -> Int {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     /// A UDP port that was free a moment ago.
@@ -277,10 +420,11 @@ import Glibc
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         for datagram in datagrams {
-            let sent = datagram.withCString { text in
+            let bytes = Array(datagram.utf8)   // every byte, a NUL too
+            let sent = bytes.withUnsafeBytes { text in
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(descriptor, text, strlen(text), 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        sendto(descriptor, text.baseAddress, text.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                     }
                 }
             }

@@ -9,6 +9,18 @@ import Testing
         return datagrams.map { String(decoding: lines.lines(ArraySlice($0.utf8)), as: UTF8.self) }.joined()
     }
 
+    /// A line with a NUL byte and a line that starts with `{` but is not a flat JSON object are
+    /// left out and counted; the lines around them go on.
+    @Test func binaryAndBadJSONLinesAreLeftOutAndCounted() {
+        var lines = DatagramLines()
+        var text = ""
+        for datagram in ["t_s,acc_x_g", "0,1\n0.01,\u{0}\u{7}\n0.02,2", "{\"t_s\":0.03,", "0.04,4"] {
+            text += String(decoding: lines.lines(ArraySlice(datagram.utf8)), as: UTF8.self)
+        }
+        #expect(text == "t_s,acc_x_g\n0,1\n0.02,2\n0.04,4\n")
+        #expect(lines.bad.binary == 1 && lines.bad.badJSON == 1 && lines.bad.total == 2)
+    }
+
     @Test func sensorStreamLinesBecomeRowsUnderAHeaderOfTheirSensors() {
         let text = converted([
             "1234.5, 3,   0.08,  9.75,  0.99, 4, 0.001, -0.002, 0.0005, 5, 21.5, -3.1, -40.2",

@@ -68,21 +68,25 @@ import Glibc
         let row = "0.01,0,0,1," + String(repeating: "0", count: 1300)   // a long (malformed) row
         var sent = 1
         for _ in 0 ..< 20_000 { if sender.send(row) { sent += 1 } }
-        // Drain the socket, then one more datagram brings the kernel's final count.
+        // Nothing read the socket while 20,000 datagrams of 1.3 KB (26 MB, beyond its 8 MB
+        // buffer) were sent: the kernel dropped some, certainly. Drain it, and keep sending one
+        // more datagram (which brings the kernel's latest count) until every datagram sent is
+        // accounted for, or a deadline far beyond what a loaded machine needs.
         let drain = Thread {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
             while feed.read(into: buffer, count: 1 << 16) > 0 {}
             buffer.deallocate()
         }
         drain.start()
-        usleep(500_000)
-        if sender.send("0.02,0,0,1") { sent += 1 }
-        var waited = 0
-        while feed.receivedCount + feed.kernelDrops < sent, waited < 50 { usleep(20_000); waited += 1 }
+        let deadline = LiveFeed.monotonicNow() + 120_000_000_000
+        while feed.receivedCount + feed.kernelDrops != sent, LiveFeed.monotonicNow() < deadline {
+            if sender.send("0.02,0,0,1") { sent += 1 }
+            Self.sleep(milliseconds: 100)
+        }
         #expect(feed.kernelDrops > 0)
         #expect(feed.receivedCount + feed.kernelDrops == sent, "received \(feed.receivedCount), dropped \(feed.kernelDrops), sent \(sent)")
         feed.stop()
-        usleep(200_000)
+        Self.sleep(milliseconds: 200)
     }
 
     /// The drop counter is read from `SO_RXQ_OVFL` control messages, skipping others; the

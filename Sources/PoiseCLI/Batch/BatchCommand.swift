@@ -54,6 +54,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print the plan (the summary table with status pending for what would run) as JSON and stop.")
     var plan = false
 
+    @Flag(name: .customLong("follow-links"), help: "In walked folders, follow symbolic links whose target lies outside the given folders too (default: only links that stay inside them).")
+    var followLinks = false
+
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Files and folders, and the command's own options.", valueName: "input"))
     var arguments: [String] = []
 
@@ -119,7 +122,7 @@ struct BatchCommand: ParsableCommand {
         }
         let prefix = summary ?? (out as NSString).appendingPathComponent(
             "batch-summary" + (selection.map { "-\($0.index)-of-\($0.count)" } ?? ""))
-        var found = BatchInputs(include: include, exclude: exclude, outFolder: realPath(out)).find(inputs)
+        var found = BatchInputs(include: include, exclude: exclude, outFolder: realPath(out), followLinks: followLinks).find(inputs)
         if let selection { found = found.enumerated().filter { $0.offset % selection.count == selection.index }.map(\.element) }
         let rows = planned(found, options: options, summaryPrefix: prefix)
         if plan {

@@ -23,8 +23,11 @@ struct BatchInput: Sendable {
 ///
 /// - A file argument is an input whatever its name.
 /// - A folder that holds a session Poise reads (`SessionReader.isSession(folder:)`), given or met
-///   on the walk, is one input; any other folder is walked (symbolic links followed, each folder
-///   once; names starting with `.` and the `--out` folder are not visited).
+///   on the walk, is one input; any other folder is walked (each folder once, by its real path;
+///   names starting with `.` and the `--out` folder are not visited).
+/// - A symbolic link met on the walk is followed only when its target lies inside one of the
+///   folder arguments (or with `--follow-links`); any other is listed as skipped with the reason,
+///   so a link to `/` or `/proc/self` cannot walk the filesystem.
 /// - In a walked folder, a file is an input when it matches an `--include` glob, or, without
 ///   `--include`, when its extension is one Poise reads (`recordingExtensions`, ZIP exports
 ///   included); other files are listed as skipped with the reason. `--exclude` globs leave files
@@ -40,10 +43,17 @@ struct BatchInputs {
     var exclude: [String] = []
     /// The real path of the output folder, never walked.
     var outFolder: String?
+    /// Follow symbolic links whose target lies outside the folder arguments (`--follow-links`).
+    var followLinks = false
 
     func find(_ arguments: [String]) -> [BatchInput] {
         var found: [BatchInput] = []
         var visited = Set<String>()
+        let roots = arguments.compactMap { argument -> String? in
+            var info = stat()
+            guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return realPath(argument)
+        }
         for argument in arguments {
             let name = (argument as NSString).lastPathComponent
             var info = stat()
@@ -53,7 +63,7 @@ struct BatchInputs {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR && !SessionReader.isSession(folder: argument) {
-                walk(argument, below: "", into: &found, visited: &visited)
+                walk(argument, below: "", roots: roots, into: &found, visited: &visited)
             } else {
                 found.append(BatchInput(path: argument, relative: name))
             }
@@ -61,7 +71,7 @@ struct BatchInputs {
         return found
     }
 
-    private func walk(_ folder: String, below: String, into found: inout [BatchInput], visited: inout Set<String>) {
+    private func walk(_ folder: String, below: String, roots: [String], into found: inout [BatchInput], visited: inout Set<String>) {
         guard let real = realPath(folder), real != outFolder, visited.insert(real).inserted else { return }
         guard let directory = opendir(folder) else {
             found.append(BatchInput(path: folder, relative: below.isEmpty ? "." : below,
@@ -74,6 +84,15 @@ struct BatchInputs {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let relative = below.isEmpty ? name : below + "/" + name
             if matches(exclude, name: name, relative: relative) { continue }
+            var link = stat()
+            if !followLinks, lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                // (A dangling link is reported below, as unreadable.)
+                if let target = realPath(path), !roots.contains(where: { target == $0 || target.hasPrefix($0 == "/" ? "/" : $0 + "/") }) {
+                    found.append(BatchInput(path: path, relative: relative,
+                                            skipReason: "a symbolic link to \(target), outside the input folders (--follow-links follows it)"))
+                    continue
+                }
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 found.append(BatchInput(path: path, relative: relative,
@@ -82,7 +101,7 @@ struct BatchInputs {
             }
             let isFolder = info.st_mode & S_IFMT == S_IFDIR
             if isFolder && !SessionReader.isSession(folder: path) {
-                walk(path, below: relative, into: &found, visited: &visited)
+                walk(path, below: relative, roots: roots, into: &found, visited: &visited)
                 continue
             }
             if !include.isEmpty {

@@ -27,9 +27,11 @@ public struct RecordCSVWriter: ~Copyable {
     ///   - frameOutputs: in frame mode, what the frame-time pipeline produces; `nil` for one row
     ///     per sample.
     /// - Throws: `RecordingError` when the file cannot be created.
-    public init(path: String, columns: RecordColumns, frameOutputs: StageOutputs? = nil) throws {
+    ///   - inPlace: write a regular file in place as the run goes (`OutputFile.Mode.inPlace`: a
+    ///     live stream's output), not through a temporary file.
+    public init(path: String, columns: RecordColumns, frameOutputs: StageOutputs? = nil, inPlace: Bool = false) throws {
         self.path = path
-        file = try OutputFile(path: path)
+        file = try OutputFile(path: path, inPlace: inPlace)
         lines = RecordLines(columns: columns, frameOutputs: frameOutputs)
         file.append(lines.header + "\n")
     }
@@ -52,6 +54,9 @@ public struct RecordCSVWriter: ~Copyable {
 
     /// Writes what is buffered now (live output to a pipe, a terminal or a device).
     public func flush() { file.flush() }
+
+    /// The first write error in words, or `nil` while every write succeeded.
+    public var failure: String? { file.writeFailure }
 
     /// Flushes, closes and renames the temporary file onto `path`.
     ///
