@@ -50,5 +50,5 @@ echo "== Python package"
 "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall ./python 2>&1 | grep -v -i warning || true
 BIN=$($SWIFT build --show-bin-path)
 [ -x "$BIN/poise" ] || $SWIFT build --product poise >&2
-POISE_LIBRARY="$PREFIX/lib/libpoise.so.0" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
+POISE_LIBRARY="$PREFIX/lib/libpoise.so" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
     "$VENV/bin/python" -m pytest -q -rs python/tests
