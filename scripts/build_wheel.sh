@@ -32,7 +32,7 @@ TAG=$("$TOOLS/bin/auditwheel" show "$RAW" | tr -s ' \n' '  ' | grep -o 'manylinu
 [ -n "$TAG" ] || { "$TOOLS/bin/auditwheel" show "$RAW" >&2; echo "no manylinux tag fits the wheel" >&2; exit 1; }
 mkdir -p "$OUT"
 rm -f "$OUT"/poise-*.whl
-"$TOOLS/bin/auditwheel" repair -q --plat "$TAG" --only-plat -w "$OUT" "$RAW" >&2
+"$TOOLS/bin/auditwheel" repair --plat "$TAG" --only-plat -w "$OUT" "$RAW" >&2
 WHEEL=$(ls "$OUT"/poise-*.whl)
 case $WHEEL in *-py3-none-"$TAG".whl) ;; *) echo "unexpected wheel name $WHEEL (wanted py3-none-$TAG)" >&2; exit 1 ;; esac
 echo "$WHEEL ($TAG)"
