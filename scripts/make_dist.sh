@@ -21,6 +21,7 @@ FLAGS="--scratch-path .build-dist --static-swift-stdlib"
 VERSION=$(sed -n 's/^#define POISE_VERSION "\(.*\)".*/\1/p' include/poise.h)
 NAME=poise-$VERSION-linux-$ARCH
 TOOLCHAIN=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
+TOOLCHAIN=${TOOLCHAIN%/usr}   # /opt/swift for /opt/swift/usr/bin/swiftc
 
 $SWIFT build -c release $FLAGS --product poise >&2
 BIN=$($SWIFT build -c release $FLAGS --show-bin-path)

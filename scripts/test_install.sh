@@ -19,6 +19,7 @@ WHEEL=$(ls dist/poise-*.whl 2>/dev/null | head -1)
 [ -n "$TARBALL" ] && [ -n "$WHEEL" ] || { echo "no tarball or wheel in dist/: run make dist" >&2; exit 1; }
 VERSION=$(sed -n 's/^#define POISE_VERSION "\(.*\)".*/\1/p' include/poise.h)
 TOOLCHAIN=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
+TOOLCHAIN=${TOOLCHAIN%/usr}   # /opt/swift for /opt/swift/usr/bin/swiftc
 CC=${CC:-cc}
 
 sh scripts/check_abi.sh
