@@ -10,6 +10,8 @@
 #   - ldd of bin/poise and lib/libpoise.so.* lists nothing under the toolchain's folder;
 #   - the wheel installs into a new virtual environment (numpy, pytest and vqf from PyPI) and the
 #     Python tests pass there against the installed package and the extracted `poise`.
+# With qemu-user installed, the tool and the C program run on an emulated CPU without AVX2 and
+# must stop with the CPU message (exit status 1), and on an emulated Haswell must run.
 # Also runs the CPU check's own test (Tests/CPUCheck) and the ABI check (scripts/check_abi.sh).
 set -eu
 ROOT=$(pwd)
@@ -67,6 +69,19 @@ export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 $CC -std=c11 -O2 game_loop.c $(pkg-config --cflags --libs poise) -Wl,-rpath,"$P/lib" -lm -o game_loop
 ./game_loop recording.csv | tail -2
 [ "$(pkg-config --modversion poise)" = "$VERSION" ]
+if command -v qemu-x86_64 >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+    echo "== CPU check (qemu-x86_64 -cpu Westmere: no AVX; -cpu Haswell: x86-64-v3)"
+    for program in "$P/bin/poise --version" "./game_loop recording.csv"; do
+        if qemu-x86_64 -cpu Westmere $program > old-cpu.out 2> old-cpu.err; then
+            echo "$program ran on a CPU without AVX2" >&2; exit 1
+        fi
+        grep -q "needs an x86-64-v3 CPU.*lacks: .*avx2" old-cpu.err || { cat old-cpu.err >&2; echo "$program: no CPU message" >&2; exit 1; }
+        head -c 160 old-cpu.err; echo " …"
+    done
+    [ "$(qemu-x86_64 -cpu Haswell "$P/bin/poise" --version 2>/dev/null)" = "$VERSION" ]
+else
+    echo "== CPU check: skipped (no qemu-x86_64; apt-get install qemu-user)"
+fi
 echo "== wheel in a new virtual environment"
 python3 -m venv venv
 venv/bin/pip install -q --disable-pip-version-check "./$WHEEL" pytest vqf

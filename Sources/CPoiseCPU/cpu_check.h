@@ -90,7 +90,7 @@ static inline void poise_cpu_require_v3(const char *program) {
             "%s: this build needs an x86-64-v3 CPU (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE: Intel "
             "Haswell of 2013, AMD Excavator of 2015 and later); this CPU lacks: %s.\n"
             "%s: build Poise from source for this CPU: make build c-library POISE_TARGET_CPU= "
-            "(docs/embedding.md, \"Portable builds\").\n",
+            "(docs/embedding.md, \"Other platforms\").\n",
             program, missing, program);
     exit(1);
 #else
