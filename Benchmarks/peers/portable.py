@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 
+# (name, POISE_TARGET_CPU); each builds in Benchmarks/.build-<POISE_TARGET_CPU or generic>.
 BUILDS = [("native", "native"), ("x86-64-v3", "haswell"), ("x86-64", "")]
 # The hot paths of the peers table: (row label, measurement name in PeersSuite.swift).
 ROWS = [
@@ -55,7 +56,7 @@ def make_input(path, samples, rate=100.0):
 
 
 def build(root, name, cpu):
-    scratch = os.path.join(root, "Benchmarks", f".build-{name}")
+    scratch = os.path.join(root, "Benchmarks", f".build-{cpu or 'generic'}")
     env = dict(os.environ, POISE_TARGET_CPU=cpu)
     command = ["swift", "build", "-c", "release", "--scratch-path", scratch, "--product", "PoiseBenchmarks"]
     print(f"building PoiseBenchmarks for {name}…", file=sys.stderr)
@@ -134,8 +135,10 @@ def main():
     ])
     print(section)
     if args.write:
-        with open(args.write, encoding="utf-8") as file:
-            text = file.read()
+        text = ""
+        if os.path.exists(args.write):
+            with open(args.write, encoding="utf-8") as file:
+                text = file.read()
         if BEGIN in text and END in text:
             text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
         else:
