@@ -33,8 +33,11 @@ $CC -std=c11 -Wall -Wextra -Werror -O2 Tests/CPUCheck/cpu_check_test.c -o "$T/cp
 mkdir -p "$T/prefix" "$T/empty" "$T/home"
 cp data/phone-tilt-steer-100hz.csv "$T/empty/recording.csv"
 cp Examples/CGameLoop/game_loop.c "$T/empty/"
-cp -R python/tests "$T/empty/tests"
-find "$T/empty/tests" -name __pycache__ -prune -exec rm -rf {} +
+mkdir -p "$T/empty/python"
+cp -R python/tests "$T/empty/python/tests"
+find "$T/empty/python/tests" -name __pycache__ -prune -exec rm -rf {} +
+# The tests look for the real recordings in ../shared beside the tree they sit in.
+[ ! -d ../shared/data ] || ln -s "$(cd ../shared && pwd)" "$T/shared"
 tar -x -C "$T/prefix" --strip-components=1 -f "$TARBALL"
 cp "$WHEEL" "$T/empty/"
 
@@ -86,6 +89,6 @@ echo "== wheel in a new virtual environment"
 python3 -m venv venv
 venv/bin/pip install -q --disable-pip-version-check "./$WHEEL" pytest vqf
 venv/bin/python -c "import poise, sys; print('poise', poise.__version__, 'from', poise.__file__); sys.exit(poise.__version__ != '$VERSION')"
-POISE_CLI="$P/bin/poise" venv/bin/python -m pytest -q -rs -p no:cacheprovider tests
+POISE_CLI="$P/bin/poise" venv/bin/python -m pytest -q -rs -p no:cacheprovider python/tests
 USER
 echo "install test: ok ($(basename "$TARBALL"), $(basename "$WHEEL"))"
