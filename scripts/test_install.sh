@@ -9,7 +9,8 @@
 #     runs, and pkg-config reports the version;
 #   - ldd of bin/poise and lib/libpoise.so.* lists nothing under the toolchain's folder;
 #   - the wheel installs into a new virtual environment (numpy, pytest and vqf from PyPI) and the
-#     Python tests pass there against the installed package and the extracted `poise`.
+#     Python tests (a copy of python/tests) pass there against the installed package and the
+#     extracted `poise` (with the BROAD trials when ../shared is there).
 # With qemu-user installed, the tool and the C program run on an emulated CPU without AVX2 and
 # must stop with the CPU message (exit status 1), and on an emulated Haswell must run.
 # Also runs the CPU check's own test (Tests/CPUCheck) and the ABI check (scripts/check_abi.sh).
