@@ -53,9 +53,7 @@ public struct ReportInput {
             parsed.reader = reader
             parsed.spool = try? SampleSpool(schema: reader.schema)
             let source: any SampleSource = parsed.spool.map { SpoolingSource(reader, into: $0) } ?? reader
-            let scan = try RecordingScan(path: path, reading: source) {
-                try parsed.spool?.source(path: path, schema: reader.schema) ?? RecordingSources.open(path: path, options: options)
-            }
+            let scan = try RecordingScan(path: path, reading: source)
             return Scan(schema: scan.schema, count: scan.sampleCount, firstTime: scan.firstTime ?? 0,
                         lastTime: scan.lastTime ?? 0, rate: scan.nominalRate)
         }
