@@ -91,7 +91,7 @@ struct TiltCommand: ParsableCommand {
         try StandardInputSpool.withFile(file) { path in try tilt(path) }
     }
 
-    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the median rate
+    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the recording's rate
     /// for the fusion and the gap limit, the time span that bounds the frame count) and the pass
     /// that writes each row (or frame) as it is made.
     func tilt(_ path: String) throws {
