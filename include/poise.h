@@ -532,6 +532,16 @@ typedef enum poise_step {
 } poise_step;
 
 /**
+ * The rate Poise's commands set a recording up for (`nominalSampleRate` in Swift,
+ * docs/conventions.md "The recording's rate"): 1 / the median positive interval of the first
+ * POISE_NOMINAL_RATE_ROWS of `times` (seconds, in row order; repeated, decreasing and
+ * non-finite steps are left out), in Hz, into *rate. POISE_ERROR_INVALID_ARGUMENT when those rows
+ * have no increasing pair of finite times (*rate is then left unchanged).
+ */
+#define POISE_NOMINAL_RATE_ROWS 2048
+poise_status poise_nominal_rate(const double *times, size_t count, double *rate, poise_error *err);
+
+/**
  * Latency to 90 % of a standard step for a fresh filter from `spec` at `sample_rate` Hz: the
  * filter settles on the "before" value, then gets the "after" value; the result is the first
  * sample (1 = the step sample) whose output has covered 90 % of the step.

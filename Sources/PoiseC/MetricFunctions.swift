@@ -1,6 +1,24 @@
 import CPoise
 import Poise
 
+@_cdecl("poise_nominal_rate")
+public func cNominalRate(_ times: UnsafePointer<Double>?, _ count: Int, _ rate: UnsafeMutablePointer<Double>?,
+                         _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        guard let rate else { throw .null("rate") }
+        _ = try elementCount(count, width: 1, "count")
+        let rows = min(count, NominalRate.rowCount)
+        guard rows > 0, let times else {
+            if rows > 0 { throw .null("times") }
+            throw .invalid("count is 0: a rate needs at least two increasing times")
+        }
+        guard let estimate = NominalRate.estimate(times: UnsafeBufferPointer(start: times, count: rows)) else {
+            throw .invalid("no two consecutive finite times increase among the first \(rows) rows: no rate can be found")
+        }
+        rate.pointee = estimate
+    }
+}
+
 @_cdecl("poise_latency90")
 public func cLatency90(_ spec: UnsafePointer<CChar>?, _ sampleRate: Double, _ step: Int32, _ milliseconds: UnsafeMutablePointer<Double>?,
                        _ samples: UnsafeMutablePointer<Int64>?, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {

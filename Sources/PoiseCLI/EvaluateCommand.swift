@@ -18,8 +18,9 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the exact
-    /// median rate the fusion is configured for) and the scoring pass (standard input is kept in
+    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the recording's
+    /// rate the fusion is configured for, `nominalSampleRate(of:)`, as `fuse` finds it, so the
+    /// score is that of `fuse`'s output) and the scoring pass (standard input is kept in
     /// a temporary file for them).
     func run() throws {
         try StandardInputSpool.withFile(file) { path in try evaluate(path) }

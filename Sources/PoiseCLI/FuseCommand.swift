@@ -29,8 +29,9 @@ struct FuseCommand: ParsableCommand {
 
     /// `FILE` (or `-`, standard input) → `fusion` stage → the output CSV (docs/conventions.md,
     /// one row per sample) and the flag counts, in one streaming pass, so memory does not grow
-    /// with the file. The sample rate (unless given) is estimated from the first 2048 rows, and so
-    /// is the check that the timestamps give a plausible rate. Ctrl-C (SIGINT) or SIGTERM stops
+    /// with the file. The sample rate (unless given) is the recording's rate (`nominalSampleRate(of:)`:
+    /// the median interval of the first `NominalRate.rowCount` rows, as every command finds it), and
+    /// so is the check that the timestamps give a plausible rate. Ctrl-C (SIGINT) or SIGTERM stops
     /// cleanly: the output file is not created (exit status 130 or 143).
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, fusion.calibration])
@@ -40,9 +41,9 @@ struct FuseCommand: ParsableCommand {
         }
         try reader.schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         var first: [MotionSample] = []
-        try reader.read(into: &first, maximumCount: 2048)
+        try reader.read(into: &first, maximumCount: NominalRate.rowCount)
         try SampleRateCheck.check(rate: nominalSampleRate(of: first), schema: reader.schema, file: file,
-                                  basis: "median interval of the first \(first.count) rows")
+                                  basis: NominalRate.Basis.timestamps(rows: first.count).text)
         let configuration = try fusion.configuration(for: first, earthFrame: frame)
         var pipeline = Pipeline(try fusion.calibrationStages(schema: reader.schema) + [DeviceMotionStage(configuration: configuration)])
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file

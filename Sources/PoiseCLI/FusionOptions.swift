@@ -14,7 +14,7 @@ struct FusionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Magnetic declination in degrees, east positive (true-north reference).")
     var declination: Double = 0
 
-    @Option(parsing: .unconditional, help: "Nominal sample rate in Hz (default: the median timestamp step of the file); for a file without a time column, row n is timed n / rate.")
+    @Option(parsing: .unconditional, help: "Nominal sample rate in Hz (default: the recording's rate, the median interval of its first 2048 rows, as every command finds it); for a file without a time column, row n is timed n / rate.")
     var sampleRate: Double?
 
     @OptionGroup var reading: ReadingOptions
@@ -64,7 +64,7 @@ struct FusionOptions: ParsableArguments {
         try configuration(medianRate: DeviceMotionConfiguration.estimatedSampleRate(of: samples), earthFrame: earthFrame)
     }
 
-    /// The configuration for a recording whose median rate is `medianRate` Hz (`--sample-rate`
+    /// The configuration for a recording whose rate (`nominalSampleRate`) is `medianRate` Hz (`--sample-rate`
     /// wins; 100 Hz when neither is known).
     func configuration(medianRate: Double?, earthFrame: EarthFrame = .eastNorthUp) throws -> DeviceMotionConfiguration {
         let rate = sampleRate ?? medianRate ?? 100

@@ -18,8 +18,10 @@ struct GyroCommand: ParsableCommand {
         (player space by default: yaw about gravity, pitch about the device's x axis), smoothed \
         by soft tiered smoothing, scaled by the sensitivity and integrated over the sample's own \
         time step; the frames of a game clock sum their samples' turns. Yaw positive = turn \
-        right, pitch positive = look up, degrees. Output columns: t_s, yaw_deg, pitch_deg, \
-        samples, flags. The summary gives the aim path and the smoothing's lag and jitter; \
+        right, pitch positive = look up, degrees. The pipeline is [remap |] gyroaim (the stage \
+        of `poise replay --pipeline gyroaim`); output columns per frame: t_s, then the stage's \
+        aim_yaw_deg, aim_pitch_deg, aim_flags (the sums of the frame's samples and their flags), \
+        and samples. The summary gives the aim path and the smoothing's lag and jitter; \
         --compare-smoothing prints tiered smoothing, one-pole and One Euro side by side. \
         See docs/games.md.
         """)
@@ -104,21 +106,24 @@ struct GyroCommand: ParsableCommand {
         if space != .local {
             try schema.require([.accelerometer], file: file, for: "--space \(space.rawValue) (gravity from the accelerometer; --space local needs none)")
         }
-        var remap: FrameRemap<Double>?
+        // The pipeline: [remap |] gyroaim.
+        var stages: [any PipelineStage] = []
         switch try frame.choice() {
-        case .rotation(let r, _): remap = r
+        case .rotation(let remap, let name): stages.append(RemapStage(remap: remap, description: name))
         case .reflection: throw ValidationError("gyro aiming needs a proper rotation, not a reflection")
         case nil: break
         }
         let sampleRate = scan.nominalRate ?? 100
-        var aim: GyroAim
-        do { aim = try GyroAim(settings: settings(sampleRate: sampleRate)) } catch let e as OrientationSettingsError {
+        do {
+            stages.append(try GyroAimStage(settings: settings(sampleRate: sampleRate), accelerationAvailable: schema.hasAccelerometer))
+        } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
+        var pipeline = Pipeline(stages)
         var frames = try GyroAimFrames(frameRate: frameRate, maximumGap: GapPolicy.defaultLimit(rate: sampleRate))
         let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
         let destination = toFile ? try OutputFile(path: out!) : nil
-        var text = compareSmoothing ? "" : "t_s,yaw_deg,pitch_deg,samples,flags\n"
+        var text = compareSmoothing ? "" : (["t_s"] + RecordColumns.aimColumns + ["samples"]).joined(separator: ",") + "\n"
         func flush(force: Bool) {
             guard force || text.utf8.count >= 1 << 16 else { return }
             if let destination { destination.append(text) } else { print(text, terminator: "") }
@@ -136,7 +141,7 @@ struct GyroCommand: ParsableCommand {
                 aimReport.frameTimes.append(f.time); aimReport.cameraYaw.append(yawTotal); aimReport.cameraPitch.append(pitchTotal)
             }
             guard !compareSmoothing else { return }
-            text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.sampleCount),\(f.frame.flags.names.joined(separator: "|"))\n"
+            text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.flags.names.joined(separator: "|")),\(f.frame.sampleCount)\n"
             flush(force: false)
         }
         var samples: [MotionSample] = []
@@ -144,10 +149,11 @@ struct GyroCommand: ParsableCommand {
         let reader = try RecordingSources.open(path: path, options: options)
         var chunk: [MotionSample] = []
         while try reader.read(into: &chunk, maximumCount: BatchDriver.chunkSize) > 0 {
-            for var sample in chunk {
-                if let remap { sample = remap.sample(sample) }
-                let o = aim.process(time: sample.time, rotationRate: sample.rotationRate,
-                                    acceleration: schema.hasAccelerometer ? sample.acceleration : nil)
+            for input in chunk {
+                var record = ProcessedSample(input)
+                pipeline.process(&record)
+                guard let o = record.aim else { continue }
+                let sample = MotionSample(time: record.time, acceleration: record.acceleration, rotationRate: record.rotationRate)
                 for name in o.flags.names where name != "calibrating" { flagCounts[name, default: 0] += 1 }
                 frames.add(o, emit: emit)
                 samples.append(sample); times.append(o.time); raw.append(o.turnRate); smoothed.append(o.smoothedRate)
@@ -172,6 +178,7 @@ struct GyroCommand: ParsableCommand {
         let moving = movingSegments(complementing: still, count: samples.count, minimumLength: Int(sampleRate))
         let lag = Poise.lag(output: smoothed, input: raw, segments: moving, sampleRate: sampleRate, maximumShift: max(1, Int(0.25 * sampleRate)))
         let jitter = Poise.jitter(output: smoothed, input: raw, times: times, segments: still)
+        let aim = (pipeline.stages.last as? GyroAimStage)!.aim
         let bias = aim.calibration.bias / Units.radiansPerDegree
         let summary = [
             "gyro: \(samples.count) samples, space \(space.rawValue) → \(frameCount) frames at \(OptionRange.number(frameRate)) Hz" + (out.map { " → \($0)" } ?? ""),

@@ -17,7 +17,7 @@ public struct JitterCommand: ParsableCommand {
     @Option(name: .long, help: "Filter spec, e.g. accelgraph:cutoff=5,adaptive")
     public var filter: String
 
-    @Option(name: .long, parsing: .unconditional, help: "Nominal sample rate in Hz (default: 1 / median timestamp step of the file).")
+    @Option(name: .long, parsing: .unconditional, help: "Nominal sample rate in Hz (default: the recording's rate, the median interval of its first 2048 rows, as every command finds it).")
     public var rate: Double?
 
     @Flag(name: .long, help: "Print one JSON object.")

@@ -117,8 +117,8 @@ struct SpectrumStream {
         if survey.intervalCount <= Self.keptIntervalCount { return survey.intervals.sorted()[survey.intervalCount / 2] }
         if survey.shortestInterval == survey.longestInterval { return survey.shortestInterval }  // a perfect clock
         var passes = 0
-        return try RecordingScan.selectMedian(count: survey.intervalCount, keep: Self.keptIntervalCount,
-                                              topHistogram: survey.histogram, passes: &passes) { try forEachInterval($0) }
+        return try IntervalMedian.select(count: survey.intervalCount, keep: Self.keptIntervalCount,
+                                           topHistogram: survey.histogram, passes: &passes) { try forEachInterval($0) }
     }
 
     /// Pass 3 of `--spectrogram`: the short-time spectra of every channel (the caller bounds

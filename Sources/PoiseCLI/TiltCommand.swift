@@ -26,9 +26,11 @@ struct TiltCommand: ParsableCommand {
         discussion: """
         Attitude comes from 6D device-motion fusion (default with a gyroscope), gravity (a \
         low-pass of the accelerometer) or the recording's ground truth (--source truth). The first sample is home; stick x follows roll (right edge \
-        dips away), stick y follows −pitch (top edge dips away). Output columns: t_s, stick_x, \
-        stick_y, roll_deg, pitch_deg, home_event (and samples with --frame-rate). \
-        See docs/orientation.md.
+        dips away), stick y follows −pitch (top edge dips away). The pipeline is \
+        [truth |] [remap |] [fusion:6d |] tilt, and the output is what `poise replay --pipeline` \
+        writes for it (docs/conventions.md): the sensor columns, the fusion's, then axis_x, axis_y, \
+        tilt_roll_deg, tilt_pitch_deg, home_event. With --frame-rate: t_s, axis_x, axis_y, \
+        tilt_roll_deg, tilt_pitch_deg, home_event, samples per frame. See docs/orientation.md.
         """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable { case fusion, gravity, truth }
@@ -82,13 +84,14 @@ struct TiltCommand: ParsableCommand {
     static let minimumFrameAllowance = 1_000_000
 
     /// `FILE` may be `-` (standard input). With `--out FILE` a summary is printed; with standard
-    /// output as the destination only the CSV is (notes go to standard error).
+    /// output as the destination only the CSV is (notes go to standard error). One row per sample
+    /// is the output CSV of the pipeline (`RecordCSVWriter`, as `replay --pipeline` writes it).
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         try StandardInputSpool.withFile(file) { path in try tilt(path) }
     }
 
-    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the median rate
+    /// Streams the recording twice: the scan (`RecordingScan`: every row checked, the recording's rate
     /// for the fusion and the gap limit, the time span that bounds the frame count) and the pass
     /// that writes each row (or frame) as it is made.
     func tilt(_ path: String) throws {
@@ -148,9 +151,13 @@ struct TiltCommand: ParsableCommand {
             } catch let e as OrientationSettingsError { throw ValidationError(e.message) }
         }
         let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
-        let destination = toFile ? try OutputFile(path: out!) : nil
+        var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
+        columns.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
+        // Per sample: the pipeline's output CSV. Per frame: the tilt stage's columns.
+        var writer = resampler == nil ? try RecordCSVWriter(path: out ?? "-", columns: columns) : nil
+        let destination = resampler != nil && toFile ? try OutputFile(path: out!) : nil
         let degrees = 1 / Units.radiansPerDegree
-        var text = ""
+        var text = resampler == nil ? "" : (["t_s"] + RecordColumns.tiltColumns + ["samples"]).joined(separator: ",") + "\n"
         var rowCount = 0
         var events: [String] = []
         func flush(force: Bool) {
@@ -158,17 +165,12 @@ struct TiltCommand: ParsableCommand {
             if let destination { destination.append(text) } else { print(text, terminator: "") }
             text = ""
         }
-        func row(_ t: Double, _ stick: SIMD2<Double>, _ a: TiltAngles, _ e: HomeEvent?) {
-            if let e { events.append("\(e.rawValue) at \(t) s") }
-            rowCount += 1
-            // `+ 0` turns −0 into 0 for readability.
-            text += [t, stick.x + 0, stick.y + 0, a.roll * degrees + 0, a.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")  // shortest exact form
-                + "," + (e?.rawValue ?? "")
-        }
-        text = resampler == nil ? "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event\n" : "t_s,stick_x,stick_y,roll_deg,pitch_deg,home_event,samples\n"
         func emit(_ f: TiltFrame) {
-            row(f.time, f.stick, f.angles, f.event)
-            text += ",\(f.sampleCount)\n"
+            if let e = f.event { events.append("\(e.rawValue) at \(f.time) s") }
+            rowCount += 1
+            // `+ 0` turns −0 into 0 for readability; the shortest exact form of each number.
+            text += [f.time, f.stick.x + 0, f.stick.y + 0, f.angles.roll * degrees + 0, f.angles.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")
+                + "," + (f.event?.rawValue ?? "") + ",\(f.sampleCount)\n"
             flush(force: false)
         }
         // Rows before the first valid truth are left out; later rows without truth (tracking
@@ -200,9 +202,9 @@ struct TiltCommand: ParsableCommand {
                     }
                     resampler!.add(o, emit: emit)
                 } else {
-                    row(o.time, o.stick, o.angles, o.event)
-                    text += "\n"
-                    flush(force: false)
+                    if let e = o.event { events.append("\(e.rawValue) at \(o.time) s") }
+                    rowCount += 1
+                    writer?.write(record)
                 }
                 previousTime = o.time
             }
@@ -213,12 +215,13 @@ struct TiltCommand: ParsableCommand {
         }
         resampler?.finish(emit: emit)
         flush(force: true)
+        do { try writer.take()?.finish() } catch let error as RecordingError { throw InputError(error.description) }
         let gapNote = gapCount == 0 ? nil
             : "gaps: \(gapCount) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(gapsListed.joined(separator: ", "))\(gapCount > 5 ? ", …" : "")"
         let truthNote = truthHeld + truthLeading == 0 ? nil
             : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
-        if let destination, let out {
-            try destination.finish()
+        if toFile, let out {
+            try destination?.finish()
             print("tilt: \(scan.sampleCount) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
             if let gapNote { print(gapNote) }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Poise
 
 /// Refuses a recording whose timestamps give a sample rate no motion sensor produces, which
 /// almost always means the time column's unit is not what its header says (milliseconds or epoch
@@ -17,11 +18,11 @@ public enum SampleRateCheck {
     /// Does nothing for a file without a time column (its rate is the one the user gave) or when
     /// `rate` is nil (too few timestamps to tell; the caller reports that).
     /// - Parameter basis: how the rate was found, for the message (`"median interval"`,
-    ///   `"median interval of the first 2048 rows"`).
+    ///   `"median interval of the first 2048 rows"`, `NominalRate.Basis.text`).
     /// - Throws: `RecordingError` (line 0) naming the file, the rate, the time column and the
     ///   `--time-unit` that would make the rate plausible.
     public static func check(rate: Double?, schema: RecordingSchema, file: String,
-                             basis: String = "median interval") throws {
+                             basis: String = NominalRate.Basis.timestamps(rows: NominalRate.rowCount).text) throws {
         guard let rate, schema.hasTime, !plausibleRange.contains(rate) else { return }
         throw RecordingError(file: file, line: 0, column: 0, message: message(rate: rate, schema: schema, basis: basis))
     }

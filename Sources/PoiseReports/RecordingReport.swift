@@ -55,7 +55,7 @@ public struct ReportError: Error, Sendable, CustomStringConvertible {
 /// the plotted series, short full-rate excerpts for the zoomed panels, accumulators for every
 /// number). Because the page shows a pipeline that is chosen from the whole recording, the file
 /// is read in several passes, each streaming:
-/// 1. a scan (`RecordingScan`): sample count, time span and the median rate, which every filter
+/// 1. a scan (`RecordingScan`): sample count, time span and the recording's rate (`nominalSampleRate`), which every filter
 ///    and every plot's buckets need before the first sample;
 /// 2. the raw recording: still segments, raw envelopes, Welch PSDs and spectrogram, attitude;
 /// 3. the sweep, which measures jitter on the still segments found in pass 2, and the movement

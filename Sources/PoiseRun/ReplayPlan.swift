@@ -22,9 +22,9 @@ public struct ReplayPlan: Sendable, Equatable {
     /// Highest delivery rate allowed in real time, Hz (the project's target: up to 100 Hz).
     public static let maximumRealTimeRate = 100.0
 
-    /// Rate of the delivered stream in recording time, Hz (the median rate for native timing).
+    /// Rate of the delivered stream in recording time, Hz (the recording's rate for native timing).
     public var sampleRate: Double
-    /// The recording's own median rate, Hz (`nil` without timestamps).
+    /// The recording's own rate (`nominalSampleRate`), Hz (`nil` without timestamps).
     public var recordedRate: Double?
     /// True when samples are resampled to `sampleRate`.
     public var resampled: Bool
@@ -46,11 +46,11 @@ public struct ReplayPlan: Sendable, Equatable {
                       hasTimestamps: hasTimestamps, rate: rate, speed: speed)
     }
 
-    /// Decides how to deliver a recording known by its median rate and sample count (a streamed
+    /// Decides how to deliver a recording known by its rate and sample count (a streamed
     /// replay measures the rate on a prefix, see `RecordingScan`).
     ///
     /// - Parameters:
-    ///   - recordedRate: the recording's median rate (`nominalSampleRate`), Hz; `nil` when its
+    ///   - recordedRate: the recording's rate (`nominalSampleRate`), Hz; `nil` when its
     ///     timestamps never increase or it has none.
     ///   - sampleCount: samples in the recording.
     ///   - hasTimestamps, rate, speed: as for `init(samples:hasTimestamps:rate:speed:)`.

@@ -99,7 +99,7 @@ public struct FrameReport: Sendable, Codable, Equatable {
 public struct ReplayReport: Sendable, Codable, Equatable {
     public var file: String
     public var pipeline: String
-    /// Delivery rate in recording time, Hz; the recording's own median rate; resampling.
+    /// Delivery rate in recording time, Hz; the recording's own rate (`nominalSampleRate`); resampling.
     public var sampleRate: Double
     public var recordedRate: Double?
     public var resampled: Bool

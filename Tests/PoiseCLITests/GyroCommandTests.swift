@@ -27,6 +27,38 @@ import Testing
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
+    /// `poise gyro` is the `gyroaim` stage: each frame is the sum of the per-sample turns that
+    /// `replay --pipeline gyroaim` writes for its samples, in order, and carries their flags.
+    @Test(arguments: [([String](), "gyroaim"), (["--camera-per-360", "720", "--space", "local", "--smoothing", "0"],
+                                               "gyroaim:camera360=720,space=local,smooth=0")])
+    func framesAreTheStagesSamplesSummed(options: [String], pipeline: String) throws {
+        let input = SpectrumCommandTests.packageRoot.appendingPathComponent("data/rotations-with-breaks.csv").path
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let gyro = try PoiseProcess.run(["gyro", input, "--out", scratch.path("gyro.csv")] + options)
+        #expect(gyro.status == 0, "\(gyro.stderr)")
+        let replay = try PoiseProcess.run(["replay", input, "--speed", "max", "--pipeline", pipeline, "--out", scratch.path("replay.csv")])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let frames = try Self.rows(scratch.path("gyro.csv"))
+        let samples = try Self.rows(scratch.path("replay.csv"))
+        #expect(frames[0] == ["t_s", "aim_yaw_deg", "aim_pitch_deg", "aim_flags", "samples"])
+        let yaw = try #require(samples[0].firstIndex(of: "aim_yaw_deg")), pitch = yaw + 1, flags = yaw + 2
+        #expect(samples[0][flags] == "aim_flags")
+        var next = 1
+        var moved = 0
+        for frame in frames.dropFirst() {
+            let count = try #require(Int(frame[4]))
+            let group = samples[next ..< next + count]
+            next += count
+            #expect(Double(frame[1]) == group.reduce(0.0) { $0 + Double($1[yaw])! } + 0)
+            #expect(Double(frame[2]) == group.reduce(0.0) { $0 + Double($1[pitch])! } + 0)
+            let names = Set(group.flatMap { $0[flags].split(separator: "|").map(String.init) })
+            #expect(Set(frame[3].split(separator: "|").map(String.init)) == names)
+            if Double(frame[1]) != 0 { moved += 1 }
+        }
+        #expect(next == samples.count && moved > 100)
+    }
+
     /// The frames of a 360° turn add up to the configured camera turn within 0.5 %, at 60 Hz,
     /// with the bias calibrated away during the still start.
     @Test(arguments: [(["--sensitivity", "1"], 360.0), (["--camera-per-360", "540"], 540.0)])
@@ -36,13 +68,13 @@ import Testing
         let out = scratch.path("game.csv")
         try runPoise(["gyro", input, "--out", out] + options)
         let rows = try Self.rows(out)
-        #expect(rows[0] == ["t_s", "yaw_deg", "pitch_deg", "samples", "flags"])
+        #expect(rows[0] == ["t_s", "aim_yaw_deg", "aim_pitch_deg", "aim_flags", "samples"])
         let frames = rows.dropFirst()
         #expect(frames.count == 421)                     // 7 s at 60 Hz, and frame 0
         let late = frames.filter { Double($0[0])! >= 1.5 }
         let yaw = late.reduce(0) { $0 + Double($1[1])! }
         #expect(abs(yaw - expected) <= 0.005 * expected, "yaw \(yaw)")
-        #expect(frames.contains { $0[4] == "calibrating" })
+        #expect(frames.contains { $0[3].split(separator: "|").contains("calibrating") })
         for (i, f) in frames.enumerated() {
             let t = Double(f[0]) ?? .nan
             #expect(abs(t - Double(i) / 60) < 1e-9)

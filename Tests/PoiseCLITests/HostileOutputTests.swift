@@ -74,7 +74,7 @@ import Glibc
             (["fuse", input, "--mode", "6d", "--json", "--out", "-"], "t_s,", "flag_counts"),
             (["remap", input, "--orientation", "portrait", "--out", "-"], "t_s,acc_x_g", "remapped "),
             (["remap", input, "--orientation", "portrait"], "t_s,acc_x_g", "remapped "),
-            (["tilt", input, "--out", "-"], "t_s,stick_x", "tilt: "),
+            (["tilt", input, "--out", "-"], "t_s,acc_x_g", "tilt: "),
             (["replay", input, "--speed", "max", "--out", "-"], "t_s,acc_x_g", "delivery"),
             (["simulate", "--scenario", "walking", "--duration", "1", "--out", "-"], "t_s,acc_x_g", "wrote "),
             (["bench", input, "--filter", "factor", "--grid", "k=0.1/0.2", "--csv", "--output", "-"], "", "\u{0}"),

@@ -119,17 +119,20 @@ func runPoise(_ arguments: [String]) throws {
         try runPoise(["tilt", input, "--source", "gravity", "--orientation", "landscapeRight", "--dead-zone", "2", "--saturation", "20",
                       "--curve", "exponent:1.5", "--out", output])
         let table = try rows(output)
-        #expect(table[0] == ["t_s", "stick_x", "stick_y", "roll_deg", "pitch_deg", "home_event"])
+        // The pipeline remap | tilt: the sensor columns, then the tilt stage's.
+        #expect(Array(table[0].prefix(4)) == ["t_s", "acc_x_g", "acc_y_g", "acc_z_g"])
+        #expect(Array(table[0].suffix(5)) == ["axis_x", "axis_y", "tilt_roll_deg", "tilt_pitch_deg", "home_event"])
+        let x = table[0].count - 5, (y, roll, event) = (x + 1, x + 2, x + 4)
         let remap = FrameRemap<Double>(orientation: .landscapeRight)
         var controller = try TiltController(settings: TiltSettings(stick: StickResponse(deadZone: 2, saturation: 20, curve: .exponent(1.5))))
         let expected = controller.process(try Recording.load(path: input).samples.map { remap.sample($0) })
         #expect(table.count == expected.count + 1)
         for (row, e) in zip(table.dropFirst(), expected) {
-            #expect(Double(row[0]) == e.time && Double(row[1]) == e.stick.x + 0 && Double(row[2]) == e.stick.y + 0)
-            #expect(abs(Double(row[3])! - e.angles.roll / Units.radiansPerDegree) < 1e-12)
+            #expect(Double(row[0]) == e.time && Double(row[x]) == e.stick.x && Double(row[y]) == e.stick.y)
+            #expect(abs(Double(row[roll])! - e.angles.roll / Units.radiansPerDegree) < 1e-12)
         }
-        #expect(table[1][5] == "initial")
-        #expect(table.dropFirst().contains { $0[1] != "0.0" })  // the motion moves the stick
+        #expect(table[1][event] == "initial" && table[2][event] == "")
+        #expect(table.dropFirst().contains { Double($0[x]) != 0 })  // the motion moves the stick
     }
 
     @Test func defaultSourceWithAGyroscopeIsSixAxisFusionInTheRemappedFrame() throws {
@@ -142,13 +145,35 @@ func runPoise(_ arguments: [String]) throws {
         var estimator = DeviceMotionEstimator(configuration: DeviceMotionConfiguration(
             sampleRate: DeviceMotionConfiguration.estimatedSampleRate(of: samples)!, reference: .arbitraryZVertical))
         var controller = try TiltController()
-        let table = try rows(output).dropFirst()
+        let all = try rows(output)
+        let x = try #require(all[0].firstIndex(of: "axis_x")), y = x + 1
+        let table = all.dropFirst()
         #expect(table.count == samples.count)
         for (row, s) in zip(table, samples) {
             let motion = estimator.process(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate)
             let e = controller.process(time: s.time, attitude: motion.attitude, rotationRate: s.rotationRate)
-            #expect(Double(row[1]) == e.stick.x + 0 && Double(row[2]) == e.stick.y + 0)
+            #expect(Double(row[x]) == e.stick.x && Double(row[y]) == e.stick.y)
         }
+    }
+
+    /// `poise tilt` is the pipeline `[remap |] fusion:6d | tilt` (or `tilt` alone from gravity):
+    /// its output is byte for byte what `replay --pipeline` writes for the same pipeline.
+    @Test(arguments: [(["--source", "fusion"], "fusion:6d | tilt"), (["--source", "gravity"], "tilt"),
+                      (["--dead-zone", "5", "--saturation", "25", "--curve", "quadratic", "--dynamic-home"],
+                       "fusion:6d | tilt:deadzone=5,saturation=25,curve=quadratic,dynamic"),
+                      (["--orientation", "landscapeRight"], "remap:landscapeRight | fusion:6d | tilt")])
+    func tiltWritesWhatThePipelineWrites(options: [String], pipeline: String) throws {
+        let input = SpectrumCommandTests.packageRoot.appendingPathComponent("data/phone-tilt-steer-100hz.csv").path
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let tilt = try PoiseProcess.run(["tilt", input, "--out", scratch.path("tilt.csv")] + options)
+        #expect(tilt.status == 0, "\(tilt.stderr)")
+        let replay = try PoiseProcess.run(["replay", input, "--speed", "max", "--pipeline", pipeline, "--out", scratch.path("replay.csv")])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let tilted = try String(contentsOfFile: scratch.path("tilt.csv"), encoding: .utf8)
+        #expect(tilted == (try String(contentsOfFile: scratch.path("replay.csv"), encoding: .utf8)))
+        #expect(tilted.hasPrefix("t_s,acc_x_g") && tilted.split(separator: "\n").count == 5989)
+        #expect(tilted.split(separator: "\n")[0].hasSuffix(",axis_x,axis_y,tilt_roll_deg,tilt_pitch_deg,home_event"))
     }
 
     @Test func frameRateOutputHasOneRowPerFrame() throws {
@@ -157,7 +182,7 @@ func runPoise(_ arguments: [String]) throws {
         let output = scratch.path("frames.csv")
         try runPoise(["tilt", input, "--source", "truth", "--frame-rate", "60", "--smoothing", "0.05", "--out", output])
         let table = try rows(output)
-        #expect(table[0].last == "samples")
+        #expect(table[0] == ["t_s", "axis_x", "axis_y", "tilt_roll_deg", "tilt_pitch_deg", "home_event", "samples"])
         let times = table.dropFirst().map { Double($0[0])! }
         #expect(times.count == 121)  // frames 0 … 120 (1.99 s · 60 = 119.4: the last window closes at 2.0 s)
         for (k, t) in times.enumerated() { #expect(t == Double(k) / 60) }
@@ -179,10 +204,12 @@ func runPoise(_ arguments: [String]) throws {
         try (lines.joined(separator: "\n") + "\n").write(toFile: gappy, atomically: true, encoding: .utf8)
         let output = scratch.path("held.csv")
         try runPoise(["tilt", gappy, "--source", "truth", "--dead-zone", "0", "--saturation", "90", "--out", output])
-        let table = try rows(output).dropFirst()
+        let all = try rows(output)
+        let x = try #require(all[0].firstIndex(of: "axis_x"))
+        let table = all.dropFirst()
         #expect(table.count == 40 - 3)                       // the 3 leading rows are left out
         #expect(Double(table.first![0]) == 3.0 / 100)
-        let held = table.filter { (0.18...0.23).contains(Double($0[0])!) }.map { $0[1...4] }
+        let held = table.filter { (0.18...0.23).contains(Double($0[0])!) }.map { $0[x ..< x + 4] }
         #expect(held.count == 6 && Set(held.map { $0.joined() }).count == 1)  // row 18 held through 23
     }
 

@@ -72,6 +72,24 @@ import Testing
         #expect(poise_alignment_apply(nil, &v, 2, &error) == POISE_ERROR_NULL_ARGUMENT)
     }
 
+    /// `poise_nominal_rate` is the commands' rule (`NominalRate`): only the first
+    /// POISE_NOMINAL_RATE_ROWS rows count.
+    @Test func nominalRateIsTheCommandsRule() throws {
+        var times = (0 ..< 5000).map { Double($0) / 128 }
+        for i in 2048 ..< times.count { times[i] = times[2047] + Double(i - 2047) / 32 }
+        var rate = 0.0
+        var error = poise_error()
+        #expect(poise_nominal_rate(times, times.count, &rate, &error) == POISE_OK)
+        #expect(rate == 128 && rate == NominalRate.estimate(times: times) && POISE_NOMINAL_RATE_ROWS == NominalRate.rowCount)
+        #expect(poise_nominal_rate(times, 3, &rate, &error) == POISE_OK && rate == 128)
+        let still = [1.0, 1.0, 0.5]
+        rate = -1
+        #expect(poise_nominal_rate(still, 3, &rate, &error) == POISE_ERROR_INVALID_ARGUMENT && rate == -1)
+        #expect(poise_nominal_rate(nil, 0, &rate, &error) == POISE_ERROR_INVALID_ARGUMENT)
+        #expect(poise_nominal_rate(nil, 4, &rate, &error) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_nominal_rate(times, 4, nil, &error) == POISE_ERROR_NULL_ARGUMENT)
+    }
+
     @Test func latencyAndJitterEqualTheSwiftMetrics() throws {
         var milliseconds = 0.0
         var samples: Int64 = 0

@@ -15,10 +15,10 @@ from .calibration import Calibration
 from .filter import Filter
 from .fusion import FLAGS, Fusion, FusionConfig, FusionResult, fuse
 from .games import Flick, Gyro
-from .metrics import jitter, latency90
+from .metrics import jitter, latency90, nominal_rate
 from .orientation import Tilt, remap, remap_attitudes
 
 __version__ = _lib.poise_version().decode()
 
 __all__ = ["Calibration", "Filter", "Flick", "Fusion", "FusionConfig", "FusionResult", "FLAGS", "Gyro", "PoiseError", "Tilt", "fuse",
-           "jitter", "latency90", "remap", "remap_attitudes", "__version__"]
+           "jitter", "latency90", "nominal_rate", "remap", "remap_attitudes", "__version__"]

@@ -235,6 +235,7 @@ for _name, _restype, _args in [
     ("poise_flick_destroy", _I, [_P, _E]),
     ("poise_flick_reset", _I, [_P, _E]),
     ("poise_flick_update", _I, [_P, _D, _D, _D, c_double_p, _E]),
+    ("poise_nominal_rate", _I, [c_double_p, _S, c_double_p, _E]),
     ("poise_alignment_parse", _I, [ctypes.c_char_p, _I, ctypes.POINTER(Alignment), _E]),
     ("poise_alignment_apply", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),
     ("poise_alignment_apply_attitudes", _I, [ctypes.POINTER(Alignment), c_double_p, _S, _E]),

@@ -1,4 +1,4 @@
-"""Filter metrics: latency to 90 % of a step and jitter on still segments."""
+"""Filter metrics: latency to 90 % of a step and jitter on still segments; a recording's rate."""
 
 import ctypes
 
@@ -8,6 +8,16 @@ from . import _arrays
 from ._library import JitterResult, c_double_p, call, lib
 
 STEPS = {"tilt": 0, "shake": 1}
+
+
+def nominal_rate(times):
+    """The rate, Hz, Poise's commands set a recording with these `times` (s, row order) up for:
+    1 / the median positive interval of the first 2048 rows (docs/conventions.md). Raises
+    PoiseError when those rows have no increasing pair of times."""
+    t = _arrays.column("times", times)
+    rate = ctypes.c_double()
+    call(lib.poise_nominal_rate, _arrays.pointer(t, c_double_p) if t.size else None, t.size, ctypes.byref(rate))
+    return rate.value
 
 
 def latency90(spec, rate, step="tilt"):

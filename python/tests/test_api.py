@@ -1,5 +1,6 @@
 """The Python API itself: arrays in and out, streaming, state bytes, errors, threads."""
 
+import json
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import poise
-from conftest import load
+from conftest import DATA, load
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +133,27 @@ def test_a_missing_library_says_where_it_was_looked_for_and_how_to_point_at_it(t
     assert done.returncode != 0
     assert "ImportError" in done.stderr and missing in done.stderr
     assert "PKG_CONFIG_PATH" in done.stderr and "POISE_LIBRARY" in done.stderr
+
+
+def test_nominal_rate_is_the_commands_rule():
+    """The median interval of the first 2048 rows (docs/conventions.md), as `poise info` says."""
+    t = np.arange(5000, dtype=np.float64) / 128
+    t[2048:] = t[2047] + np.arange(1, 5000 - 2047) / 32
+    assert poise.nominal_rate(t) == 128
+    intervals = np.diff(t[:2048])
+    assert poise.nominal_rate(t) == 1 / np.sort(intervals)[len(intervals) // 2]
+    assert poise.nominal_rate([0.0, 0.5, 0.75]) == 2
+    with pytest.raises(poise.PoiseError, match="increase"):
+        poise.nominal_rate([1.0, 1.0, 0.5])
+    with pytest.raises(ValueError):
+        poise.nominal_rate([[0.0, 1.0]])
+
+
+def test_nominal_rate_equals_info(cli):
+    t, _, _, _ = load("phone-tilt-steer-100hz.csv")
+    info = json.loads(subprocess.run([cli, "info", os.path.join(DATA, "phone-tilt-steer-100hz.csv"), "--json"],
+                                     capture_output=True, text=True, check=True, timeout=120).stdout)
+    assert poise.nominal_rate(t) == info["nominal_rate_hz"]
 
 
 def test_latency90_matches_a_step_through_the_filter():

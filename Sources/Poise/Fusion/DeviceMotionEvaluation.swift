@@ -1,18 +1,11 @@
 extension DeviceMotionConfiguration {
-    /// The median rate of positive timestamp steps, Hz, or `nil` when fewer than two samples
-    /// have increasing timestamps. Use it to set `sampleRate` for a recording.
+    /// The rate to set `sampleRate` to for a recording, Hz: `nominalSampleRate(of:)` (the median
+    /// positive interval of the first `NominalRate.rowCount` samples), or `nil` when those have
+    /// no increasing timestamps.
     ///
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(k log k), k = min(n, `NominalRate.rowCount`).
     public static func estimatedSampleRate(of samples: [MotionSample]) -> Double? {
-        var steps: [Double] = []
-        steps.reserveCapacity(samples.count)
-        for i in samples.indices.dropFirst() {
-            let d = samples[i].time - samples[i - 1].time
-            if d > 0 && d.isFinite { steps.append(d) }
-        }
-        guard !steps.isEmpty else { return nil }
-        steps.sort()
-        return 1 / steps[steps.count / 2]
+        nominalSampleRate(of: samples)
     }
 }
 

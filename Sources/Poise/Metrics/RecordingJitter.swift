@@ -1,19 +1,3 @@
-/// Nominal sample rate of a recording in Hz: 1 / median of the positive timestamp differences;
-/// `nil` with fewer than two distinct timestamps.
-///
-/// - Complexity: O(n log n) (sorts the differences).
-public func nominalSampleRate(of samples: [MotionSample]) -> Double? {
-    var differences: [Double] = []
-    differences.reserveCapacity(samples.count)
-    for i in samples.indices.dropFirst() {
-        let d = samples[i].time - samples[i - 1].time
-        if d > 0, d.isFinite { differences.append(d) }
-    }
-    guard !differences.isEmpty else { return nil }
-    differences.sort()
-    return 1 / differences[differences.count / 2]
-}
-
 /// Runs `filter` over a recording's acceleration with the real per-sample periods and returns
 /// the outputs (g, device frame). The first sample is processed as one nominal period.
 ///

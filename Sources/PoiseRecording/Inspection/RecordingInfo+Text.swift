@@ -7,6 +7,9 @@ extension RecordingInfo {
         var lines: [String] = []
         lines.append("\(path)")
         lines.append("  format \(format), \(rows) rows, \(f(durationS)) s (\(f(startS)) → \(f(endS)) s), sample rate \(f(sampleRateHz)) Hz")
+        if let rate = nominalRateHz {
+            lines.append("  rate for processing: \(String(format: "%.4f", rate)) Hz (\(nominalRateBasis); fuse, evaluate, replay, tilt, gyro and report set their filters and fusion up for it)")
+        }
         if let rate = assignedSampleRateHz {
             lines.append("  no time column: row n is timed n / \(f(rate)) Hz (the rate given with --rate)")
         }

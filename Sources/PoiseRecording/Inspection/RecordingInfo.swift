@@ -82,8 +82,14 @@ public struct RecordingInfo: Sendable, Codable {
     public var startS: Double
     public var endS: Double
     public var durationS: Double
-    /// 1 / median interval.
+    /// 1 / median interval of the whole recording (to the microsecond: the interval histogram's bins).
     public var sampleRateHz: Double
+    /// The rate every command sets processing up for (`nominalSampleRate(of:)`: the median
+    /// interval of the first `NominalRate.rowCount` rows, or the rate given for a file without
+    /// times), Hz; nil when neither is known.
+    public var nominalRateHz: Double?
+    /// How `nominalRateHz` was found (`NominalRate.Basis.text`).
+    public var nominalRateBasis: String
     /// The rate given for a file without a time column (its rows are timed n / rate), else nil.
     public var assignedSampleRateHz: Double?
     public var intervals: Intervals?
@@ -163,7 +169,10 @@ public struct RecordingInfo: Sendable, Codable {
                 info.columns[i].convention = "specific force, device axes, negated from Apple's sign (+1 g up at rest)"
             }
         }
-        if !reader.schema.hasTime { info.assignedSampleRateHz = options.sampleRate }
+        if !reader.schema.hasTime {
+            info.assignedSampleRateHz = options.sampleRate
+            if let rate = options.sampleRate { (info.nominalRateHz, info.nominalRateBasis) = (rate, "given with --rate") }
+        }
         info.carriageReturnLineEndings = (base as? RecordingReader)?.carriageReturnLineEndings ?? false
         return info
     }
@@ -185,6 +194,8 @@ public struct RecordingInspector: Sendable {
     var first: Double?
     var last = 0.0
     var previous: MotionSample?
+    /// The rate commands use (the first rows' timestamps).
+    var nominalRate = NominalRate.Estimator()
     /// Interval histogram (µs bins), gap count and the first gaps.
     var gapCandidates = GapCandidates(limit: 100)
     var intervalSum = 0.0
@@ -238,6 +249,7 @@ public struct RecordingInspector: Sendable {
         rows += 1
         if first == nil { first = s.time }
         last = s.time
+        if rows <= NominalRate.rowCount { nominalRate.add(time: s.time) }
         let current = vectors(s)
         if let p = previous {
             let dt = s.time - p.time
@@ -389,6 +401,9 @@ public struct RecordingInspector: Sendable {
             columns: schema.columns.map(Self.describe),
             rows: rows, startS: start, endS: rows > 0 ? last : 0, durationS: rows > 0 ? last - start : 0,
             sampleRateHz: median > 0 ? 1 / median : 0,
+            nominalRateHz: nominalRate.rate,
+            nominalRateBasis: nominalRate.rate == nil ? NominalRate.Basis.assumed.text
+                : NominalRate.Basis.timestamps(rows: nominalRate.rowsUsed).text,
             assignedSampleRateHz: nil, intervals: intervals, gaps: gaps, gapCount: gapCount,
             duplicateTimestamps: duplicateTimestamps, droppedRows: summary.rowsDropped, repairedRows: summary.rowsRepaired,
             held: held, stillSegments: segments, restDetector: rest, ranges: ranges,

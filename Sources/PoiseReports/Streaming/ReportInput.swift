@@ -9,7 +9,7 @@ public struct ReportInput {
     public var path: String
     let open: () throws -> any SampleSource
     let scan: () throws -> Scan
-    /// Called with the recording's schema and median rate (Hz, `nil` when the timestamps never
+    /// Called with the recording's schema and rate (`nominalSampleRate`) (Hz, `nil` when the timestamps never
     /// increase) after the scan, before any other pass: a caller's checks (for example that the
     /// recording has an accelerometer, or a plausible rate) throw from here.
     public var check: ((RecordingSchema, Double?) throws -> Void)?
@@ -27,12 +27,12 @@ public struct ReportInput {
         var count: Int
         var firstTime: Double
         var lastTime: Double
-        /// 1 / median positive interval, Hz (`nil`: timestamps never increase).
+        /// The recording's rate, Hz (`nominalSampleRate`; `nil`: the first rows' timestamps never increase).
         var rate: Double?
     }
 
     /// A recording file in any format `RecordingSources` reads, streamed (a pre-scan finds the
-    /// count, the time span and the median rate without keeping samples: `RecordingScan`).
+    /// count, the time span and the recording's rate without keeping samples: `RecordingScan`).
     ///
     /// The scan parses the file once and keeps the parsed samples in a `SampleSpool` (a
     /// temporary binary file, unlinked at once); every later pass reads them from there. When
@@ -53,9 +53,7 @@ public struct ReportInput {
             parsed.reader = reader
             parsed.spool = try? SampleSpool(schema: reader.schema)
             let source: any SampleSource = parsed.spool.map { SpoolingSource(reader, into: $0) } ?? reader
-            let scan = try RecordingScan(path: path, reading: source) {
-                try parsed.spool?.source(path: path, schema: reader.schema) ?? RecordingSources.open(path: path, options: options)
-            }
+            let scan = try RecordingScan(path: path, reading: source)
             return Scan(schema: scan.schema, count: scan.sampleCount, firstTime: scan.firstTime ?? 0,
                         lastTime: scan.lastTime ?? 0, rate: scan.nominalRate)
         }

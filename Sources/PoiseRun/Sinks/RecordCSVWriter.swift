@@ -128,7 +128,8 @@ public struct RecordLines: Sendable {
 /// | `roll_deg,pitch_deg,yaw_deg` | degrees | CoreMotion angles of the attitude |
 /// | `zyx_roll_deg,zyx_pitch_deg,zyx_yaw_deg` | degrees | aerospace z-y′-x″ angles |
 /// | `bias_x_radps…`, `heading_deg`, `at_rest,mag_disturbance,acc_rejected,time_gap,invalid_input` | rad/s, degrees, 0/1 | after fusion (heading empty in 6D) |
-/// | `axis_x,axis_y` | −1…1 | game axes of a tilt stage |
+/// | `axis_x,axis_y,tilt_roll_deg,tilt_pitch_deg,home_event` | −1…1, degrees, name | a tilt stage: stick axes, tilt from home, home event (`initial`, `requested`, `dynamic`; empty without one) |
+/// | `aim_yaw_deg,aim_pitch_deg,aim_flags` | degrees, names joined by `\|` | a gyro-aim stage's camera turn |
 ///
 /// The sensor columns use the names Poise reads, so an output file is itself a recording.
 public struct RecordColumns: Sendable {
@@ -157,6 +158,14 @@ public struct RecordColumns: Sendable {
         self.accelerationOnly = accelerationOnly
     }
 
+    /// The columns of a tilt stage (`StageOutputs.axes`), written by every command that runs one
+    /// (`tilt`, `replay`/`live --pipeline …tilt`): stick x (right) and y (forward), −1 … 1; the
+    /// tilt from home, degrees (roll: right edge down, pitch: top edge down); the home event.
+    public static let tiltColumns = ["axis_x", "axis_y", "tilt_roll_deg", "tilt_pitch_deg", "home_event"]
+    /// The columns of a gyro-aim stage (`StageOutputs.aim`): the camera turn in degrees (yaw
+    /// right, pitch up) and its flags (`GyroAimFlags.names`, joined by `|`).
+    public static let aimColumns = ["aim_yaw_deg", "aim_pitch_deg", "aim_flags"]
+
     /// Fusion flag columns, in order.
     static let flagColumns: [(name: String, flag: DeviceMotion.Flags)] = [
         ("at_rest", .atRest), ("mag_disturbance", .magneticDisturbance), ("acc_rejected", .accelerationRejected),
@@ -184,8 +193,8 @@ public struct RecordColumns: Sendable {
             add(["bias_x_radps", "bias_y_radps", "bias_z_radps", "heading_deg"])
             add(Self.flagColumns.map(\.name))
         }
-        if outputs.contains(.axes) && !accelerationOnly { add(["axis_x", "axis_y"]) }
-        if outputs.contains(.aim) && !accelerationOnly { add(["aim_yaw_deg", "aim_pitch_deg", "aim_flags"]) }
+        if outputs.contains(.axes) && !accelerationOnly { add(Self.tiltColumns) }
+        if outputs.contains(.aim) && !accelerationOnly { add(Self.aimColumns) }
     }
 
     /// Appends `,VALUE` for every column of `record` (empty where the record lacks the value).
@@ -226,6 +235,12 @@ public struct RecordColumns: Sendable {
         }
         if outputs.contains(.axes) && !accelerationOnly {
             if let a = record.axes { line += ",\(a.x),\(a.y)" } else { line += ",," }
+            if let tilt = record.tilt {
+                let degrees = 180 / Double.pi
+                line += ",\(tilt.angles.roll * degrees),\(tilt.angles.pitch * degrees),\(tilt.event?.rawValue ?? "")"
+            } else {
+                line += ",,,"
+            }
         }
         if outputs.contains(.aim) && !accelerationOnly {
             if let a = record.aim { line += ",\(a.yaw),\(a.pitch),\(a.flags.names.joined(separator: "|"))" } else { line += ",,," }
