@@ -136,6 +136,14 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// step (the rotation during a gap is unknown) and flagged `timeGap`. Default 0.1.
     public var maximumTimeStep: Double = 0.1
 
+    /// Integrate every sample over the nominal period 1 / `sampleRate`, whatever its timestamp,
+    /// as VQF does with its fixed sample time Ts: jittered steps, a repeated or backward
+    /// timestamp and a gap all integrate the period (still flagged `timeNotIncreasing` or
+    /// `timeGap`), and every magnetometer sample covers the period. Default false: Poise
+    /// integrates each sample's real time step (see `maximumTimeStep`), which follows a sensor
+    /// whose rate drifts or whose rows are dropped. `vqfDefaults` turns it on.
+    public var fixedTimeStep: Bool = false
+
     /// Rate of the correction step in Hz: the inclination correction, the bias Kalman filter
     /// and the magnetometer update run every ⌊sampleRate / correctionRate⌋ samples (with
     /// gains and filters designed for that period; the low-pass filters run on the block
@@ -167,9 +175,11 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
 
     /// VQF's published defaults (`VQFParams` of vqf 2.1.2), which differ from Poise's in
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
-    /// (`correctionRate` 0), without Poise's additions (`magneticOffsetEstimation` false,
-    /// `magneticDirectionThreshold` 0, `outputPrediction` 0). Used to check the port against the
-    /// reference implementation.
+    /// (`correctionRate` 0) with VQF's fixed sample time (`fixedTimeStep`: every sample
+    /// integrates 1 / `sampleRate`, whatever the timestamps), without Poise's additions
+    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `outputPrediction` 0).
+    /// With them the outputs equal the reference implementation's (the `vqf` package with
+    /// gyrTs = 1 / `sampleRate`) on any timestamps: jittered, repeated, with gaps.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
         c.biasSigmaRest = 0.03
@@ -178,6 +188,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.magneticOffsetEstimation = false
         c.magneticDirectionThreshold = 0
         c.outputPrediction = 0
+        c.fixedTimeStep = true
         return c
     }
 
@@ -252,6 +263,7 @@ extension DeviceMotionConfiguration {
         try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)
+        try read(.fixedTimeStep, \.fixedTimeStep)
         try read(.correctionRate, \.correctionRate)
         try read(.outputPrediction, \.outputPrediction)
         self = configuration
