@@ -242,7 +242,7 @@ typedef struct poise_fusion_config {
     double magnetic_direction_threshold;  /* degrees, field-direction test, 0 = off; default 4 (VQF: 0) */
     double magnetic_direction_time_constant; /* s, its low-pass; default 2 */
     double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */
-    double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0.0025 (VQF: 0) */
+    double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0 (as VQF) */
     int32_t fixed_time_step;              /* 1: every sample integrates 1/sample_rate whatever its timestamp (VQF's Ts); default 0 (VQF: 1) */
 } poise_fusion_config;
 
