@@ -346,7 +346,8 @@ poise_status poise_fusion_config_offline(poise_fusion_config *config, double sam
  * zero-phase inclination; see docs/fusion.md). The rotation rate written is the corrected one less the bias. Inputs, units and frames as poise_fusion_update_buffer;
  * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 240 bytes per
  * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
- * when a setting is out of range.
+ * when a setting is out of range. With poise_fusion_config_vqf's settings this is still the
+ * smoother, not VQF's offlineVQF (Swift OfflineVQF, `poise fuse --preset vqf --offline`).
  */
 poise_status poise_fusion_smooth(const poise_fusion_config *config, size_t count, const double *times,
                                  const double *acc, const double *gyr, const double *mag,
