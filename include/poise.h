@@ -248,7 +248,8 @@ typedef struct poise_fusion_config {
     double magnetic_direction_threshold;  /* degrees, field-direction test, 0 = off; default 4 (VQF: 0) */
     double magnetic_direction_time_constant; /* s, its low-pass; default 2 */
     double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */
-    double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0.0025 (VQF: 0) */
+    double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0 (as VQF) */
+    int32_t fixed_time_step;              /* 1: every sample integrates 1/sample_rate whatever its timestamp (VQF's Ts); default 0 (VQF: 1) */
 } poise_fusion_config;
 
 /** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */
@@ -256,8 +257,8 @@ poise_status poise_fusion_config_default(poise_fusion_config *config, double sam
                                          poise_error *err);
 
 /** VQF's published defaults (DeviceMotionConfiguration.vqfDefaults): bias_sigma_rest 0.03,
- *  rest_minimum_time 1.5, correction_rate 0, magnetic_offset_estimation 0, magnetic_direction_threshold 0, output_prediction 0; `reference` a poise_reference. With these, the
- *  outputs equal the reference VQF implementation's to rounding. */
+ *  rest_minimum_time 1.5, correction_rate 0, magnetic_offset_estimation 0, magnetic_direction_threshold 0, output_prediction 0, fixed_time_step 1; `reference` a poise_reference. With
+ *  these, the outputs equal the reference VQF implementation's to rounding, on any timestamps. */
 poise_status poise_fusion_config_vqf(poise_fusion_config *config, double sample_rate,
                                      int32_t reference, poise_error *err);
 
@@ -351,7 +352,8 @@ poise_status poise_fusion_config_offline(poise_fusion_config *config, double sam
  * zero-phase inclination; see docs/fusion.md). The rotation rate written is the corrected one less the bias. Inputs, units and frames as poise_fusion_update_buffer;
  * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 240 bytes per
  * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
- * when a setting is out of range.
+ * when a setting is out of range. With poise_fusion_config_vqf's settings this is still the
+ * smoother, not VQF's offlineVQF (Swift OfflineVQF, `poise fuse --preset vqf --offline`).
  */
 poise_status poise_fusion_smooth(const poise_fusion_config *config, size_t count, const double *times,
                                  const double *acc, const double *gyr, const double *mag,

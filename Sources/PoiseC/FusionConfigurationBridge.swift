@@ -51,6 +51,7 @@ enum FusionConfigurationBridge {
         o.magnetic_direction_time_constant = c.magneticDirectionTimeConstant
         o.magnetic_direction_gain_factor = c.magneticDirectionGainFactor
         o.output_prediction = c.outputPrediction
+        o.fixed_time_step = c.fixedTimeStep ? 1 : 0
         return o
     }
 
@@ -129,6 +130,7 @@ enum FusionConfigurationBridge {
         c.magneticDirectionTimeConstant = try duration(o.magnetic_direction_time_constant, "magnetic_direction_time_constant")
         c.magneticDirectionGainFactor = try nonNegative(o.magnetic_direction_gain_factor, "magnetic_direction_gain_factor")
         c.outputPrediction = try nonNegative(o.output_prediction, "output_prediction")
+        c.fixedTimeStep = try flag(o.fixed_time_step, "fixed_time_step")
         return c
     }
 }

@@ -44,7 +44,8 @@ struct EvaluateCommand: ParsableCommand {
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
         if fusion.offline {
             let spooled = try OfflineFusion.spool(reader, stages: try fusion.calibrationStages(schema: schema))
-            let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
+            let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions(),
+                                        exactVQF: fusion.preset == .vqf)
             calibration = offline.run(spooled.spool) { record in
                 score.receive(record)
                 rows.add(record.input)

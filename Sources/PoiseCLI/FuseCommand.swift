@@ -69,7 +69,8 @@ struct FuseCommand: ParsableCommand {
             let spooled = try OfflineFusion.spool(reader, first: first, stages: try fusion.calibrationStages(schema: reader.schema),
                                                   shouldStop: { interrupt.isSet })
             if !spooled.stopped {
-                let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions())
+                let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions(),
+                                        exactVQF: fusion.preset == .vqf)
                 calibration = offline.run(spooled.spool, sink: sink)
             }
             // A signal during the smoothing ends the run here (the output is then not created).

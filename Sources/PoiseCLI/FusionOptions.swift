@@ -38,7 +38,7 @@ struct FusionOptions: ParsableArguments {
     @Flag(help: "The file's accelerometer uses Apple's sign (−1 g on the up axis at rest).")
     var appleAccelerometerSign = false
 
-    @Option(help: "Starting settings: default (corrections at 10 Hz; with --offline: the smoother's, magnetometerTimeConstant 20 s), fast (corrections at 5 Hz; DeviceMotionConfiguration.fast) or vqf (VQF's published defaults, every sample, no magnetometer offset estimation; equals the vqf package). --set changes them further.")
+    @Option(help: "Starting settings: default (corrections at 10 Hz; with --offline: the smoother's, magnetometerTimeConstant 20 s), fast (corrections at 5 Hz; DeviceMotionConfiguration.fast) or vqf (VQF's published defaults, every sample, its fixed time step 1/rate whatever the timestamps, no magnetometer offset estimation; equals the vqf package's VQF, and with --offline its offlineVQF). --set changes them further.")
     var preset: FusionPreset = .default
 
     @Option(name: .customLong("set"), help: ArgumentHelp(

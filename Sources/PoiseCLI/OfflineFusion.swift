@@ -10,6 +10,9 @@ import PoiseRun
 struct OfflineFusion {
     let configuration: DeviceMotionConfiguration
     let options: DeviceMotionSmoother.Options
+    /// `--preset vqf`: VQF's offline estimator (`OfflineVQF`, equal to the `vqf` package's
+    /// `offlineVQF`) instead of the smoother; `options` are then unused.
+    var exactVQF = false
 
     /// Reads `first`, then the rest of `reader`, through `stages` into a spool. Returns nil when
     /// `shouldStop` ended the reading (after `samples` records).
@@ -25,22 +28,30 @@ struct OfflineFusion {
     }
 
     /// Smooths the spooled recording and calls `sink` with each finished record, in order.
-    /// Returns the gyroscope calibration the smoother fitted (nil when that option is off).
+    /// Returns the gyroscope calibration the smoother fitted (nil when that option is off, and
+    /// with `exactVQF`).
     @discardableResult
     func run(_ spool: ProcessedSampleSpool, sink: (ProcessedSample) throws -> Void) rethrows -> GyroscopeSelfCalibration? {
-        let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
         let samples = spool.samples(magnetometer: configuration.reference.usesMagnetometer)
-        let calibration = smoother.gyroscopeCalibration(for: samples)
-        try smoother.smooth(samples, gyroscopeCalibration: calibration) { i, motion in
-            var record = spool.record(i)
-            record.attitude = motion.attitude
-            record.gravity = motion.gravity
-            record.userAcceleration = motion.userAcceleration
-            record.rotationRate = motion.rotationRate
-            record.fusion = FusionStatus(motion)
-            try sink(record)
+        if exactVQF {
+            try OfflineVQF(configuration: configuration).smooth(samples) { i, motion in try sink(Self.record(spool, i, motion)) }
+            return nil
         }
+        let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
+        let calibration = smoother.gyroscopeCalibration(for: samples)
+        try smoother.smooth(samples, gyroscopeCalibration: calibration) { i, motion in try sink(Self.record(spool, i, motion)) }
         return calibration
+    }
+
+    /// Spooled record `i` with the fusion fields of `motion`.
+    static func record(_ spool: ProcessedSampleSpool, _ i: Int, _ motion: DeviceMotion) -> ProcessedSample {
+        var record = spool.record(i)
+        record.attitude = motion.attitude
+        record.gravity = motion.gravity
+        record.userAcceleration = motion.userAcceleration
+        record.rotationRate = motion.rotationRate
+        record.fusion = FusionStatus(motion)
+        return record
     }
 
     /// The JSON summary's "gyroscope_calibration": whether the fit was accepted, the matrix C

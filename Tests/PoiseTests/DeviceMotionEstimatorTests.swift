@@ -37,7 +37,7 @@ import Testing
         #expect(abs(motion.heading! - expected) < 0.02)
     }
 
-    @Test(arguments: [0, DeviceMotionConfiguration().outputPrediction])
+    @Test(arguments: [0, 0.0025])
     func constantRateRotationIntegratesExactlyWithIrregularTimestamps(prediction: Double) {
         // Turning about the vertical at 1 rad/s; gravity stays on z, so the corrections are idle.
         // The output is the attitude `outputPrediction` after the last timestamp.

@@ -58,14 +58,14 @@ import Testing
                 theirs[mode, default: []].append(try #require(reference[trial]?[mode]))
             }
         }
-        // Measured with the defaults (gyroscope self-calibration, zero-phase inclination, 2.5-ms
-        // output prediction): 9D 1.366° vs 1.862° (−27 %), 6D 1.135° vs 1.701° (−33 %), inclination
-        // 0.292° vs 0.518° (at the samples' times: 1.514°, 1.300°, 0.514°).
-        for (mode, ratio) in [("9d", 0.78), ("6d", 0.70)] {
+        // Measured with the defaults (gyroscope self-calibration, zero-phase inclination, the
+        // attitude at the samples' times): 9D 1.514° vs 1.862° (−19 %), 6D 1.300° vs 1.701°
+        // (−24 %), inclination 0.514° vs 0.518°.
+        for (mode, ratio) in [("9d", 0.85), ("6d", 0.80)] {
             let a = ours[mode]!.reduce(.zero, +) / 15, b = theirs[mode]!.reduce(.zero, +) / 15
             #expect(a.x < ratio * b.x, "\(mode) mean total \(a.x)° vs offlineVQF \(b.x)° (want < \(ratio)×)")
             #expect(a.y < b.y, "\(mode) mean heading \(a.y)° vs offlineVQF \(b.y)°")
-            #expect(a.z < 0.65 * b.z, "\(mode) mean inclination \(a.z)° vs offlineVQF \(b.z)° (want < 0.65×)")
+            #expect(a.z < b.z, "\(mode) mean inclination \(a.z)° vs offlineVQF \(b.z)°")
         }
     }
 }

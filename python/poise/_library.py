@@ -52,6 +52,7 @@ class FusionConfigStruct(ctypes.Structure):
         ("magnetic_offset_minimum_coverage", ctypes.c_double), ("magnetic_offset_maximum_residual", ctypes.c_double),
         ("magnetic_direction_threshold", ctypes.c_double), ("magnetic_direction_time_constant", ctypes.c_double),
         ("magnetic_direction_gain_factor", ctypes.c_double), ("output_prediction", ctypes.c_double),
+        ("fixed_time_step", ctypes.c_int32),
     ]
 
 

@@ -20,7 +20,7 @@ class FusionConfig:
     `DeviceMotionConfiguration`), e.g. `accelerometer_time_constant` (s), `bias_sigma_rest`
     (deg/s), `correction_rate` (Hz, 0 = every sample), `output_prediction` (s: the outputs are the
     attitude carried this far past each sample's time with its rate, for the gyroscope's delay;
-    2.5 ms by default, 0 in "vqf"; 0 gives the attitude at the sample's time).
+    0 by default and in "vqf": the attitude at the sample's time).
 
     mode "9d" (magnetometer; reference "magnetic-north" unless given) or "6d"; frame "enu",
     "ned" or "nwu"; preset "poise" (Poise's defaults), "fast" (the speed preset: 5-Hz

@@ -9,7 +9,7 @@ public struct DeviceMotion: Sendable, Equatable {
     /// Timestamp of the sample, s.
     public var time: Double
     /// Attitude: rotates device-frame vectors into the earth frame (w, x, y, z). The estimate
-    /// `DeviceMotionConfiguration.outputPrediction` (default 2.5 ms) after `time`, for the
+    /// `DeviceMotionConfiguration.outputPrediction` (default 0) after `time`, for the
     /// sensor's delay; `gravity`, `userAcceleration` and `heading` follow it.
     public var attitude: Quaternion<Double>
     /// The earth frame of `attitude`.

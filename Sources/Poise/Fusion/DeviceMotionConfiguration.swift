@@ -136,6 +136,14 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// step (the rotation during a gap is unknown) and flagged `timeGap`. Default 0.1.
     public var maximumTimeStep: Double = 0.1
 
+    /// Integrate every sample over the nominal period 1 / `sampleRate`, whatever its timestamp,
+    /// as VQF does with its fixed sample time Ts: jittered steps, a repeated or backward
+    /// timestamp and a gap all integrate the period (still flagged `timeNotIncreasing` or
+    /// `timeGap`), and every magnetometer sample covers the period. Default false: Poise
+    /// integrates each sample's real time step (see `maximumTimeStep`), which follows a sensor
+    /// whose rate drifts or whose rows are dropped. `vqfDefaults` turns it on.
+    public var fixedTimeStep: Bool = false
+
     /// Rate of the correction step in Hz: the inclination correction, the bias Kalman filter
     /// and the magnetometer update run every ⌊sampleRate / correctionRate⌋ samples (with
     /// gains and filters designed for that period; the low-pass filters run on the block
@@ -155,21 +163,25 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// against a truth) are the estimate carried this far past the last sample's timestamp with
     /// its bias-corrected rotation rate, q ⊗ exp(ω·τ/2) (device frame). It compensates a sensor
     /// whose samples lag their timestamps, as a MEMS gyroscope's internal low-pass delays its
-    /// rate by a few milliseconds; the estimator's own state is not affected. 0 gives the
-    /// attitude at the sample's timestamp. Default 0.0025 (VQF: 0): on the 15 BROAD trials the
-    /// estimate, VQF's too, lags the optical truth by about 2.5 ms, and 2.5 ms is chosen in every
-    /// fold of the cross-validation (research/fusion-tuning.md, "Output prediction"); on a sensor without a
-    /// delay it leads by |ω|·2.5 ms (0.25° at 100 °/s).
-    public var outputPrediction: Double = 0.0025
+    /// rate by a few milliseconds; the estimator's own state is not affected. Default 0 (the
+    /// attitude at the sample's timestamp, as VQF): a delay is a property of one sensor (and of
+    /// the truth it is scored against), not of sensors in general. On the BROAD trials 2.5 ms
+    /// matches the optical truth best; on simulated sensors without a delay any prediction is
+    /// worse (docs/fusion.md, "Output prediction"). On a sensor without a delay a prediction τ
+    /// leads by |ω|·τ (0.25° at 100 °/s for 2.5 ms).
+    public var outputPrediction: Double = 0
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}
 
     /// VQF's published defaults (`VQFParams` of vqf 2.1.2), which differ from Poise's in
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
-    /// (`correctionRate` 0), without Poise's additions (`magneticOffsetEstimation` false,
-    /// `magneticDirectionThreshold` 0, `outputPrediction` 0). Used to check the port against the
-    /// reference implementation.
+    /// (`correctionRate` 0) with VQF's fixed sample time (`fixedTimeStep`: every sample
+    /// integrates 1 / `sampleRate`, whatever the timestamps), without Poise's additions
+    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `outputPrediction` 0,
+    /// as the defaults).
+    /// With them the outputs equal the reference implementation's (the `vqf` package with
+    /// gyrTs = 1 / `sampleRate`) on any timestamps: jittered, repeated, with gaps.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
         c.biasSigmaRest = 0.03
@@ -178,15 +190,15 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.magneticOffsetEstimation = false
         c.magneticDirectionThreshold = 0
         c.outputPrediction = 0
+        c.fixedTimeStep = true
         return c
     }
 
     /// The speed preset: corrections at 5 Hz (`correctionRate`), `biasSigmaRest` 0.01 °/s and
     /// `restMinimumTime` 1.0 s, with the magnetometer offset estimation and the field-direction
     /// test, whatever the defaults become. The cheapest update (≈ 30 ns for 9D, docs/fusion.md
-    /// "Cost"); on the 15 BROAD trials its mean total error is 9D 1.642° / 6D 1.546° /
-    /// inclination 0.468°, against the defaults' (10 Hz) 1.619° / 1.559° / 0.465° and VQF's
-    /// 1.983° / 1.744° / 0.648°.
+    /// "Cost"); its accuracy against the defaults' (10 Hz) on BROAD is in docs/fusion.md
+    /// ("Default schedule").
     public static func fast(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical,
                             earthFrame: EarthFrame = .eastNorthUp) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference, earthFrame: earthFrame)
@@ -252,6 +264,7 @@ extension DeviceMotionConfiguration {
         try read(.skipHeldMagnetometerSamples, \.skipHeldMagnetometerSamples)
         try read(.accelerationRejectionThreshold, \.accelerationRejectionThreshold)
         try read(.maximumTimeStep, \.maximumTimeStep)
+        try read(.fixedTimeStep, \.fixedTimeStep)
         try read(.correctionRate, \.correctionRate)
         try read(.outputPrediction, \.outputPrediction)
         self = configuration

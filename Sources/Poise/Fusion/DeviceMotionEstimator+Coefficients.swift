@@ -8,13 +8,16 @@ extension DeviceMotionEstimator {
         @usableFromInline var correctionInterval: Int
         /// The sample period, s.
         @usableFromInline var period: Double
-        /// 0.1 % of the period, s: steps this close to it count as the period.
+        /// 0.1 % of the period, s: steps this close to it count as the period (∞ with
+        /// `fixedTimeStep`: every step does).
         @usableFromInline var periodTolerance: Double
         /// Steps in [nominalStepMinimum, nominalStepMaximum] are the period (period ∓ 0.1 %,
         /// the upper end at most `maximumTimeStep`).
         @usableFromInline var nominalStepMinimum: Double
         @usableFromInline var nominalStepMaximum: Double
         @usableFromInline var maximumTimeStep: Double
+        /// `DeviceMotionConfiguration.fixedTimeStep`: every step is the period.
+        @usableFromInline var fixedTimeStep: Bool
         /// The switches the per-sample update tests (the update has a copy with the default 9D
         /// ones as constants).
         @usableFromInline var features: Features
@@ -82,7 +85,8 @@ extension DeviceMotionEstimator {
             let degree = Double.pi / 180
             let rate = p.sampleRate.isFinite && p.sampleRate > 0 ? p.sampleRate : 100
             period = 1 / rate
-            periodTolerance = period * 0.001
+            fixedTimeStep = p.fixedTimeStep
+            periodTolerance = p.fixedTimeStep ? .infinity : period * 0.001
             let interval = p.correctionRate.isFinite && p.correctionRate > 0 ? (rate / p.correctionRate).rounded(.down) : 1
             correctionInterval = Int(Swift.max(1, Swift.min(interval, 1_000_000)))
             let slow = Double(correctionInterval) * period
@@ -90,8 +94,8 @@ extension DeviceMotionEstimator {
             correctionPeriod = slow
             inverseCorrectionPeriod = 1 / slow
             maximumTimeStep = p.maximumTimeStep > 0 ? p.maximumTimeStep : period
-            nominalStepMinimum = period - periodTolerance
-            nominalStepMaximum = Swift.min(period + periodTolerance, maximumTimeStep)
+            nominalStepMinimum = period - period * 0.001
+            nominalStepMaximum = Swift.min(period + period * 0.001, maximumTimeStep)
             func positive(_ tau: Double) -> Double { tau.isFinite && tau > 0 ? tau : 0 }
             // These three filter block means at the correction rate (every sample when the
             // correction interval is 1).

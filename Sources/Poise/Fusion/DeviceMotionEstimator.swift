@@ -6,7 +6,8 @@
 /// reference implementation MIT-licensed, github.com/dlaidig/vqf), ported from its C++ source
 /// with these changes, each documented in docs/fusion.md:
 /// - the gyroscope is integrated with each sample's real time step (irregular timestamps;
-///   steps within 0.1 % of the nominal period count as the nominal period);
+///   steps within 0.1 % of the nominal period count as the nominal period; `fixedTimeStep`
+///   integrates every sample over the nominal period, as VQF);
 ///   a repeated or backward timestamp integrates nothing (flagged `timeNotIncreasing`); a gap longer than
 ///   `maximumTimeStep` is integrated as `maximumTimeStep` and flagged;
 /// - a magnetometer sample identical to the previous one (a held value from a slower
@@ -176,23 +177,24 @@ public struct DeviceMotionEstimator: Sendable {
         }
         // A repeated, backward or non-finite timestamp (+∞ included: the step is unknown, not a
         // gap) integrates nothing and is flagged; a gap integrates `maximumTimeStep` and is
-        // flagged.
+        // flagged. With `fixedTimeStep` both are flagged and integrate the period.
+        let fixed = coefficients.fixedTimeStep
         guard time.isFinite else {
             flags.insert(.invalidInput)
-            return 0
+            return fixed ? coefficients.period : 0
         }
         state.lastTime = time
         guard d > 0 else {
             flags.insert(.timeNotIncreasing)
-            return 0
+            return fixed ? coefficients.period : 0
         }
         flags.insert(.timeGap)
-        return coefficients.maximumTimeStep
+        return fixed ? coefficients.period : coefficients.maximumTimeStep
     }
 
     /// The time step for an interval `d` in (0, `maximumTimeStep`], s: the nominal period when
     /// `d` is within 0.1 % of it (rounding jitter of the timestamps, e.g. index/rate printed to
-    /// 1 µs), else `d`.
+    /// 1 µs), else `d`; always the period with `fixedTimeStep` (its tolerance is then infinite).
     @inlinable @inline(__always)
     static func regularStep(_ d: Double, _ c: Coefficients) -> Double {
         (d - c.period).magnitude > c.periodTolerance ? d : c.period
@@ -209,7 +211,7 @@ public struct DeviceMotionEstimator: Sendable {
         if !follows {
             // The first magnetometer sample covers one period, like the first sample.
             dtMag = coefficients.period
-            if let t = state.lastMagneticTime {
+            if let t = state.lastMagneticTime, !coefficients.fixedTimeStep {
                 let d = time - t
                 dtMag = d > 0 && d <= coefficients.maximumTimeStep ? Self.regularStep(d, coefficients)
                     : (d > 0 && time.isFinite ? coefficients.maximumTimeStep : 0)
