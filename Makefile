@@ -12,7 +12,7 @@ DEMO_PIPELINE ?= adaptive
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-library deps build c-library test-embedding demo test bench bench-baseline clean data reports check-reports check-docs replay-timing
+.PHONY: install install-library deps build c-library dist test-embedding test-install demo test bench bench-baseline clean data reports check-reports check-docs check-examples replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -20,6 +20,11 @@ deps:
 	  echo "Installing libfftw3-dev and pkg-config (needed by PoiseSpectral)…"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfftw3-dev pkg-config >/dev/null; \
+	fi
+	@if ! pkg-config --exists zlib liblz4 libzstd 2>/dev/null || [ ! -f /usr/include/bzlib.h ]; then \
+	  echo "Installing zlib1g-dev libbz2-dev liblz4-dev libzstd-dev (needed by PoiseRecording's readers)…"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zlib1g-dev libbz2-dev liblz4-dev libzstd-dev >/dev/null; \
 	fi
 
 build: deps
@@ -30,6 +35,12 @@ build: deps
 C_LIBRARY_DIR ?= .build/c-library
 c-library:
 	SWIFT="$(SWIFT)" sh scripts/build_c_library.sh "$(C_LIBRARY_DIR)"
+
+# What a release publishes, in dist/: poise-VERSION-linux-ARCH.tar.gz (the self-contained `poise`,
+# its man page and completions, the C library) and the Python wheel carrying libpoise. Code for
+# x86-64-v3 on x86_64, not for this machine's CPU (scripts/make_dist.sh; build in .build-dist).
+dist: deps
+	SWIFT="$(SWIFT)" sh scripts/make_dist.sh
 
 # Install the release `poise` into $(PREFIX)/bin and the C library into $(PREFIX)/include and
 # $(PREFIX)/lib (with pkg-config and CMake files) (e.g. `make install PREFIX=$$HOME/.local`).
@@ -48,10 +59,25 @@ demo: build
 	@echo "Replaying $(DEMO_FILE) in real time through '$(DEMO_PIPELINE)' (60 s; Ctrl-C stops early and still reports)…"
 	"$$($(SWIFT) build -c release --show-bin-path)/poise" replay $(DEMO_FILE) --pipeline "$(DEMO_PIPELINE)"
 
+# The Swift tests, then every `$ poise …` example of README.md and docs/*.md run with the poise
+# the tests built and compared with its shown output (scripts/check_examples.py), the DocC
+# catalogs, and the C, C++ and Python embedding.
 test: deps
 	$(SWIFT) test --parallel
+	python3 scripts/check_examples.py --poise "$$($(SWIFT) build --show-bin-path)/poise"
 	sh scripts/check_docs.sh
-	$(MAKE) test-embedding
+	$(MAKE) dist
+	SWIFT="$(SWIFT)" sh scripts/test_embedding.sh .build-dist/c-library
+	$(MAKE) test-install
+
+# dist/ used as a user would, with the toolchain out of reach (scripts/test_install.sh).
+test-install:
+	sh scripts/test_install.sh
+
+# Only the documented examples (after `swift build --product poise`); `make check-examples
+# ONLY=noise.md` runs the blocks whose name contains that text.
+check-examples:
+	python3 scripts/check_examples.py --poise "$$($(SWIFT) build --show-bin-path)/poise" $(if $(ONLY),--only "$(ONLY)")
 
 # The C and C++ examples against a fresh install of the C library, and the Python package's
 # tests in their own virtual environment (scripts/test_embedding.sh).
@@ -59,7 +85,7 @@ test-embedding: c-library
 	SWIFT="$(SWIFT)" sh scripts/test_embedding.sh "$(C_LIBRARY_DIR)"
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-dist dist
 
 # Release-build benchmarks with ratios against references measured in the same run.
 # `make bench SUITES="filters ingest"` runs only those suites.

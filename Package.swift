@@ -5,11 +5,13 @@
 // Layers (arrows point to what a target may import):
 //   poise (CLI) ─▶ PoiseCLI ─▶ PoiseReports ─▶ PoiseRun ─▶ PoiseRecording ─▶ Poise
 //                          └─▶ PoiseSpectral (FFTW via CFFTW) ─────────────────▶ Poise
+//   PoiseRecording ─▶ CZlib, CBzip2, CLz4, CZstd (system zlib, libbz2, liblz4, libzstd).
 //   PoiseRecording: sources (readers, scans, resampling, simulator). PoiseRun: the pipeline's
 //   drivers (batch, paced, frame clock), sinks and sweeps. PoiseReports: HTML/SVG pages built
 //   from the sinks' results (it also imports PoiseSpectral for the spectra).
 //   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW);
 //   CLanes: header-only C (a prefetch, acquire/release counters) for its two-thread fusion buffer.
+//   CPoiseCPU: header-only C, the CPU check of builds for x86-64-v3 (the `poise` tool, libpoise).
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
 import PackageDescription
@@ -24,6 +26,10 @@ import class Foundation.ProcessInfo
 // a libm call per operation there: 75.7 vs 5.65 ns per order-4 sample, docs/filters.md).
 let targetCPU = ProcessInfo.processInfo.environment["POISE_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
 let coreSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", $0])] } ?? [.define("POISE_NO_FMA")]
+// `make dist` builds for the x86-64-v3 level (`haswell`: AVX2, FMA, BMI2). Such a build checks the
+// CPU when `poise` starts (and libpoise when it is loaded) and says what is missing instead of
+// dying on an illegal instruction (Sources/CPoiseCPU).
+let checksCPU = targetCPU == "haswell"
 
 let package = Package(
     name: "Poise",
@@ -50,7 +56,13 @@ let package = Package(
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
         ),
         .target(name: "PoiseSpectral", dependencies: ["Poise", "CFFTW"], swiftSettings: coreSettings),
-        .target(name: "PoiseRecording", dependencies: ["Poise"], swiftSettings: coreSettings),
+        // The decompressors of the recording formats (zip: zlib; ROS bags: libbz2, liblz4; MCAP:
+        // liblz4, libzstd), as FFTW: Debian's -dev packages, linked by PoiseRecording only.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+        .systemLibrary(name: "CLz4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        .target(name: "PoiseRecording", dependencies: ["Poise", "CZlib", "CBzip2", "CLz4", "CZstd"], swiftSettings: coreSettings),
         .systemLibrary(name: "CPoise", path: "include"),
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
         .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLanes"], swiftSettings: coreSettings),
@@ -59,11 +71,13 @@ let package = Package(
         .target(
             name: "PoiseCLI",
             dependencies: [
-                "Poise", "PoiseSpectral", "PoiseRecording", "PoiseRun", "PoiseReports",
+                "Poise", "PoiseSpectral", "PoiseRecording", "PoiseRun", "PoiseReports", "CPoise",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "poise", dependencies: ["PoiseCLI"]),
+        .systemLibrary(name: "CPoiseCPU", path: "Sources/CPoiseCPU"),
+        .executableTarget(name: "poise", dependencies: ["PoiseCLI", "CPoiseCPU"],
+                          swiftSettings: checksCPU ? [.define("POISE_CHECK_CPU")] : []),
         // Small example programs (docs/reports.md); built with the package so they compile in CI.
         .executableTarget(name: "ExampleGameTilt", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GameTilt"),
         .executableTarget(name: "ExampleGyroAim", dependencies: ["Poise", "PoiseRecording"], path: "Examples/GyroAim"),

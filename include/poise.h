@@ -51,7 +51,13 @@
 extern "C" {
 #endif
 
-/** Version of this header's API; changes when a signature or struct layout changes. */
+/** Version of Poise: the one place it is written (the `poise` tool, poise_version(), the
+ *  Python package, pkg-config and CMake read it from here). "MAJOR.MINOR.PATCH". */
+#define POISE_VERSION "0.9.0"
+
+/** Version of this header's API; changes when a signature or struct layout changes, and is the
+ *  number in the shared library's SONAME (libpoise.so.POISE_API_VERSION). include/poise.abi holds
+ *  the fingerprint of the declarations it stands for (scripts/check_abi.sh). */
 #define POISE_API_VERSION 4
 
 /* ------------------------------------------------------------------------------------------ */

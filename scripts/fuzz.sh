@@ -17,6 +17,9 @@ shift; if [ $# -gt 0 ]; then shift; fi
 B=.build/fuzz
 OPT=${POISE_FUZZ_OPT:--O}
 SAN="-sanitize=fuzzer,address"
+# PoiseRecording's decompressors: the system zlib, libbz2, liblz4 and libzstd (module maps in Sources/).
+CODECS="-I Sources/CZlib -I Sources/CBzip2 -I Sources/CLz4 -I Sources/CZstd"
+CODEC_LIBS="-lz -lbz2 -llz4 -lzstd"
 mkdir -p "$B"
 
 quiet() { "$@" 2>&1 | grep -v "Cannot export local symbol" || true; }
@@ -26,7 +29,7 @@ module() {  # module NAME SOURCE_DIR — static library + swiftmodule, rebuilt w
     if [ -f "$B/lib$name.a" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$B/lib$name.a")" ]; then return; fi
     echo "fuzz: compiling $name ($OPT)…"
     # shellcheck disable=SC2046
-    swiftc $SAN $OPT -parse-as-library -module-name "$name" -I "$B" -I include \
+    swiftc $SAN $OPT -parse-as-library -package-name Poise -module-name "$name" -I "$B" -I include $CODECS \
         -emit-module -emit-module-path "$B/$name.swiftmodule" \
         -emit-library -static -o "$B/lib$name.a" $(find "$dir" -name '*.swift' | sort)
 }
@@ -49,7 +52,8 @@ build() {  # build TARGET → $B/TARGET
     esac
     echo "fuzz: linking $1…"
     # shellcheck disable=SC2086
-    quiet swiftc $SAN $OPT -parse-as-library -I "$B" -I include -L "$B" $src $libs -o "$B/$1"
+    case $libs in *PoiseRecording*) libs="$libs $CODEC_LIBS" ;; esac
+    quiet swiftc $SAN $OPT -parse-as-library -package-name Poise -I "$B" -I include $CODECS -L "$B" $src $libs -o "$B/$1"
     [ -x "$B/$1" ] || { echo "fuzz: build of $1 failed" >&2; exit 1; }
 }
 

@@ -1,19 +1,24 @@
 #!/bin/sh
-# Installs the C API into PREFIX: include/poise.h, lib/libpoise.so{,.0}, lib/libpoise.a,
-# lib/pkgconfig/poise.pc and lib/cmake/Poise/PoiseConfig{,Version}.cmake.
+# Installs the C API into PREFIX: include/poise.h, lib/libpoise.so{,.API}, lib/libpoise.a,
+# lib/pkgconfig/poise.pc and lib/cmake/Poise/PoiseConfig{,Version}.cmake. The pkg-config and
+# CMake files locate the prefix from their own place, so the tree can be moved (the release
+# tarball of `make dist` is such a tree).
 # Usage: scripts/install_c_library.sh PREFIX [LIBDIR_BUILT]   (libraries from build_c_library.sh)
 set -eu
 PREFIX=${1:?usage: install_c_library.sh PREFIX [BUILT]}
 BUILT=${2:-.build/c-library}
-VERSION=$(sed -n 's/.*static let version = make("\(.*\)").*/\1/p' Sources/PoiseC/StaticStrings.swift)
+VERSION=$(sed -n 's/^#define POISE_VERSION "\(.*\)".*/\1/p' include/poise.h)
+API=$(sed -n 's/^#define POISE_API_VERSION \([0-9][0-9]*\).*/\1/p' include/poise.h)
+SONAME=libpoise.so.$API
+[ -f "$BUILT/$SONAME" ] || { echo "no $BUILT/$SONAME: run scripts/build_c_library.sh first" >&2; exit 1; }
 install -d "$PREFIX/include" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake/Poise"
 install -m 644 include/poise.h "$PREFIX/include/poise.h"
-install -m 755 "$BUILT/libpoise.so.0" "$PREFIX/lib/libpoise.so.0"
-ln -sf libpoise.so.0 "$PREFIX/lib/libpoise.so"
+install -m 755 "$BUILT/$SONAME" "$PREFIX/lib/$SONAME"
+ln -sf $SONAME "$PREFIX/lib/libpoise.so"
 install -m 644 "$BUILT/libpoise.a" "$PREFIX/lib/libpoise.a"
 
 cat > "$PREFIX/lib/pkgconfig/poise.pc" <<PC
-prefix=$PREFIX
+prefix=\${pcfiledir}/../..
 includedir=\${prefix}/include
 libdir=\${prefix}/lib
 
@@ -25,42 +30,44 @@ Libs: -L\${libdir} -lpoise
 Libs.private: -lstdc++ -lm -ldl -lpthread
 PC
 
-cat > "$PREFIX/lib/cmake/Poise/PoiseConfig.cmake" <<'CMAKE'
+cat > "$PREFIX/lib/cmake/Poise/PoiseConfig.cmake" <<CMAKE
 # find_package(Poise) — imported targets:
 #   Poise::poise         the shared library (Swift runtime inside)
 #   Poise::poise_static  the static library (links the C++ runtime, libm, libdl, pthreads)
-get_filename_component(_poise_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+get_filename_component(_poise_prefix "\${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET Poise::poise)
   add_library(Poise::poise SHARED IMPORTED)
   set_target_properties(Poise::poise PROPERTIES
-    IMPORTED_LOCATION "${_poise_prefix}/lib/libpoise.so.0"
-    IMPORTED_SONAME "libpoise.so.0"
-    INTERFACE_INCLUDE_DIRECTORIES "${_poise_prefix}/include")
+    IMPORTED_LOCATION "\${_poise_prefix}/lib/$SONAME"
+    IMPORTED_SONAME "$SONAME"
+    INTERFACE_INCLUDE_DIRECTORIES "\${_poise_prefix}/include")
   add_library(Poise::poise_static STATIC IMPORTED)
   set_target_properties(Poise::poise_static PROPERTIES
-    IMPORTED_LOCATION "${_poise_prefix}/lib/libpoise.a"
-    INTERFACE_INCLUDE_DIRECTORIES "${_poise_prefix}/include"
+    IMPORTED_LOCATION "\${_poise_prefix}/lib/libpoise.a"
+    INTERFACE_INCLUDE_DIRECTORIES "\${_poise_prefix}/include"
     INTERFACE_LINK_LIBRARIES "stdc++;m;dl;pthread")
 endif()
-set(Poise_INCLUDE_DIRS "${_poise_prefix}/include")
+set(Poise_API_VERSION $API)
+set(Poise_INCLUDE_DIRS "\${_poise_prefix}/include")
 set(Poise_LIBRARIES Poise::poise)
 unset(_poise_prefix)
 CMAKE
 
+# Compatible: the same version, or an older one of the same API. The API is the major version
+# from 1.0 on; before it, the minor (0.MINOR) is: 0.9.x satisfies a request for 0.9 and refuses
+# 0.8 and 0.10, 1.4 satisfies 1.2 and refuses 2.0 and 1.5.
 cat > "$PREFIX/lib/cmake/Poise/PoiseConfigVersion.cmake" <<CMAKE
 set(PACKAGE_VERSION "$VERSION")
-if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
-  set(PACKAGE_VERSION_COMPATIBLE FALSE)
-else()
-  string(REGEX MATCH "^[0-9]+" _major "\${PACKAGE_VERSION}")
-  if(PACKAGE_FIND_VERSION_MAJOR STREQUAL _major)
-    set(PACKAGE_VERSION_COMPATIBLE TRUE)
-  else()
-    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+set(PACKAGE_VERSION_COMPATIBLE FALSE)
+if(PACKAGE_FIND_VERSION VERSION_LESS_EQUAL PACKAGE_VERSION)
+  if(PACKAGE_FIND_VERSION_MAJOR STREQUAL "$(echo "$VERSION" | cut -d. -f1)")
+    if(NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "0" OR PACKAGE_FIND_VERSION_MINOR STREQUAL "$(echo "$VERSION" | cut -d. -f2)")
+      set(PACKAGE_VERSION_COMPATIBLE TRUE)
+    endif()
   endif()
-  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
-    set(PACKAGE_VERSION_EXACT TRUE)
-  endif()
+endif()
+if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+  set(PACKAGE_VERSION_EXACT TRUE)
 endif()
 CMAKE
 echo "installed the Poise C library $VERSION into $PREFIX"

@@ -46,9 +46,23 @@ echo "== C++ robot loop (CMake find_package(Poise), shared and static)"
 "$PREFIX/cmake-build/robot_loop" | tail -1
 "$PREFIX/cmake-build/robot_loop_static" | tail -1
 
+echo "== CMake version file: this version and its API accepted, others refused"
+VERSION=$(sed -n 's/^#define POISE_VERSION "\(.*\)".*/\1/p' include/poise.h)
+MAJOR=$(echo "$VERSION" | cut -d. -f1); MINOR=$(echo "$VERSION" | cut -d. -f2)
+if [ "$MAJOR" = 0 ]; then OTHER_API="0.$((MINOR + 1))"; OLDER_API="0.$((MINOR - 1))"; else OTHER_API="$((MAJOR + 1)).0"; OLDER_API="$((MAJOR - 1)).0"; fi
+for request in "$VERSION:accepted" "$MAJOR.$MINOR:accepted" "$OTHER_API:refused" "$OLDER_API:refused" "$VERSION.1:refused"; do
+    mkdir -p "$PREFIX/version-check"
+    printf 'cmake_minimum_required(VERSION 3.16)\nproject(v NONE)\nfind_package(Poise %s REQUIRED)\n' "${request%:*}" \
+        > "$PREFIX/version-check/CMakeLists.txt"
+    if "$VENV/bin/cmake" -S "$PREFIX/version-check" -B "$PREFIX/version-check/build-${request%:*}" \
+        -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null 2>&1; then outcome=accepted; else outcome=refused; fi
+    [ "$outcome" = "${request#*:}" ] || { echo "find_package(Poise ${request%:*}) against $VERSION: $outcome" >&2; exit 1; }
+    echo "find_package(Poise ${request%:*}): $outcome"
+done
+
 echo "== Python package"
 "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall ./python 2>&1 | grep -v -i warning || true
 BIN=$($SWIFT build --show-bin-path)
 [ -x "$BIN/poise" ] || $SWIFT build --product poise >&2
-POISE_LIBRARY="$PREFIX/lib/libpoise.so.0" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
+POISE_LIBRARY="$PREFIX/lib/libpoise.so" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
     "$VENV/bin/python" -m pytest -q -rs python/tests

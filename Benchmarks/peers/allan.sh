@@ -1,7 +1,7 @@
 #!/bin/sh
 # Times allantools.oadev and Poise's overlapping Allan deviation on the same 10^7 samples × 6 axes
 # in one run and prints the ratio (the `noise` benchmark suite; allantools is called through
-# scripts/bench_allan.py from a virtual environment of its own, .build/peers-allan-venv).
+# Benchmarks/scripts/bench_allan.py from a virtual environment of its own, .build/peers-allan-venv).
 set -eu
 cd "$(dirname "$0")/../.."
 VENV=.build/peers-allan-venv

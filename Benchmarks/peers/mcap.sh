@@ -4,7 +4,7 @@
 #
 #   Benchmarks/peers/mcap.sh [BAG]
 #
-# The files are made in a temporary folder by scripts/make_mcap_fixtures.py from a ROS 1 bag
+# The files are made in a temporary folder by Tests/Goldens/make_mcap_fixtures.py from a ROS 1 bag
 # (default: phidgets_imu_upside_down.bag of ../shared/data/formats/ros1_bag_imu, 13,964 Imu +
 # 13,964 MagneticField messages; GPL data, so never kept) as zstd, lz4 and uncompressed chunks.
 # The packages are installed from PyPI into .build/mcap-venv (ignored by git). Every side reads
@@ -22,7 +22,7 @@ export POISE_TARGET_CPU=${POISE_TARGET_CPU:-native}
 poise=$root/.build/release/poise
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$venv/bin/python" "$root/scripts/make_mcap_fixtures.py" "$bag" "$work" 0 >/dev/null
+"$venv/bin/python" "$root/Tests/Goldens/make_mcap_fixtures.py" "$bag" "$work" 0 >/dev/null
 
 "$venv/bin/python" - "$work" "$poise" "$(basename "$bag" .bag)" <<'PY'
 import subprocess, sys, time

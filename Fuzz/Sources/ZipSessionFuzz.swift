@@ -1,5 +1,5 @@
 // libFuzzer target: arbitrary bytes as a ZIP archive (a Sensor Logger or phyphox export), opened through
-// `RecordingSources.open` (which picks the session reader: ZipArchive, InflateDecoder, the
+// `RecordingSources.open` (which picks the session reader: ZipArchive, ZipEntryStream over zlib, the
 // per-file CSV readers and the merge) and read to the end, strict and lenient. The input is the
 // archive after its first 4 bytes (`PK\3\4` is put in front). Any input must end in samples or a
 // `RecordingError`, never a trap, a hang or unbounded memory; every delivered sample is finite.

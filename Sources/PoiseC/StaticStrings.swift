@@ -2,7 +2,7 @@ import CPoise
 
 /// NUL-terminated strings that live for the whole process (returned by name/version calls).
 enum StaticStrings {
-    nonisolated(unsafe) static let version = make("0.9.0")
+    nonisolated(unsafe) static let version = make(POISE_VERSION)
     nonisolated(unsafe) static let statusNames: [UnsafePointer<CChar>] = [
         "POISE_OK", "POISE_ERROR_NULL_ARGUMENT", "POISE_ERROR_INVALID_ARGUMENT", "POISE_ERROR_NON_FINITE",
         "POISE_ERROR_PARSE", "POISE_ERROR_INVALID_HANDLE", "POISE_ERROR_STATE", "POISE_ERROR_BUFFER_TOO_SMALL",

@@ -5,6 +5,7 @@
 #endif
 import ArgumentParser
 import Foundation
+import Poise
 import PoiseRecording
 
 /// One exit-status policy for every `poise` command:
@@ -17,8 +18,9 @@ import PoiseRecording
 /// | 130 | interrupted by SIGINT (Ctrl-C) |
 /// | 143 | stopped by SIGTERM |
 ///
-/// Usage errors are `ValidationError`s (and ArgumentParser's own parse errors); every other error
-/// is a data error. Foundation file errors are turned into plain words here (`cannot write
+/// Usage errors are `ValidationError`s (and ArgumentParser's own parse errors) and `SpecError`s of
+/// a filter, pipeline or grid spec (`--filter`, `--pipeline`, `--grid`, wherever they are found
+/// bad); every other error is a data error. Foundation file errors are turned into plain words here (`cannot write
 /// /x/y.csv: the folder /x does not exist`), never printed as `NSCocoaErrorDomain Code=…`.
 enum ExitPolicy {
     /// Standard output could not be written (disk full, closed pipe…).
@@ -36,6 +38,16 @@ enum ExitPolicy {
             // An earlier automatic flush failed when only the error flag is left: its errno is gone.
             throw OutputLost(reason: flushFailed ? FileProblem.describe(errno: code, path: "standard output")
                                                  : "a write failed (a full disk or device, or a closed pipe)")
+        }
+    }
+
+    /// Whether a spec error is a usage error (exit 64): one in a filter, a pipeline or a sweep
+    /// grid, which the user wrote on the command line. A column mapping or a mount that does not
+    /// fit the file's columns is a data error.
+    static func isUsage(_ error: SpecError) -> Bool {
+        switch error.subject {
+        case .filter, .pipeline, .grid: return true
+        case .columns, .mount: return false
         }
     }
 

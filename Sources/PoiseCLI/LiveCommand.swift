@@ -4,12 +4,12 @@ import Poise
 import PoiseRecording
 import PoiseRun
 
-/// `poise live SOURCE`: processes a live stream (standard input or UDP) through a pipeline as the
+/// `poise live SOURCE`: processes a live stream (standard input, a serial port or UDP) through a pipeline as the
 /// samples arrive, writes and sends every processed sample, and reports at the end.
 struct LiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
-        abstract: "Process a live stream (standard input or UDP) through a pipeline as it arrives; write or send every sample.",
+        abstract: "Process a live stream (standard input, a serial port or UDP) through a pipeline as it arrives; write or send every sample.",
         discussion: """
         SOURCE is '-' (CSV on standard input: a header line, then rows as they come), \
         serial:///dev/ttyUSB0?baud=115200 (a serial port in raw mode, CSV lines) or \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Poise
 
 extension PoiseCommand {
     /// Parses the arguments and runs the command under `ExitPolicy`: SIGINT and SIGTERM handled
@@ -20,6 +21,12 @@ extension PoiseCommand {
             // What was printed before the error still goes out; a failed flush is not reported
             // over the error that stopped the command.
             _ = try? ExitPolicy.flushStandardOutput()
+            if let spec = error as? SpecError, ExitPolicy.isUsage(spec) {
+                // A bad --filter, --pipeline or --grid: usage (64), with the caret under the
+                // token rather than the usage text.
+                StandardError.write("Error: \(spec)\n")
+                exit(withError: ExitCode.validationFailure)
+            }
             exit(withError: ExitPolicy.userFacing(error))
         }
         exit(withError: nil)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPoise
 
 /// The `poise` command: parses arguments and calls the libraries. No processing logic lives here.
 public struct PoiseCommand: ParsableCommand {
@@ -12,7 +13,7 @@ public struct PoiseCommand: ParsableCommand {
         input file is refused. Exit status: 0 success, 1 a problem with the data or a file, \
         64 a usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """,
-        version: "0.1.0",
+        version: POISE_VERSION,   // include/poise.h
         subcommands: [
             ReplayCommand.self, LiveCommand.self, ConvertCommand.self,
             InfoCommand.self, SimulateCommand.self,

@@ -20,8 +20,8 @@ struct ReplayCommand: ParsableCommand {
 
     /// The recording replayed when no file is given.
     static let defaultRecording = "data/phone-tilt-steer-100hz.csv"
-    /// The pipeline used when none is given.
-    static let defaultPipeline = "lowpass:cutoff=5"
+    /// The pipeline used when none is given (also `make demo`'s): Poise's adaptive low-pass.
+    static let defaultPipeline = "adaptive"
 
     @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic).")
     var file: String = defaultRecording

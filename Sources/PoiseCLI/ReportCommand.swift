@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Poise
 import PoiseRecording
 import PoiseRun
 import PoiseReports
@@ -98,6 +99,8 @@ struct ReportCommand: ParsableCommand {
         let report: RecordingReport
         do { report = try RecordingReport(input: input, options: options) } catch let error as RecordingError {
             throw error
+        } catch let error as SpecError {
+            throw error   // a bad --pipeline: usage (exit 64)
         } catch let error as CustomStringConvertible {
             throw CommandError(error.description)
         }

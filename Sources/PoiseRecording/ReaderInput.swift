@@ -10,6 +10,13 @@ public protocol ByteStream: AnyObject {
     /// Reads up to `count` bytes into `buffer` like `read(2)`: the number read, blocking until
     /// some arrive; 0 at the end of the stream; −1 with `errno` set on a failure.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int
+    /// After `read` returned −1: the error to report instead of `errno`'s text (a ZIP entry's
+    /// CRC-32 that differs, say), or nil.
+    var failure: (any Error)? { get }
+}
+
+extension ByteStream {
+    public var failure: (any Error)? { nil }
 }
 
 /// Where a `RecordingReader` gets its bytes.
@@ -25,6 +32,12 @@ enum ReaderInput {
         case .descriptor(let descriptor): return systemRead(descriptor, buffer, count)
         case .stream(let stream): return stream.read(into: buffer, count: count)
         }
+    }
+
+    /// The stream's own error after a failed read, or nil.
+    var failure: (any Error)? {
+        if case .stream(let stream) = self { return stream.failure }
+        return nil
     }
 
     /// The descriptor, for what only a file allows (mapping it, `pread`, `fstat`).

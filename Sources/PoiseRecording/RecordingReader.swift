@@ -522,7 +522,7 @@ public final class RecordingReader {
             // Slow path: one whole line (refills the buffer; blank, unterminated and bad lines).
             guard let (start, end) = try nextLine() else { break }
             if start == end {
-                try problem(.blankLine, line: st.pointee.lineNumber, column: 0, message: "blank line", isError: false)
+                try blankLines()
                 continue
             }
             if !commentRowPrefixes.isEmpty && isCommentRow(start, end) {
@@ -547,6 +547,38 @@ public final class RecordingReader {
             }
         }
         return false
+    }
+
+    /// A blank line (just read) and the blank lines that follow it in the buffer: each is an
+    /// issue (kept), but once the stored issues are full (and no `onIssue` is set) the rest of
+    /// the run is only counted, so a long run of blank lines reads at the parser's speed.
+    private func blankLines() throws {
+        let st = state
+        let first = st.pointee.lineNumber
+        let buffer = st.pointee.bytes
+        let filled = st.pointee.filled
+        var p = st.pointee.position
+        var more = 0
+        while p < filled {
+            if buffer[p] == 10 {
+                p += 1
+            } else if buffer[p] == 13, p + 1 < filled, buffer[p + 1] == 10 {
+                p += 2
+            } else {
+                break
+            }
+            more += 1
+        }
+        st.pointee.position = p
+        st.pointee.lineNumber += more
+        if p - st.pointee.releasedUpTo >= 1 << 26, mapping != nil { releaseConsumedMapping() }
+        for n in 0 ... more {
+            if onIssue == nil && issues.count >= options.maximumStoredIssues {
+                storedSummary.issueCounts[.blankLine, default: 0] += more + 1 - n
+                break
+            }
+            try problem(.blankLine, line: first + n, column: 0, message: "blank line", isError: false)
+        }
     }
 
     /// Checks and converts the parsed row; remembers it for the next row's checks.
@@ -1054,6 +1086,7 @@ public final class RecordingReader {
             count = input.read(buffer + filled, capacity - filled)
         } while count < 0 && errno == EINTR
         if count < 0 {
+            if let failure = input.failure { throw failure }
             throw RecordingError(file: path, line: lineNumber + 1, column: 0,
                                  message: "read failed (\(String(cString: strerror(errno))))")
         }

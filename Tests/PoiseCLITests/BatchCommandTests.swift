@@ -5,7 +5,7 @@ import Testing
 /// the mirrored outputs (equal to running the command on each file), resuming, --force, --shard,
 /// errors with their position, exit statuses, and Ctrl-C.
 @Suite(.serialized) struct BatchCommandTests {
-    static let data = ReadmeCommandTests.packageRoot.appendingPathComponent("data")
+    static let data = SpectrumCommandTests.packageRoot.appendingPathComponent("data")
 
     /// `in/`: walking.csv, shake.csv, sub/tilt-steps.csv (real data/ recordings), an empty file,
     /// a truncated one (cut inside its 23rd line), one that is no recording, and README.md.

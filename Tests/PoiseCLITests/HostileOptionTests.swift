@@ -69,6 +69,12 @@ import Testing
         (["simulate", "--scenario", "still", "--digits", "40", "--out", "OUT"], ["--digits", "40", "between 1 and 17"]),
     ] as [([String], [String])])
     func outOfRangeOptionIsAUsageErrorThatSaysTheRange(arguments: [String], expected: [String]) throws {
+        try expectUsageError(arguments, saying: expected)
+    }
+
+    /// Runs `arguments` (FILE: the 300-row recording, OUT: an output path) and checks exit 64,
+    /// every expected part in the message, and no output written.
+    func expectUsageError(_ arguments: [String], saying expected: [String]) throws {
         let files = try Files()
         defer { files.scratch.remove() }
         let output = files.scratch.path("out.file")
@@ -78,6 +84,20 @@ import Testing
         for part in expected { #expect(result.stderr.contains(part), "\(arguments): '\(part)' not in \(result.stderr)") }
         #expect(!result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output), "\(arguments) wrote an output")
+    }
+
+    /// A bad spec is a usage error wherever it is found bad (the grammar in the command's
+    /// validation, a stage factory after the file's rate is known): exit 64, the message with
+    /// the token and its column, no output file.
+    @Test(arguments: [
+        (["replay", "FILE", "--speed", "max", "--pipeline", "lowpas:cutoff=5", "--out", "OUT"], ["pipeline 'lowpas:cutoff=5'", "did you mean 'lowpass'"]),
+        (["replay", "FILE", "--speed", "max", "--pipeline", "lowpass:cutoff=5 | butter:lowpass,order=9"], ["stage 2", "'order=9' at column 35"]),
+        (["jitter", "FILE", "--filter", "lowpas"], ["--filter", "unknown filter 'lowpas'"]),
+        (["bench", "FILE", "--filter", "factor", "--grid", "q=1"], ["grid 'q=1'", "sweeps k"]),
+        (["report", "FILE", "--pipeline", "lowpass:cutoff=-1", "--out", "OUT"], ["pipeline 'lowpass:cutoff=-1'", "'cutoff=-1' at column 9"]),
+    ] as [([String], [String])])
+    func badSpecIsAUsageError(arguments: [String], expected: [String]) throws {
+        try expectUsageError(arguments, saying: expected)
     }
 
     /// `simulate --duration 1e9` says the real limit (not "must be a positive number"), and a long

@@ -41,4 +41,19 @@ struct McapCommandTests {
         #expect(mcapLines.count == 201 && bagLines.count == 3062)
         #expect(Array(bagLines.prefix(201)) == mcapLines)
     }
+
+    @Test("a file that ends inside a record does not convert (strict); info names the truncation")
+    func truncatedFilesAreNamed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/test2-zstd.mcap"))
+        let short = scratch.path("short.mcap"), cut = scratch.path("cut.mcap")
+        try bytes.dropLast(14).write(to: URL(fileURLWithPath: short))
+        try bytes.prefix(87 + 9 + 10_000).write(to: URL(fileURLWithPath: cut))
+        let converted = try PoiseProcess.run(["convert", short, "--out", scratch.path("short.csv")])
+        #expect(converted.status == 1 && converted.stderr.contains("truncated at byte \(bytes.count - 14) (the recorder did not close the file?)"), "\(converted)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("short.csv")))
+        let info = try PoiseProcess.run(["info", cut])
+        #expect(info.status == 1 && info.stderr.contains("truncated at byte \(87 + 9 + 10_000)") && !info.stderr.hasPrefix("no sensor"), "\(info)")
+    }
 }

@@ -157,7 +157,7 @@ import Testing
     }
 
     /// The phone-vibration peak of BROAD trial 27 is found and reported
-    /// where scipy.signal.welch puts it (scripts/spectral_golden.py wrote the scipy values).
+    /// where scipy.signal.welch puts it (Tests/Goldens/spectral_golden.py wrote the scipy values).
     static var broadTrial27: URL {
         packageRoot.appendingPathComponent("../shared/data/broad/27_disturbed_phone_vibration_B.csv").standardized
     }

@@ -479,4 +479,28 @@ import Poise
         defer { back.remove() }
         #expect { try Recording.load(path: back.path) } throws: { "\($0)".contains("earlier than the previous row") }
     }
+
+    @Test func aLongRunOfBlankLinesIsCountedLineByLine() throws {
+        // 5,000 blank lines (some \r\n) between rows, read through a 256-byte buffer (the run
+        // crosses many refills), mapped, and with an `onIssue` that sees every one.
+        var text = "t_s,acc_x_g,acc_y_g,acc_z_g\n0.00,0,0,1\n0.01,0,0,1\n"
+        for i in 0 ..< 5000 { text += i % 7 == 0 ? "\r\n" : "\n" }
+        text += "0.02,0,0,1\n0.03,0,0,1\n"
+        let file = TemporaryFile(text)
+        defer { file.remove() }
+        for (bufferSize, memoryMap) in [(256, false), (1 << 20, false), (1 << 20, true)] {
+            let options = ReadOptions(bufferSize: bufferSize, maximumStoredIssues: 100, memoryMap: memoryMap)
+            let reader = try RecordingReader(path: file.path, options: options)
+            var samples: [MotionSample] = []
+            while let sample = try reader.next() { samples.append(sample) }
+            #expect(samples.map(\.time) == [0, 0.01, 0.02, 0.03])
+            #expect(reader.summary.issueCounts[.blankLine] == 5000)
+            #expect(reader.issues.map(\.location.line) == Array(4 ..< 104), "buffer \(bufferSize)")
+            var seen: [Int] = []
+            let watched = try RecordingReader(path: file.path, options: options)
+            watched.onIssue = { seen.append($0.location.line) }
+            while try watched.next() != nil {}
+            #expect(seen == Array(4 ..< 5004))
+        }
+    }
 }

@@ -12,7 +12,8 @@ struct SyntheticRosBag {
     /// Message data records: connection id and serialized message.
     var messages: [(connection: UInt32, data: [UInt8])] = []
     /// The chunk's `compression` field. `lz4` wraps the chunk in an LZ4 frame of one stored
-    /// block; any other value leaves the bytes as they are.
+    /// block (FLG 0x40, BD 0x40, header checksum 0xC0: the frame header the `lz4` command writes
+    /// with `-B4 -BD --no-frame-crc`); any other value leaves the bytes as they are.
     var compression = "none"
 
     /// A `sensor_msgs/Imu` message: stamp (sec, nsec), acceleration m/s², angular velocity rad/s.
@@ -41,7 +42,7 @@ struct SyntheticRosBag {
         }
         var file = Array("#ROSBAG V2.0\n".utf8)
         let bagHeaderSize = 4096
-        let stored = compression == "lz4" ? Self.le(UInt32(0x184D_2204)) + [0x40, 0x40, 0x00] + Self.le(UInt32(chunk.count) | 0x8000_0000) + chunk + Self.le(UInt32(0)) : chunk
+        let stored = compression == "lz4" ? Self.le(UInt32(0x184D_2204)) + [0x40, 0x40, 0xC0] + Self.le(UInt32(chunk.count) | 0x8000_0000) + chunk + Self.le(UInt32(0)) : chunk
         let chunkRecord = Self.record([Self.field("op", [0x05]), Self.field("compression", Array(compression.utf8)),
                                        Self.field("size", Self.le(UInt32(chunk.count)))], data: stored)
         let indexPosition = UInt64(file.count + bagHeaderSize + chunkRecord.count)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PoiseSpectral
 
-/// scipy outputs made by scripts/spectral_golden.py (read via #filePath; no bundle resources).
+/// scipy outputs made by Tests/Goldens/spectral_golden.py (read via #filePath; no bundle resources).
 struct Golden: Decodable {
     struct Welch: Decodable {
         var window: String, detrend: String, scaling: String

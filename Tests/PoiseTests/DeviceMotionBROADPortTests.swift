@@ -5,7 +5,7 @@ import Testing
 /// The exact port: with VQF's parameters and schedule (`DeviceMotionConfiguration.vqfDefaults`),
 /// Poise's estimator equals the VQF reference implementation (pip `vqf`) to 1e-7 rad on every
 /// BROAD trial in ../shared/data/broad, 6D and 9D. Golden: Fixtures/vqf_broad.csv, made by
-/// scripts/vqf_broad_golden.py (every 1000th sample and the last of each trial; an error, once
+/// Tests/Goldens/vqf_broad_golden.py (every 1000th sample and the last of each trial; an error, once
 /// made, persists in the attitude, so these samples see any divergence).
 @Suite struct DeviceMotionBROADPortTests {
     struct Golden { var index: Int; var six: Quaternion<Double>; var nine: Quaternion<Double> }

@@ -7,7 +7,7 @@ import Testing
 /// offset estimation, against an independent computation of the same algorithm: VQF's maths
 /// from the `vqf` package's Python implementation, on the schedule docs/fusion.md describes, and
 /// the offset's sphere fit with numpy's solver and eigenvalues, written by
-/// scripts/fusion_default_schedule_golden.py (not by running Poise). Goldens:
+/// Tests/Goldens/fusion_default_schedule_golden.py (not by running Poise). Goldens:
 /// Fixtures/fusion_default_schedule_broad.csv (10 Hz) and fusion_fast_schedule_broad.csv (5 Hz),
 /// the 6D and 9D attitudes and the bias after every 200th sample of the first 80 s of four BROAD
 /// trials and the first 110 s of trial 34, whose attached magnet the offset estimation removes

@@ -3,9 +3,9 @@ import Testing
 @testable import Poise
 
 /// Compares DeviceMotionEstimator with the VQF reference implementation (pip `vqf` 2.1.2) on the
-/// same synthetic input. Golden file: Fixtures/vqf_peer.csv, made by scripts/vqf_peer_fixture.py.
+/// same synthetic input. Golden file: Fixtures/vqf_peer.csv, made by Tests/Goldens/vqf_peer_fixture.py.
 @Suite struct DeviceMotionPeerTests {
-    /// The closed-form input of scripts/vqf_peer_fixture.py `synthetic(i)` (same formulas).
+    /// The closed-form input of Tests/Goldens/vqf_peer_fixture.py `synthetic(i)` (same formulas).
     static func synthetic(_ i: Int) -> MotionSample {
         let t = Double(i) / 100
         let bias = SIMD3<Double>(0.010, -0.005, 0.008)

@@ -4,7 +4,7 @@ import Testing
 
 /// The offline smoother's accuracy on the 15 BROAD trials in ../shared/data/broad (BROAD metric,
 /// default settings) against `vqf.offlineVQF` on the same trials and metric
-/// (Fixtures/vqf_offline_broad.csv, made by scripts/vqf_offline_broad_golden.py). Skipped (and
+/// (Fixtures/vqf_offline_broad.csv, made by Tests/Goldens/vqf_offline_broad_golden.py). Skipped (and
 /// reported so) when ../shared is absent.
 @Suite struct DeviceMotionSmootherBROADTests {
     /// offlineVQF's total, heading and inclination RMSE in degrees by trial and mode ("9d", "6d").
@@ -20,7 +20,7 @@ import Testing
     }
 
     /// The zero-phase inclination computed independently in numpy from the smoother's passes
-    /// (Fixtures/offline_inclination_broad.csv, made by scripts/fusion_offline_inclination.py
+    /// (Fixtures/offline_inclination_broad.csv, made by Tests/Goldens/fusion_offline_inclination.py
     /// --csv): total and inclination RMSE in degrees by trial and mode.
     static func zeroPhaseReference() throws -> [String: [String: SIMD2<Double>]] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/offline_inclination_broad.csv")

@@ -4,7 +4,7 @@ import Testing
 
 /// `GyroscopeSelfCalibration`: a known gyroscope matrix recovered from a simulated recording,
 /// refusals, and the fit on BROAD trials against the numpy reference
-/// (Fixtures/gyro_self_calibration_broad.csv, made by scripts/gyro_self_calibration.py --golden).
+/// (Fixtures/gyro_self_calibration_broad.csv, made by Tests/Goldens/gyro_self_calibration.py --golden).
 @Suite struct GyroscopeSelfCalibrationTests {
     /// The simulated gyroscope: g = A·ω + b.
     static let a = Matrix3(SIMD3(1.004, 0.0010, -0.0008), SIMD3(0.0010, 0.997, 0.0005), SIMD3(-0.0008, 0.0005, 1.002))

@@ -137,21 +137,20 @@ def _candidates():
         yield env
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("libpoise.so.0", "libpoise.so"):
-        yield os.path.join(here, name)
+    yield os.path.join(here, "libpoise.so")   # the wheel's copy
     try:
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "poise"], capture_output=True,
                                 text=True, timeout=10).stdout.strip()
         if libdir:
-            yield os.path.join(libdir, "libpoise.so.0")
+            yield os.path.join(libdir, "libpoise.so")
     except (OSError, subprocess.SubprocessError):
         pass
     found = ctypes.util.find_library("poise")
     if found:
         yield found
-    yield "libpoise.so.0"
+    yield "libpoise.so"
     for prefix in ("/usr/local", os.path.expanduser("~/.local")):
-        yield os.path.join(prefix, "lib", "libpoise.so.0")
+        yield os.path.join(prefix, "lib", "libpoise.so")
 
 
 def _load():
@@ -164,7 +163,7 @@ def _load():
             return ctypes.CDLL(path)
         except OSError as error:
             tried.append(f"{path} ({error})")
-    raise ImportError("poise: libpoise.so.0 not found; install the C library (make install PREFIX=...) "
+    raise ImportError("poise: libpoise.so not found; install the C library (make install PREFIX=...) "
                       "and set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig (a PREFIX other than /usr/local and "
                       "~/.local), or set POISE_LIBRARY to its path. Tried: " + "; ".join(tried))
 

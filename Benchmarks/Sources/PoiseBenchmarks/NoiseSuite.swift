@@ -4,7 +4,7 @@ import Poise
 /// Overlapping Allan deviation of 10^7 samples × 6 axes at octave cluster sizes (m = 1 … 2²²),
 /// single-threaded — Poise (`AllanDeviation.overlapping`, and the streaming accumulator with the
 /// `poise allan` default bound of 2¹⁹ samples) against allantools.oadev on the same data in the
-/// same run (scripts/bench_allan.py; `$POISE_PYTHON` needs numpy and allantools:
+/// same run (Benchmarks/scripts/bench_allan.py; `$POISE_PYTHON` needs numpy and allantools:
 /// Benchmarks/peers/allan.sh makes such a Python). Target: under 2 s.
 func noiseSuite(_ r: Report) {
     let samples = 10_000_000, rate = 400.0, channelCount = 6
@@ -56,7 +56,7 @@ func noiseSuite(_ r: Report) {
         r.notes.append("could not write \(dataURL.path)"); return
     }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../scripts/bench_allan.py").standardized
+        .appendingPathComponent("../../../Benchmarks/scripts/bench_allan.py").standardized
     let python = ProcessInfo.processInfo.environment["POISE_PYTHON"].flatMap { $0.isEmpty ? nil : $0 } ?? "python3"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -69,7 +69,7 @@ func noiseSuite(_ r: Report) {
     guard process.terminationStatus == 0,
           let json = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
           let seconds = json["seconds"] as? Double else {
-        r.notes.append("scripts/bench_allan.py failed (allantools missing? run Benchmarks/peers/allan.sh): ratio not measured"); return
+        r.notes.append("Benchmarks/scripts/bench_allan.py failed (allantools missing? run Benchmarks/peers/allan.sh): ratio not measured"); return
     }
     r.notes.append(String(format: "allantools %@ oadev on the same data (one run): %.2f s", "\(json["allantools"] ?? "?")", seconds))
     r.notes.append(String(format: "overlapping ADEV: allantools / Poise = %.1f", seconds / (whole.medianNanoseconds / 1e9)))

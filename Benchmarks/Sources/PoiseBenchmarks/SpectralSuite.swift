@@ -3,7 +3,7 @@ import Foundation
 import PoiseSpectral
 
 /// Welch PSD of 1M samples × 3 axes (nperseg 1024, Hann, half overlap, constant detrend,
-/// density) — Poise against scipy.signal.welch (timed by scripts/bench_welch.py on the same
+/// density) — Poise against scipy.signal.welch (timed by Benchmarks/scripts/bench_welch.py on the same
 /// data, in the same run) and against a plain-C loop on FFTW. Also one real FFT of 2^20 samples
 /// against numpy.fft.rfft.
 func spectralSuite(_ r: Report) {
@@ -60,7 +60,7 @@ func spectralSuite(_ r: Report) {
     let bytes = channels.flatMap { $0 }.withUnsafeBytes { Data($0) }
     guard (try? bytes.write(to: dataURL)) != nil else { r.notes.append("could not write \(dataURL.path)"); return }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../scripts/bench_welch.py").standardized
+        .appendingPathComponent("../../../Benchmarks/scripts/bench_welch.py").standardized
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path, "--data", dataURL.path, "--rate", "\(rate)",
@@ -73,7 +73,7 @@ func spectralSuite(_ r: Report) {
     guard process.terminationStatus == 0,
           let json = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
           let welchMilliseconds = json["welch_ms"] as? Double, let rfftMilliseconds = json["rfft_ms"] as? Double else {
-        r.notes.append("scripts/bench_welch.py failed (scipy missing?): scipy ratio not measured"); return
+        r.notes.append("Benchmarks/scripts/bench_welch.py failed (scipy missing?): scipy ratio not measured"); return
     }
     r.notes.append(String(format: "scipy %@ welch on the same data: %.2f ms; numpy rfft 2^20: %.2f ms",
                           "\(json["scipy"] ?? "?")", welchMilliseconds, rfftMilliseconds))

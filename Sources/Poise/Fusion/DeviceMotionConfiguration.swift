@@ -114,7 +114,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// `magneticDirectionGainFactor`. Not during the initial convergence (the first
     /// `magnetometerTimeConstant` seconds). Only with a magnetometer and
     /// `magneticDisturbanceRejection`; `vqfDefaults` turns it off. Chosen on the 15 BROAD trials
-    /// by cross-validation (docs/fusion.md, "Field direction").
+    /// by cross-validation (research/fusion-tuning.md, "Field direction").
     public var magneticDirectionThreshold: Double = 4
     /// Time constant of the heading disagreement's low-pass for that test, s. Default 2.
     public var magneticDirectionTimeConstant: Double = 2
@@ -142,7 +142,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// means), while the gyroscope integration, the rest test and the sums of the
     /// accelerometer and magnetometer in the gyroscope earth frame run on every sample.
     /// 0 (or a rate ≥ `sampleRate`) corrects on every sample, exactly like VQF.
-    /// Default 10 Hz: on the 15 BROAD trials (docs/fusion.md, "Default schedule") the most
+    /// Default 10 Hz: on the 15 BROAD trials (research/fusion-tuning.md, "Default schedule") the most
     /// accurate schedule by the cross-validation's score (chosen in 4 of 5 folds), within 1 % of
     /// every-sample correction in 9D, 6D and inclination, at about a fifth of its cost per
     /// update. `fast` (5 Hz) is cheaper still. What a lower rate costs: a magnetic disturbance is
@@ -158,7 +158,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// rate by a few milliseconds; the estimator's own state is not affected. 0 gives the
     /// attitude at the sample's timestamp. Default 0.0025 (VQF: 0): on the 15 BROAD trials the
     /// estimate, VQF's too, lags the optical truth by about 2.5 ms, and 2.5 ms is chosen in every
-    /// fold of the cross-validation (docs/fusion.md, "Output prediction"); on a sensor without a
+    /// fold of the cross-validation (research/fusion-tuning.md, "Output prediction"); on a sensor without a
     /// delay it leads by |ω|·2.5 ms (0.25° at 100 °/s).
     public var outputPrediction: Double = 0.0025
 

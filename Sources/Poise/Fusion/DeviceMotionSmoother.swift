@@ -72,7 +72,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// alone (the other pass has corrected its heading over the whole recording); when
         /// false, only when the other pass ended in motion. Default true (chosen with the 20-s
         /// heading gain so that no BROAD trial is more than 5 % worse than offlineVQF,
-        /// docs/fusion.md).
+        /// research/fusion-tuning.md).
         public var carryHeading: Bool = true
         /// Start each pass with the other pass's final magnetic reference field (norm, dip,
         /// disturbance state). 9D only. Default false.
@@ -96,7 +96,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// time constant), and each sample's inclination the one that turns that low-passed
         /// vector up; the heading stays the combined passes'. 0: the combined passes'
         /// inclination. One more integration and two filter passes, and 176 bytes per sample (240 in all at the peak). Default 4 (chosen
-        /// by leave-trials-out cross-validation on the BROAD trials, docs/fusion.md).
+        /// by leave-trials-out cross-validation on the BROAD trials, research/fusion-tuning.md).
         public var inclinationLowPassTime: Double = 4
         /// Time constant, s, of the zero-phase heading correction (offlineVQF's heading, from its
         /// published description), 9D with `inclinationLowPassTime` > 0 only: per sample, the
@@ -119,7 +119,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// (`GyroscopeSelfCalibration`, from the accelerometer's up direction at quasi-still
         /// moments) and run every pass on the corrected rates; a fit outside the plausible range
         /// is refused and changes nothing. Default true (chosen by leave-trials-out
-        /// cross-validation on the BROAD trials, docs/fusion.md).
+        /// cross-validation on the BROAD trials, research/fusion-tuning.md).
         public var gyroscopeSelfCalibration: Bool = true
         /// With `gyroscopeSelfCalibration`: the largest axis misalignment (|C − I| off the
         /// diagonal, rad) of an accepted fit (`GyroscopeSelfCalibration.Options.maximumMisalignment`).
@@ -184,7 +184,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// defaults with a slower heading correction, `magnetometerTimeConstant` 20 s (online: 9 s;
     /// the other pass covers the slower convergence; with `Options.carryHeading`, the slowest
     /// gain, and the best mean, with no BROAD trial more than 5 % worse than offlineVQF,
-    /// docs/fusion.md), and
+    /// research/fusion-tuning.md), and
     /// without the online field-direction test (`magneticDirectionThreshold` 0: with the slow
     /// heading gain it makes the smoother's BROAD 9D mean worse, 1.552° → 1.600° at 25 s).
     public static func defaultConfiguration(sampleRate: Double = 100,

@@ -31,8 +31,8 @@
 ///   it): then it explains something else (accelerometer errors, accelerations that passed the
 ///   gates) rather than the gyroscope.
 ///
-/// The reference implementation is `scripts/gyro_self_calibration.py` (numpy), which also
-/// measures its effect on the BROAD trials (docs/fusion.md, Offline).
+/// The reference implementation is `Tests/Goldens/gyro_self_calibration.py` (numpy), which also
+/// measures its effect on the BROAD trials (research/fusion-tuning.md, "Offline").
 ///
 /// Cost: `Options.iterations` passes over the recording (a rotation exponential and 9 vector
 /// accumulations per sample) plus one over the anchor pairs each; memory 32 bytes per sample
@@ -59,7 +59,7 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
     /// The number of directions of C (of 9) that the last step solved.
     public var solvedDirections: Int
 
-    /// Settings of the fit (defaults as in `scripts/gyro_self_calibration.py`).
+    /// Settings of the fit (defaults as in `Tests/Goldens/gyro_self_calibration.py`).
     public struct Options: Sendable, Codable, Equatable {
         /// Anchor window, s. Default 0.1.
         public var window: Double = 0.1

@@ -61,10 +61,10 @@ extension StageCatalog {
         let usages: [(String, String, String)] = [
             ("lowpass", "lowpass:cutoff=HZ", "one-pole low-pass"),
             ("highpass", "highpass:cutoff=HZ", "one-pole high-pass"),
-            ("factor", "factor:k=K", "fixed-factor low-pass y ← k·x + (1−k)·y"),
-            ("butter", "butter:lowpass,order=N,cutoff=HZ", "Butterworth low/high/band-pass"),
-            ("accelgraph", "accelgraph:cutoff=HZ[,adaptive]", "Apple AccelerometerGraph filter"),
-            ("oneeuro", "oneeuro:mincutoff=HZ,beta=B", "One Euro filter"),
+            ("factor", "factor:k=K[,highpass]", "fixed-factor low-pass y ← k·x + (1−k)·y"),
+            ("butter", "butter:lowpass|highpass,order=N,cutoff=HZ or butter:bandpass,order=N,low=HZ,high=HZ", "Butterworth low/high/band-pass"),
+            ("accelgraph", "accelgraph:cutoff=HZ[,adaptive][,highpass]", "Apple AccelerometerGraph filter"),
+            ("oneeuro", "oneeuro:mincutoff=HZ,beta=B[,dcutoff=HZ]", "One Euro filter"),
             ("adaptive", "adaptive[:cutoff=HZ,threshold=G]", "Poise adaptive low-pass"),
         ]
         return FilterSpec.names.map { name in

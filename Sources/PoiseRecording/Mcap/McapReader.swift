@@ -14,8 +14,10 @@ import Poise
 ///   index says they hold none of the channels read are skipped undecompressed. Otherwise (a
 ///   recording that was not closed, or written without a summary) the records are scanned once
 ///   for channels first; `notes` says so.
-/// - Chunks: uncompressed, `lz4` (`Lz4FrameDecoder`) and `zstd` (`ZstdDecoder`), each held whole
-///   in memory (at most 64 MiB), its `uncompressed_crc` checked when written (non-zero).
+/// - Chunks: uncompressed, `lz4` (liblz4) and `zstd` (libzstd) through `ChunkDecompression`, each
+///   decompressed into its declared `uncompressed_size` and held whole in memory (at most 64 MiB;
+///   more data than declared is an error), its `uncompressed_crc` checked when written (non-zero),
+///   and the frames' own checksums checked by the libraries.
 ///   Messages outside chunks are read too. Other compressions are refused with an error naming
 ///   the compression.
 /// - Errors: `RecordingError`s with line 0, "record at byte N: …" (inside a chunk: "record at byte
@@ -65,8 +67,9 @@ public final class McapReader: SampleSource {
     private let magneticFieldChannels: Set<UInt16>
     /// Channels present in each chunk (by the chunk's offset), from the summary's chunk indexes.
     private let chunkChannels: [Int: Set<UInt16>]
-    /// The decompressed chunk being read, or nil.
+    /// The decompressed chunk being read, or nil, and whether the end of the file cut it.
     private var chunkInput: RosBagInput?
+    private var chunkIsPartial = false
     private var merger: RosImuMerger
     private var finished = false
 
@@ -174,19 +177,22 @@ public final class McapReader: SampleSource {
             }
         }
         readSummary = !found.isEmpty
+        /// Where the end of the file cut a record, found by the scan.
+        var truncation: RecordingError?
         if found.isEmpty {
             // No summary: a scan of the data section (chunks decompressed) for schemas and channels.
             chunkChannels = [:]
             input.seek(to: dataStart)
-            scan: while let record = try Self.recordHead(input, limit: dataLimit, cut: { _ in }) {
+            scan: while let record = try Self.recordHead(input, limit: dataLimit, cut: { truncation = $0 }) {
                 let offset = input.offset - 9
                 switch record.opcode {
                 case McapRecord.Opcode.schema.rawValue, McapRecord.Opcode.channel.rawValue:
                     var fields = McapRecord.Fields(try Self.content(input, record)) { input.failure(at: offset, "\(McapRecord.name(record.opcode)): \($0)") }
                     try take(record.opcode, &fields)
                 case McapRecord.Opcode.chunk.rawValue:
-                    let chunk = try Self.chunk(input, record, at: offset, path: path)
-                    while let inner = try Self.recordHead(chunk, limit: chunk.fileSize, cut: nil) {
+                    var partial = false
+                    let chunk = try Self.chunk(input, record, at: offset, path: path, cut: { truncation = $0 }, partial: &partial)
+                    while let inner = try Self.recordHead(chunk, limit: chunk.fileSize, cut: partial ? { _ in } : nil) {
                         let innerOffset = chunk.offset - 9
                         if inner.opcode == McapRecord.Opcode.schema.rawValue || inner.opcode == McapRecord.Opcode.channel.rawValue {
                             var fields = McapRecord.Fields(try Self.content(chunk, inner)) { chunk.failure(at: innerOffset, "\(McapRecord.name(inner.opcode)): \($0)") }
@@ -207,10 +213,16 @@ public final class McapReader: SampleSource {
 
         let channels = self.channels
         let topics = channels.map { (topic: $0.topic, type: $0.typeName) }
-        let choice = try RosImuMerger.chooseTopics(topics, imuType: "sensor_msgs/msg/Imu", magneticFieldType: "sensor_msgs/msg/MagneticField",
+        let choice: (imu: String, magneticField: String?)
+        do {
+            choice = try RosImuMerger.chooseTopics(topics, imuType: "sensor_msgs/msg/Imu", magneticFieldType: "sensor_msgs/msg/MagneticField",
                                                    wanted: options.topic, path: path, container: "MCAP file") { index in
-            channels[index].messageEncoding == "cdr" ? nil
-                : "is encoded as \(channels[index].messageEncoding), not cdr: Poise reads ROS 2 (CDR) messages from MCAP files"
+                channels[index].messageEncoding == "cdr" ? nil
+                    : "is encoded as \(channels[index].messageEncoding), not cdr: Poise reads ROS 2 (CDR) messages from MCAP files"
+            }
+        } catch let error as RecordingError where truncation != nil {
+            // The channel may be in the part that is missing: the cut is the news.
+            throw RecordingError(file: path, line: 0, column: 0, message: "\(truncation!.message); before the cut, \(error.message)")
         }
         imuTopic = choice.imu
         magneticFieldTopic = choice.magneticField
@@ -234,7 +246,8 @@ public final class McapReader: SampleSource {
     public func next() throws -> MotionSample? {
         while !finished {
             if let chunk = chunkInput {
-                guard let record = try Self.recordHead(chunk, limit: chunk.fileSize, cut: nil) else {
+                // A cut chunk's last record may be cut too: the truncation is noted already.
+                guard let record = try Self.recordHead(chunk, limit: chunk.fileSize, cut: chunkIsPartial ? { _ in } : nil) else {
                     chunkInput = nil
                     continue
                 }
@@ -254,9 +267,17 @@ public final class McapReader: SampleSource {
                     input.skip(record.length)
                 } else {
                     chunksRead += 1
-                    chunkInput = try Self.chunk(input, record, at: offset, path: path)
+                    chunkInput = try Self.chunk(input, record, at: offset, path: path, cut: cut, partial: &chunkIsPartial)
                 }
-            case McapRecord.Opcode.dataEnd.rawValue, McapRecord.Opcode.footer.rawValue:
+            case McapRecord.Opcode.dataEnd.rawValue:
+                try checkDataSection(record, at: offset)
+                if !isClosed {
+                    // The summary and footer of a file that was not closed: a cut one is truncation too.
+                    while let rest = try Self.recordHead(input, limit: input.fileSize, cut: cut) { input.skip(rest.length) }
+                }
+                finished = true
+                return merger.finish()
+            case McapRecord.Opcode.footer.rawValue:
                 finished = true
                 return merger.finish()
             default:
@@ -264,6 +285,18 @@ public final class McapReader: SampleSource {
             }
         }
         return nil
+    }
+
+    /// Checks the data end record's `data_section_crc` (the CRC-32 of every byte before it) when
+    /// one is written (non-zero), reading the data section again.
+    private func checkDataSection(_ record: (opcode: UInt8, length: Int), at offset: Int) throws {
+        guard record.length >= 4 else { throw input.failure(at: offset, "data end record: \(record.length) bytes, shorter than its data_section_crc") }
+        let crc = try input.bytes(count: 4).littleEndianUInt32(at: 0)
+        guard crc != 0 else { return }
+        let computed = try Self.crc(input, from: 0, to: offset)
+        guard computed == crc else {
+            throw input.failure(at: offset, "data end record: data_section_crc 0x\(String(crc, radix: 16)) differs from the data section's 0x\(String(computed, radix: 16)) (damaged file)")
+        }
     }
 
     @discardableResult
@@ -317,7 +350,9 @@ public final class McapReader: SampleSource {
     /// Reads the next record's opcode and content length, leaving the input at its content; nil
     /// when `limit` is reached exactly. A record that runs past `limit` is an error, unless `cut`
     /// is given and the limit is the end of the file (a recording that was not closed): then
-    /// `cut` gets the error (it throws it, or notes it) and the record is the end.
+    /// `cut` gets the error ("truncated at byte N (the recorder did not close the file?): …"; it
+    /// throws it, or notes it) and the record is the end; a chunk record cut there is returned
+    /// with its declared length, for `chunk` to read the part that is there.
     static func recordHead(_ input: RosBagInput, limit: Int, cut: ((RecordingError) throws -> Void)?) throws -> (opcode: UInt8, length: Int)? {
         let offset = input.offset
         let end = min(limit, input.fileSize)
@@ -326,21 +361,29 @@ public final class McapReader: SampleSource {
         let place = end == input.fileSize ? "the end of the \(input.descriptorIsFile ? "file" : "chunk")" : "byte \(end)"
         let atFileEnd = cut != nil && end == input.fileSize
         func fail(_ message: String) throws -> (opcode: UInt8, length: Int)? {
-            let error = input.failure(at: offset, message)
+            let error = input.failure(at: offset, atFileEnd && input.descriptorIsFile ? "\(truncation(input)): \(message)" : message)
             guard atFileEnd, let cut else { throw error }
             try cut(error)
             input.seek(to: end)
             return nil
         }
         guard available >= 9 else {
-            return try fail("only \(available) bytes before \(place), too few for a record (\(atFileEnd ? "the file was not closed or is truncated" : "truncated?"))")
+            return try fail("only \(available) bytes before \(place), too few for a record\(atFileEnd ? "" : " (truncated?)")")
         }
         let head = try input.bytes(count: 9)
         let length = head.littleEndianUInt64(at: 1)
+        if atFileEnd, input.descriptorIsFile, head[0] == McapRecord.Opcode.chunk.rawValue, length > UInt64(available - 9) {
+            return (head[0], Int(clamping: length))  // cut inside a chunk: `chunk` reads what is there
+        }
         guard length <= UInt64(available - 9) else {
-            return try fail("\(McapRecord.name(head[0])): length \(length) runs past \(place) (\(available - 9) bytes left\(atFileEnd ? ": the file was not closed or is truncated" : ""))")
+            return try fail("\(McapRecord.name(head[0])): length \(length) runs past \(place) (\(available - 9) bytes left)")
         }
         return (head[0], Int(length))
+    }
+
+    /// "truncated at byte N (the recorder did not close the file?)", N the file's size.
+    static func truncation(_ input: RosBagInput) -> String {
+        "truncated at byte \(input.fileSize) (the recorder did not close the file?)"
     }
 
     /// The content of `record` (at most the read buffer's size), valid until the next read.
@@ -351,54 +394,69 @@ public final class McapReader: SampleSource {
         return try input.bytes(count: record.length)
     }
 
-    /// Reads a chunk record's content and returns its records decompressed, CRC checked.
-    static func chunk(_ input: RosBagInput, _ record: (opcode: UInt8, length: Int), at offset: Int, path: String) throws -> RosBagInput {
+    /// Reads a chunk record's content and returns its records decompressed (into the declared
+    /// `uncompressed_size`, at most `maximumChunkSize`), CRC checked when one is written.
+    ///
+    /// A chunk that the end of the file cuts (`recordHead` returned it) is handed to `cut` as a
+    /// truncation error (which throws it in strict reading); then the records decompressed from
+    /// the bytes that are there are returned (the CRC cannot be checked), and `partial` is set.
+    static func chunk(_ input: RosBagInput, _ record: (opcode: UInt8, length: Int), at offset: Int, path: String,
+                      cut: ((RecordingError) throws -> Void)? = nil, partial: UnsafeMutablePointer<Bool>? = nil) throws -> RosBagInput {
         func fail(_ message: String) -> RecordingError { input.failure(at: offset, "chunk record: \(message)") }
-        guard record.length <= maximumChunkSize + 1024 else {
-            throw fail("\(record.length) bytes, larger than the \(maximumChunkSize)-byte limit")
+        let present = min(record.length, input.remaining)
+        let isCut = present < record.length
+        partial?.pointee = isCut
+        func empty() throws -> RosBagInput { try RosBagInput(path: path, size: 0, place: { "record at byte \($0)" }) { _ in 0 } }
+        // message_start_time, message_end_time, uncompressed_size, uncompressed_crc, the length
+        // of compression; then compression and the records' length.
+        let fixed = 8 + 8 + 8 + 4 + 4
+        guard record.length >= fixed + 8 else { throw fail("\(record.length) bytes, shorter than its \(fixed + 8) bytes of fields") }
+        if isCut {
+            try cut?(input.failure(at: offset, "\(truncation(input)): chunk record: \(present) of its \(record.length) bytes are there; the messages after the last whole record they hold are lost"))
         }
-        let content = record.length <= input.capacity ? Array(try input.bytes(count: record.length)) : try input.copy(count: record.length)
-        return try content.withUnsafeBufferPointer { content in
-            var fields = McapRecord.Fields(content, fail: fail)
-            _ = try fields.uint64("message_start_time")
-            _ = try fields.uint64("message_end_time")
-            let size = try fields.uint64("uncompressed_size")
-            let crc = try fields.uint32("uncompressed_crc")
-            let compression = try fields.string("compression")
-            let recordsLength = try fields.uint64("records length")
-            guard recordsLength == UInt64(fields.remaining) else {
-                throw fail("records length \(recordsLength) differs from the \(fields.remaining) bytes the record has left")
-            }
-            guard size <= UInt64(maximumChunkSize) else {
-                throw fail("uncompressed_size \(size) is larger than the \(maximumChunkSize)-byte limit")
-            }
-            let records = UnsafeBufferPointer(rebasing: content[(content.count - fields.remaining)...])
-            let name = compression.isEmpty ? "uncompressed" : compression
-            let bytes: [UInt8]
+        guard present >= fixed else { input.skip(present); return try empty() }
+        var head = McapRecord.Fields(try input.bytes(count: fixed), fail: fail)
+        _ = try head.uint64("message_start_time")
+        _ = try head.uint64("message_end_time")
+        let size = try head.uint64("uncompressed_size")
+        let crc = try head.uint32("uncompressed_crc")
+        let nameLength = Int(try head.uint32("length of compression"))
+        guard nameLength <= record.length - fixed - 8, nameLength <= input.capacity else {
+            throw fail("compression (\(nameLength) bytes) runs past the end of the \(record.length)-byte record")
+        }
+        guard present >= fixed + nameLength + 8 else { input.skip(present - fixed); return try empty() }
+        let compression = String(decoding: try input.bytes(count: nameLength), as: UTF8.self)
+        let recordsLength = try input.bytes(count: 8).littleEndianUInt64(at: 0)
+        let left = record.length - fixed - nameLength - 8
+        guard recordsLength == UInt64(left) else {
+            throw fail("records length \(recordsLength) differs from the \(left) bytes the record has left")
+        }
+        guard size <= UInt64(maximumChunkSize) else {
+            throw fail("uncompressed_size \(size) is larger than the \(maximumChunkSize)-byte limit")
+        }
+        let method: ChunkDecompression.Method
+        switch compression {
+        case "": method = .none
+        case "lz4": method = .lz4
+        case "zstd": method = .zstd
+        default:
+            throw fail("compressed with \(compression): Poise reads uncompressed, lz4 and zstd chunks (`mcap recover --compression zstd IN -o OUT` rewrites a file with zstd)")
+        }
+        return try RosBagInput(path: path, size: Int(size), place: { "record at byte \($0) of the \(method.rawValue) chunk at byte \(offset)" }) { output in
+            let produced: Int
             do {
-                switch compression {
-                case "":
-                    guard records.count == Int(size) else { throw fail("\(records.count) bytes, not the uncompressed_size \(size)") }
-                    bytes = Array(records)
-                case "lz4":
-                    bytes = try Lz4FrameDecoder.decompress(records, expectedSize: Int(size))
-                case "zstd":
-                    bytes = try ZstdDecoder.decompress(records, expectedSize: Int(size))
-                default:
-                    throw fail("compressed with \(compression): Poise reads uncompressed, lz4 and zstd chunks (`mcap recover --compression zstd IN -o OUT` rewrites a file with zstd)")
-                }
-            } catch let failure as Lz4FrameDecoder.Failure {
-                throw fail("lz4: \(failure)")
-            } catch let failure as ZstdDecoder.Failure {
-                throw fail("zstd: \(failure)")
+                produced = try ChunkDecompression.decompress(method, from: input, count: left - (record.length - present), into: output, partial: isCut)
+            } catch let failure as ChunkDecompression.Failure {
+                throw fail(method == .none ? "\(failure)" : "\(method.rawValue): \(failure)")
             }
+            if isCut { return produced }
             if crc != 0 {
-                let computed = bytes.withUnsafeBufferPointer(Crc32.checksum)
+                let computed = Crc32.checksum(UnsafeBufferPointer(output))
                 guard computed == crc else {
                     throw fail("uncompressed_crc 0x\(String(crc, radix: 16)) differs from the records' 0x\(String(computed, radix: 16)) (damaged chunk)")
                 }
             }
-            return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the \(name) chunk at byte \(offset)" }
+            return produced
         }
     }
 

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// Sequential, buffered reading of a seekable file, by absolute byte offset, in bounded memory:
-/// one buffer of a fixed capacity. Also reads bytes already in memory (a decompressed chunk). Every request is checked against the bytes the file has, so a
-/// length field read from the file can never make it read past the end or allocate without bound.
+/// one buffer of a fixed capacity. Also reads bytes already in memory (a decompressed chunk).
+/// Every request is checked against the bytes the file has, so a length field read from the file
+/// can never make it read past the end or allocate without bound.
 final class RosBagInput {
     let path: String
     /// Size of the file in bytes, taken when it was opened.
@@ -44,16 +45,26 @@ final class RosBagInput {
         place = { "record at byte \($0)" }
     }
 
-    /// Reads `bytes` (a decompressed chunk); offsets count from its start and are named with `place`.
-    init(path: String, bytes: [UInt8], place: @escaping (Int) -> String) {
+    /// Reads the bytes that `fill` writes into a buffer of `size` bytes (a decompressed chunk; it
+    /// returns how many it wrote); offsets count from its start and are named with `place`.
+    ///
+    /// - Throws: what `fill` throws (the buffer is released).
+    init(path: String, size: Int, place: @escaping (Int) -> String, fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) throws {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size))
+        let written: Int
+        do {
+            written = min(size, try fill(UnsafeMutableBufferPointer(start: buffer, count: size)))
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
+        self.buffer = buffer
         self.path = path
         self.place = place
         descriptor = -1
-        fileSize = bytes.count
-        capacity = bytes.count
-        buffer = .allocate(capacity: max(1, bytes.count))
-        buffer.initialize(from: bytes, count: bytes.count)
-        filled = bytes.count
+        fileSize = written
+        capacity = written
+        filled = written
     }
 
     /// The error for the record at `offset`: "record at byte N: message".

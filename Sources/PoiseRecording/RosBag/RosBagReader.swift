@@ -18,9 +18,10 @@ import Poise
 ///
 /// The bag's index (connection records after `index_pos`) is read first, then the chunks in file
 /// order. Uncompressed chunks are read record by record from a buffer of
-/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` chunks are
-/// and `lz4` chunks are decompressed whole, one at a time (at most 64 MiB), by `Bzip2Decoder` and
-/// `Lz4FrameDecoder`; other compressions are refused with an error naming the compression.
+/// `ReadOptions.bufferSize` bytes (a record larger than that is an error); `bz2` and `lz4` chunks
+/// are decompressed whole, one at a time, into their declared size (at most 64 MiB), by libbz2
+/// and liblz4 (`ChunkDecompression`: every CRC and xxHash the data carries checked); other
+/// compressions are refused with an error naming the compression.
 ///
 /// Errors are `RecordingError`s with line 0 and the place in the message: "record at byte N: …".
 /// Strict mode stops at the first bad sample (non-finite value, stamp going backwards); lenient
@@ -53,6 +54,9 @@ public final class RosBagReader: SampleSource {
     }
 
     private let input: RosBagInput
+    /// False for a bag read without its index (lenient reading of a bag whose recorder did not
+    /// close it): the records end at the first one the end of the file cuts.
+    public let isIndexed: Bool
     private let imuConnections: Set<UInt32>
     private let magneticFieldConnections: Set<UInt32>
     /// Offset of the first record after the chunks (`index_pos`).
@@ -95,25 +99,53 @@ public final class RosBagReader: SampleSource {
         }
         input.skip(bagHeaderData)
         let dataStart = input.offset
-        guard rawIndex != 0 else {
-            throw RecordingError(file: path, line: 0, column: 0, message: "record at byte \(headerOffset): the bag is not indexed (index_pos 0, recording not closed): run `rosbag reindex` on it")
+        // A bag whose recorder did not close it has index_pos 0; one cut short points past its end.
+        let unclosed = rawIndex == 0 || rawIndex > UInt64(input.fileSize)
+        if unclosed && options.strict {
+            let why = rawIndex == 0 ? "the bag is not indexed (index_pos 0, recording not closed): run `rosbag reindex` on it"
+                : "truncated at byte \(input.fileSize) (the recorder did not close the file?): index_pos \(rawIndex) is past the end, so the bag's index is lost (`rosbag reindex` rebuilds it; lenient reading keeps the messages before the cut)"
+            throw RecordingError(file: path, line: 0, column: 0, message: "record at byte \(headerOffset): \(why)")
         }
-        guard let index = Int(exactly: rawIndex), index >= dataStart, index <= input.fileSize else {
-            throw RecordingError(file: path, line: 0, column: 0, message: "record at byte \(headerOffset): index_pos \(rawIndex) is outside the \(input.fileSize)-byte file (truncated bag?)")
+        guard let index = unclosed ? input.fileSize : Int(exactly: rawIndex), index >= dataStart else {
+            throw RecordingError(file: path, line: 0, column: 0, message: "record at byte \(headerOffset): index_pos \(rawIndex) is before the first record (damaged bag?)")
         }
         indexPosition = index
-        // The index: connection and chunk info records up to the end of the file.
-        input.seek(to: index)
+        isIndexed = !unclosed
         var found: [UInt32: RosBagConnection] = [:]
-        while true {
-            let offset = input.offset
-            guard let (header, dataLength) = try Self.nextRecord(input, limit: input.fileSize) else { break }
-            if header.op == .connection {
-                let data = try Self.data(input, count: dataLength, recordOffset: offset)
-                let connection = try RosBagConnection(header: header, data: data) { input.failure(at: offset, "connection \($0)") }
-                found[connection.id] = connection
-            } else {
-                input.skip(dataLength)
+        func take(_ header: RosBagRecordHeader, _ dataLength: Int, at offset: Int, from input: RosBagInput) throws {
+            let data = try Self.data(input, count: dataLength, recordOffset: offset)
+            let connection = try RosBagConnection(header: header, data: data) { input.failure(at: offset, "connection \($0)") }
+            if found[connection.id] == nil { found[connection.id] = connection }
+        }
+        if unclosed {
+            // No index (lenient reading): the connection records are found by a scan of the
+            // records, in chunks too, up to the first record the end of the file cuts.
+            input.seek(to: dataStart)
+            scan: while true {
+                let offset = input.offset
+                guard let (header, dataLength) = try? Self.nextRecord(input, limit: input.fileSize) else { break scan }
+                switch header.op {
+                case .connection:
+                    try take(header, dataLength, at: offset, from: input)
+                case .chunk where (header.compression ?? "none") == "none":
+                    break  // its records follow
+                case .chunk where ["bz2", "lz4"].contains(header.compression ?? ""):
+                    let chunk = try RosBagReader.decompressedChunk(input, header, dataLength: dataLength, at: offset)
+                    while let (inner, innerLength) = try Self.nextRecord(chunk, limit: chunk.fileSize) {
+                        let innerOffset = chunk.offset
+                        if inner.op == .connection { try take(inner, innerLength, at: innerOffset, from: chunk) } else { chunk.skip(innerLength) }
+                    }
+                default:
+                    input.skip(dataLength)
+                }
+            }
+        } else {
+            // The index: connection and chunk info records up to the end of the file.
+            input.seek(to: index)
+            while true {
+                let offset = input.offset
+                guard let (header, dataLength) = try Self.nextRecord(input, limit: input.fileSize) else { break }
+                if header.op == .connection { try take(header, dataLength, at: offset, from: input) } else { input.skip(dataLength) }
             }
         }
         connections = found.values.sorted { $0.id < $1.id }
@@ -140,7 +172,17 @@ public final class RosBagReader: SampleSource {
             let input = chunkInput ?? self.input
             let offset = input.offset
             let limit = chunkInput?.fileSize ?? chunkEnd ?? indexPosition
-            guard let (header, dataLength) = try Self.nextRecord(input, limit: limit) else {
+            let next: (RosBagRecordHeader, Int)?
+            do {
+                next = try Self.nextRecord(input, limit: limit)
+            } catch is RecordingError where !isIndexed && chunkInput == nil && limit == self.input.fileSize {
+                // The end of an unclosed bag: the cut record and what it held are lost.
+                try merger.note(.truncatedLastLine, RecordingError(file: path, line: 0, column: 0, message: "record at byte \(offset): truncated at byte \(self.input.fileSize) (the recorder did not close the file?): \(self.input.fileSize - offset) bytes of a record are there; the messages of the record (a whole chunk, when it is one) are lost"), isError: true)
+                finished = true
+                if let last = merger.finish() { return last }
+                break
+            }
+            guard let (header, dataLength) = next else {
                 if chunkInput != nil { chunkInput = nil; continue }
                 if chunkEnd != nil { chunkEnd = nil; continue }
                 finished = true
@@ -155,7 +197,7 @@ public final class RosBagReader: SampleSource {
                 case "none":
                     chunkEnd = input.offset + dataLength
                 case "bz2", "lz4":
-                    chunkInput = try decompressedChunk(header, dataLength: dataLength, at: offset)
+                    chunkInput = try Self.decompressedChunk(self.input, header, dataLength: dataLength, at: offset)
                 case let compression:
                     throw failure("chunk compressed with \(compression): Poise reads uncompressed, bz2 and lz4 chunks only (`rosbag decompress` writes an uncompressed bag)")
                 }
@@ -185,28 +227,20 @@ public final class RosBagReader: SampleSource {
     }
 
     /// Decompresses the bz2 or lz4 chunk whose data follows (`dataLength` bytes; at most 64 MiB
-    /// compressed and decompressed, as its `size` field says).
-    private func decompressedChunk(_ header: RosBagRecordHeader, dataLength: Int, at offset: Int) throws -> RosBagInput {
+    /// compressed and decompressed, as its `size` field says) into a buffer of its declared size.
+    private static func decompressedChunk(_ input: RosBagInput, _ header: RosBagRecordHeader, dataLength: Int, at offset: Int) throws -> RosBagInput {
         guard let size = header.size.flatMap({ Int(exactly: $0) }) else { throw input.failure(at: offset, "chunk without a size field") }
-        guard size <= Self.maximumChunkSize, dataLength <= Self.maximumChunkSize else {
-            throw input.failure(at: offset, "chunk of \(dataLength) bytes (\(size) decompressed) is larger than the \(Self.maximumChunkSize)-byte limit")
+        guard size <= maximumChunkSize, dataLength <= maximumChunkSize else {
+            throw input.failure(at: offset, "chunk of \(dataLength) bytes (\(size) decompressed) is larger than the \(maximumChunkSize)-byte limit")
         }
         let compression = header.compression ?? ""
-        func decode(_ compressed: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        return try RosBagInput(path: input.path, size: size, place: { "record at byte \($0) of the \(compression) chunk at byte \(offset)" }) { output in
             do {
-                return compression == "lz4" ? try Lz4FrameDecoder.decompress(compressed, expectedSize: size)
-                                            : try Bzip2Decoder.decompress(compressed, expectedSize: size)
-            } catch let failure as Bzip2Decoder.Failure {
-                throw input.failure(at: offset, "bz2 chunk: \(failure)")
-            } catch let failure as Lz4FrameDecoder.Failure {
-                throw input.failure(at: offset, "lz4 chunk: \(failure)")
+                return try ChunkDecompression.decompress(compression == "lz4" ? .lz4 : .bzip2, from: input, count: dataLength, into: output)
+            } catch let failure as ChunkDecompression.Failure {
+                throw input.failure(at: offset, "\(compression) chunk: \(failure)")
             }
         }
-        // A chunk larger than the read buffer is copied out of it first.
-        let bytes = dataLength <= input.capacity
-            ? try decode(try input.bytes(count: dataLength))
-            : try input.copy(count: dataLength).withUnsafeBufferPointer(decode)
-        return RosBagInput(path: path, bytes: bytes) { "record at byte \($0) of the \(compression) chunk at byte \(offset)" }
     }
 
     /// The largest decompressed chunk read (bytes): chunks are held whole in memory.

@@ -2,9 +2,10 @@ import Foundation
 import Poise
 
 /// Reads a recording session: a folder with one CSV per sensor, each at its own rate, merged
-/// onto one timeline; or the same files in a ZIP archive (Sensor Logger's export), read by
-/// `ZipArchive` (stored or deflate entries, CRC-32 checked) and extracted to a temporary folder
-/// that is removed when the reader is released.
+/// onto one timeline; or the same files in a ZIP archive (Sensor Logger's and phyphox's exports),
+/// each entry streamed from the archive as it is read (`ZipArchive`, `ZipEntryStream`: stored or
+/// inflated by zlib, size and CRC-32 checked; nothing extracted, memory bounded whatever the
+/// entries' sizes). Errors inside an archive name the entry as `export.zip/Gyroscope.csv:3:4`.
 ///
 /// Recognised layouts (`SessionLayout`):
 /// - **Sensor Logger** (iOS and Android; `time` ns since the epoch, columns `z,y,x` in any order):
@@ -177,10 +178,6 @@ public final class SessionReader: SampleSource {
 
     /// Whether the session came as a ZIP archive (the app's export) rather than a folder.
     public let isArchive: Bool
-    /// Where an archive's files were extracted (removed when the reader is released), or nil.
-    let extractedFolder: String?
-    /// The extracted archive's temporary folder (removed with the reader).
-    private var extraction: TemporaryFolder?
 
     /// Opens the session's files and chooses the timeline.
     ///
@@ -193,10 +190,11 @@ public final class SessionReader: SampleSource {
         try options.refuseCSVLayout(path: path, allowsComments: true,
                                     "a session's files are mapped by the session reader (read one of its files alone to map it yourself)")
         let layout: SessionLayout
-        let folder: String
+        /// A reader of the plan's file, named `folder/File.csv` or `export.zip/File.csv`.
+        let open: (SessionLayout.Plan, ReadOptions) throws -> RecordingReader
         if ZipArchive.recognizes(path: path) {
-            // The app's export: the files the layout reads are extracted to a temporary folder
-            // (entries in a subfolder count by their file name).
+            // The app's export: each file the layout reads is streamed from the archive
+            // (entries in a subfolder count by their file name), never extracted.
             let archive = try ZipArchive(path: path)
             var entries: [String: ZipArchive.Entry] = [:]
             for entry in archive.entries {
@@ -204,35 +202,13 @@ public final class SessionReader: SampleSource {
                 guard entries[name] == nil else { throw archive.failure("two entries named \(name)") }
                 entries[name] = entry
             }
-            // Entries whose header was looked at, kept for extraction.
-            var contents: [String: [UInt8]] = [:]
             layout = try SessionLayout(files: entries.keys.sorted(), folder: path) { name in
-                guard let entry = entries[name], let bytes = try? archive.contents(of: entry) else { return nil }
-                contents[name] = bytes
-                return SessionLayout.firstLine(of: bytes)
+                entries[name].flatMap { archive.prefix(of: $0, count: 65_536) }.map { SessionLayout.firstLine(of: $0) }
             }
-            // Registered with `TemporaryFiles`, files and folder: removed on exit and signals too.
-            let made: TemporaryFolder
-            do {
-                made = try TemporaryFolder(prefix: "poise-session", purpose: "extracting the archive")
-            } catch let error as RecordingError {
-                throw RecordingError(file: path, line: 0, column: 0, message: error.message)
-            }
-            extraction = made
-            let temporary = made.path
-            extractedFolder = temporary
-            folder = temporary
-            do {
-                for plan in layout.plans {
-                    guard let entry = entries[plan.name] else { continue }
-                    let bytes = try contents[plan.name] ?? archive.contents(of: entry)
-                    guard FileManager.default.createFile(atPath: made.file(plan.name), contents: Data(bytes)) else {
-                        throw RecordingError(file: path, line: 0, column: 0, message: "entry \(plan.name): cannot write it to the temporary folder \(temporary)")
-                    }
-                }
-            } catch {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw error
+            open = { plan, options in
+                let name = (path as NSString).appendingPathComponent(plan.name)
+                guard let entry = entries[plan.name] else { throw RecordingError(file: name, line: 0, column: 0, message: "no such entry") }
+                return try RecordingReader(stream: archive.stream(entry), name: name, options: options)
             }
             isArchive = true
         } else {
@@ -243,8 +219,7 @@ public final class SessionReader: SampleSource {
                 throw RecordingError(file: path, line: 0, column: 0, message: "cannot list the folder (\(error.localizedDescription))")
             }
             layout = try SessionLayout(files: names, folder: path) { Self.firstLine(of: $0, in: path) }
-            folder = path
-            extractedFolder = nil
+            open = { plan, options in try RecordingReader(path: (path as NSString).appendingPathComponent(plan.name), options: options) }
             isArchive = false
         }
         var streams: [Stream] = []
@@ -257,52 +232,27 @@ public final class SessionReader: SampleSource {
         fileOptions.skipLines = 0
         fileOptions.delimiter = nil
         fileOptions.decimalComma = nil
-        do {
-            for plan in layout.plans {
-                var planOptions = fileOptions
-                planOptions.columns = plan.columns
-                let filePath = (folder as NSString).appendingPathComponent(plan.name)
-                let reader = try RecordingReader(path: filePath, options: planOptions)
-                streams.append(try Stream(file: File(name: plan.name, use: plan.use, isRead: true), reader: reader, slots: plan.slots))
-            }
-        } catch {
-            if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
-            throw Self.relabel(error, extractedFolder: extractedFolder, archive: path)
+        for plan in layout.plans {
+            var planOptions = fileOptions
+            planOptions.columns = plan.columns
+            let reader = try open(plan, planOptions)
+            streams.append(try Stream(file: File(name: plan.name, use: plan.use, isRead: true), reader: reader, slots: plan.slots))
         }
         // The timeline: the fastest file that is not a gravity half (the first of equals).
         let candidates = streams.indices.filter { !streams[$0].slots.contains(.gravity) }
         guard let timeline = candidates.min(by: { streams[$0].medianInterval < streams[$1].medianInterval }) else {
-            if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
             throw RecordingError(file: path, line: 0, column: 0, message: "\(layout.format.name): no sensor file to read")
         }
         streams[timeline].file.isTimeline = true
-        let first = streams.remove(at: timeline)  // (the temporary folder is removed in deinit from here on)
+        let first = streams.remove(at: timeline)
         streams.insert(first, at: 0)
         self.streams = streams
         ignoredFiles = layout.ignored.map { File(name: $0.name, use: $0.reason, isRead: false) }
         schema = Self.schema(format: layout.format, streams: streams, ignored: layout.ignored, accelerationSign: accelerationSign)
     }
 
-    deinit {
-        if let extractedFolder { try? FileManager.default.removeItem(atPath: extractedFolder) }
-    }
-
-    /// An error or issue about an extracted file, named as the entry of the archive
-    /// (`export.zip/Gyroscope.csv:3:4: …`).
-    static func relabel(_ error: Error, extractedFolder: String?, archive: String) -> Error {
-        guard let extractedFolder, var located = error as? RecordingError, located.file.hasPrefix(extractedFolder) else { return error }
-        located.file = archive + located.file.dropFirst(extractedFolder.count)
-        return located
-    }
-
     public var issues: [RecordingIssue] {
-        Array(streams.flatMap { $0.reader.issues }.prefix(options.maximumStoredIssues)).map { issue in
-            var issue = issue
-            if let located = Self.relabel(issue.location, extractedFolder: extractedFolder, archive: path) as? RecordingError {
-                issue.location = located
-            }
-            return issue
-        }
+        Array(streams.flatMap { $0.reader.issues }.prefix(options.maximumStoredIssues))
     }
 
     public var summary: ReadSummary {
@@ -319,14 +269,6 @@ public final class SessionReader: SampleSource {
     }
 
     public func next() throws -> MotionSample? {
-        do {
-            return try nextMerged()
-        } catch {
-            throw Self.relabel(error, extractedFolder: extractedFolder, archive: path)
-        }
-    }
-
-    private func nextMerged() throws -> MotionSample? {
         guard !finished else { return nil }
         let timeline = streams[0]
         while let sample = try timeline.next() {

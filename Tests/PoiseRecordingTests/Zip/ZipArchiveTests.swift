@@ -37,13 +37,14 @@ import Poise
             let info = try RecordingInfo.inspect(path: scratch.path(method + ".zip"))
             #expect(info.text.contains("Sensor Logger session (a ZIP archive"), "\(info.text)")
         }
-        // The extracted files are gone once the reader is.
-        var reader: SessionReader? = try SessionReader(path: scratch.path("ZIP_DEFLATED.zip"))
-        let extracted = try #require(reader?.extractedFolder)
-        #expect(FileManager.default.fileExists(atPath: extracted + "/Gyroscope.csv"))
-        #expect(reader?.isArchive == true)
-        reader = nil
-        #expect(!FileManager.default.fileExists(atPath: extracted))
+        // The entries are streamed: nothing is written to the temporary folder.
+        let temporary = FileManager.default.temporaryDirectory.path
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-session-") })
+        let reader = try SessionReader(path: scratch.path("ZIP_DEFLATED.zip"))
+        #expect(reader.isArchive)
+        while try reader.next() != nil {}
+        let during = Set(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-session-") })
+        #expect(during.subtracting(before).isEmpty)
     }
 
     func refusal(_ path: String) -> String {

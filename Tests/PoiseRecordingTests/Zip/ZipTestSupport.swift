@@ -35,13 +35,19 @@ struct PythonScratch {
 }
 
 /// Whether `python3` runs here (the references need it).
-let pythonPresent: Bool = {
+let pythonPresent = exitsCleanly(["python3", "-c", "import zlib, zipfile"])
+
+/// Whether `command` is on the PATH.
+func commandPresent(_ command: String) -> Bool { exitsCleanly(["sh", "-c", "command -v \(command)"]) }
+
+/// Whether `arguments` (run through /usr/bin/env, output discarded) exits with status 0.
+func exitsCleanly(_ arguments: [String]) -> Bool {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import zlib, zipfile"]
+    process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return false }
     process.waitUntilExit()
     return process.terminationStatus == 0
-}()
+}

@@ -61,7 +61,7 @@ import Testing
     }
 
     /// BROAD trial 02 (real magnetometer), one fit of every row, against
-    /// scripts/ellipsoid_fit_golden.py (numpy lstsq on the design matrix, scipy sqrtm).
+    /// Tests/Goldens/ellipsoid_fit_golden.py (numpy lstsq on the design matrix, scipy sqrtm).
     @Test(.enabled(if: DeviceMotionBROADTests.isPresent, "../shared/data/broad is absent"))
     func equalsTheNumpyReferenceOnBROAD02() throws {
         let reference = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: Self.golden)) as? [String: Any])

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Golden outputs written by scripts/filter_goldens.py (scipy 1.17 and OneEuroFilter 0.2.1).
+/// Golden outputs written by Tests/Goldens/filter_goldens.py (scipy 1.17 and OneEuroFilter 0.2.1).
 struct FilterGoldens: Decodable {
     struct ButterworthCase: Decodable {
         var band: String
@@ -34,7 +34,7 @@ struct FilterGoldens: Decodable {
         do {
             return try JSONDecoder().decode(FilterGoldens.self, from: Data(contentsOf: url))
         } catch {
-            fatalError("cannot read \(url.path): \(error) — run scripts/filter_goldens.py")
+            fatalError("cannot read \(url.path): \(error) — run Tests/Goldens/filter_goldens.py")
         }
     }()
 }

@@ -3,7 +3,7 @@ import Testing
 import Poise
 
 /// `AllanDeviation` against `allantools.oadev(y, rate, data_type="freq", taus=…)`:
-/// Fixtures/allan_golden.json, made once by scripts/allan_golden.py. The signals are rebuilt here
+/// Fixtures/allan_golden.json, made once by Tests/Goldens/allan_golden.py. The signals are rebuilt here
 /// from the same integer generator.
 @Suite struct AllanDeviationGoldenTests {
     struct Golden: Decodable {
@@ -18,7 +18,7 @@ import Poise
         }()
     }
 
-    /// The generator of scripts/allan_golden.py: values in [−0.5, 0.5).
+    /// The generator of Tests/Goldens/allan_golden.py: values in [−0.5, 0.5).
     static func uniforms(seed: UInt64, count: Int) -> [Double] {
         var state = seed
         return (0..<count).map { _ in
