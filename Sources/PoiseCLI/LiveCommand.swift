@@ -60,7 +60,8 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        try FileIdentity.requireDistinct(outputs: [out], inputs: [])
+        // --out is written in place: never the file standard input reads.
+        try FileIdentity.requireDistinct(outputs: [out], inputs: [source == "-" ? "-" : nil])
         let interrupt = InterruptFlag()
         defer { interrupt.restore() }
         let request = LiveRequest(source: source, pipeline: pipeline, sampleRate: rate, outputPath: out,

@@ -61,8 +61,9 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     /// Standard input and serial ports: the lines the reader may see, and what one read brings.
     private var streamLines = StreamLines(maximumLine: LiveFeed.maximumLine)
     private var chunk: [UInt8] = []
-    /// Inputs left out so far, by reason (under `lock`).
+    /// Inputs left out so far, by reason (under `lock`), and the reading thread's own copy.
     private var bad = LiveBadInput()
+    private var seenBad = LiveBadInput()
     /// Called (in the reading thread) each time an input is left out, with the counts so far.
     public var onBadInput: ((LiveBadInput) -> Void)?
     /// With `spin`: when the next datagram should come (`ArrivalPredictor`).
@@ -179,13 +180,13 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     /// dropped for their size; tells `onBadInput` when an input was left out.
     @inline(__always)
     private func noteBad(_ lines: LiveBadInput) {
-        lock.lock()
         var counts = lines
-        counts.oversizedDatagrams = dropped
-        let changed = counts != bad
-        bad = counts
-        lock.unlock()
-        if changed { onBadInput?(counts) }
+        counts.oversizedDatagrams = dropped   // written by this thread only
+        // Nothing new (the common case): no lock taken.
+        guard counts != seenBad else { return }
+        seenBad = counts
+        lock.lock(); bad = counts; lock.unlock()
+        onBadInput?(counts)
     }
 
     /// Notes a read of `count` bytes (as they go to the reader) that arrived at `time`.

@@ -221,6 +221,17 @@ import Glibc
         #expect(try json(whole.stdout)["samples"] as? Int == 20)
     }
 
+    /// The output is written in place, so it may never be the file standard input reads.
+    @Test func theOutputCannotBeTheInput() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 50, rate: 100)
+        let before = try String(contentsOfFile: input, encoding: .utf8)
+        let result = try PoiseProcess.run(["live", "-", "--rate", "100", "--out", input], standardInput: FileHandle(forReadingAtPath: input))
+        #expect(result.status == 1 && result.stderr.contains("refusing to write: it is the input file"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == before)
+    }
+
     /// `--duration` ends a session whose input never ends (exit 0, the report printed).
     @Test func durationEndsTheSession() throws {
         let process = Process()
