@@ -25,8 +25,9 @@ class Calibration(Handle):
 
     @classmethod
     def load(cls, source):
-        text = os.fspath(source)
-        return cls(create(lib.poise_calibration_load, text.encode("utf-8")))
+        if not isinstance(source, (str, os.PathLike)):
+            raise TypeError(f"source must be a path or JSON text (str), got {type(source).__name__}")
+        return cls(create(lib.poise_calibration_load, _arrays.text("source", os.fspath(source))))
 
     def sensor(self, name):
         """(offset (3,), matrix (3, 3)) of "accelerometer", "gyroscope" or "magnetometer", or
@@ -41,8 +42,8 @@ class Calibration(Handle):
                  _arrays.pointer(offset, c_double_p), _arrays.pointer(matrix, c_double_p))
         return (offset, matrix.reshape(3, 3)) if present.value else None
 
-    def apply(self, acc=None, gyr=None, mag=None):
-        """Calibrated copies of acc (N, 3) g, gyr (N, 3) rad/s and mag (N, 3); pass None for a
+    def apply(self, *, acc=None, gyr=None, mag=None):
+        """Calibrated copies (keyword-only) of acc (N, 3) g, gyr (N, 3) rad/s and mag (N, 3); pass None for a
         sensor you do not have (None comes back). A sensor the calibration does not cover is
         returned unchanged. Returns (acc, gyr, mag)."""
         given = [(name, value) for name, value in (("acc", acc), ("gyr", gyr), ("mag", mag)) if value is not None]

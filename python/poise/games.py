@@ -25,15 +25,16 @@ class Gyro(Handle):
     _kind = "Gyro"
 
     def __init__(self, **settings):
-        if "space" in settings:
-            settings["space"] = SPACES[settings["space"]]
-        if "hold" in settings:
-            settings["hold"] = HOLDS[settings["hold"]]
+        for name, names in (("space", SPACES), ("hold", HOLDS)):
+            if name in settings:
+                if settings[name] not in names:
+                    raise ValueError(f"{name} must be one of {', '.join(map(repr, names))}, got {settings[name]!r}")
+                settings[name] = names[settings[name]]
         struct = _arrays.fill(GyroSettingsStruct(), lib.poise_gyro_settings_default, settings, "gyro")
         super().__init__(create(lib.poise_gyro_create, ctypes.byref(struct)), lib.poise_gyro_destroy)
 
-    def process(self, time, gyr, acc=None, gravity=None):
-        """One sample: gyr (3,) rad/s, acc (3,) g or None, gravity (3,) up direction or None.
+    def process(self, time, *, gyr, acc=None, gravity=None):
+        """One sample (sensors keyword-only): gyr (3,) rad/s, acc (3,) g or None, gravity (3,) up direction or None.
         Returns time, yaw and pitch (camera degrees this sample) and the flags."""
         g = _arrays.rows("gyr", gyr, 3, allow_single=True)
         a = None if acc is None else _arrays.rows("acc", acc, 3, allow_single=True)

@@ -21,8 +21,8 @@ def latency90(spec, rate, step="tilt"):
     return milliseconds.value
 
 
-def jitter(output, input, times, segments=None, window=1.0):
-    """Jitter of `output` against `input` ((N, 3) each) over still `segments` (a sequence of
+def jitter(*, output, input, times, segments=None, window=1.0):
+    """Jitter (every argument keyword-only: output and input cannot be swapped by position) of `output` against `input` ((N, 3) each) over still `segments` (a sequence of
     (start, end) row ranges; None = all rows): RMS of |y - centred moving mean| in the input's
     unit. Returns a dict: jitter, raw_jitter, attenuation, still_seconds, evaluated_samples,
     segment_count."""

@@ -48,8 +48,8 @@ class Tilt(Handle):
         return {"time": output.time, "stick": (output.stick_x, output.stick_y), "pitch": output.pitch,
                 "roll": output.roll, "event": self.EVENTS.get(output.event)}
 
-    def update(self, time, acc=None, attitude=None, gyr=None):
-        """One sample: either acc (3,) in g (gravity path) or attitude (4,) w, x, y, z from a
+    def update(self, time, *, acc=None, attitude=None, gyr=None):
+        """One sample (sensors keyword-only): either acc (3,) in g (gravity path) or attitude (4,) w, x, y, z from a
         fusion; gyr (3,) rad/s or None. Returns time, stick (x, y) in [-1, 1], pitch and roll
         (rad) from home, and the home event."""
         if (acc is None) == (attitude is None):
