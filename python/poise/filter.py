@@ -43,7 +43,8 @@ class Filter(Handle):
 
     def __init__(self, spec: str, rate: float) -> None:
         rate = _arrays.number("rate", rate)
-        handle = create(lib.poise_filter_create, _arrays.text("spec", spec), rate)
+        text = _arrays.text("spec", spec)
+        handle = create(lib.poise_filter_create, text, rate)
         super().__init__(handle, lib.poise_filter_destroy)
         self.rate = rate
 
