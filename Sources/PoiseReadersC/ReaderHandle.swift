@@ -45,10 +45,12 @@ struct ReaderHandle {
         }
         options.topic = o.topic.map { String(cString: $0) }
         do {
-            options.columns = try o.columns.map { try ColumnSpec(String(cString: $0)) }
-            options.mount = try o.mount.map { try SensorMount(String(cString: $0)) }
-        } catch {
+            if let text = o.columns { options.columns = try ColumnSpec(String(cString: text)) }
+            if let text = o.mount { options.mount = try SensorMount(String(cString: text)) }
+        } catch let error as SpecError {
             throw .invalid("\(error.subject == .mount ? "mount" : "columns"): \(error.headline)")
+        } catch {
+            throw .invalid("\(error)")
         }
         try requireInRange(Double(o.skip_lines), ParameterRange(0, 1e6, unit: "lines"), "skip_lines")
         options.skipLines = Int(o.skip_lines)

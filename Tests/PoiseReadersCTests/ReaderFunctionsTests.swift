@@ -13,7 +13,12 @@ import Darwin
 /// The readers' C API gives the samples `RecordingSources` reads, in blocks, with the schema;
 /// bad options and bad files are errors naming what is wrong.
 @Suite struct ReaderFunctionsTests {
-    static let recording = "data/phone-tilt-steer-100hz.csv"
+    /// A recording of the repository's data/ folder, found from this file's path.
+    static let recording: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path + "/data/phone-tilt-steer-100hz.csv"
+    }()
 
     func text(_ error: poise_error) -> String {
         var copy = error
@@ -101,7 +106,7 @@ import Darwin
         var error = poise_error()
         #expect(poise_reader_open("/nonexistent/recording.csv", nil, &error) == nil)
         #expect(error.code == Int32(POISE_ERROR_PARSE.rawValue) && text(error).contains("/nonexistent/recording.csv"))
-        let path = "\(String(cString: getenv("TMPDIR") ?? strdup("/tmp")!))/poise-readers-test-\(getpid()).csv"
+        let path = "/tmp/poise-readers-test-\(getpid()).csv"
         let file = try #require(fopen(path, "w"))
         fputs("t_s,acc_x_g,acc_y_g,acc_z_g\n0,0,0,1\n0.01,zero,0,1\n", file)
         fclose(file)
