@@ -18,7 +18,8 @@
  * - truth: the file's reference attitude, quaternion (w, x, y, z) device -> earth;
  * - movement: the file's moving/still mask, 1 or 0.
  * A sample without a value the recording has elsewhere (a magnetometer slower than the
- * accelerometer, a row without truth) holds NaN there, as `poise convert` writes it.
+ * accelerometer, a row without truth) holds NaN there (`poise convert` leaves such a field
+ * empty, or writes nan for truth).
  *
  * Threads: a reader is used by one thread at a time; distinct readers are independent.
  */

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import poise
-from conftest import load
+from conftest import DATA, load
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +227,7 @@ def test_sensor_arrays_are_keyword_only(walking):
     assert np.array_equal(poise.fuse(gyr=gyr, mag=mag, acc=acc, rate=100.0, times=t).quaternion, right.quaternion)
 
 
-def test_rate_is_required_without_times(walking):
+def test_rate_is_required_without_times(walking, cli):
     t, acc, gyr, mag = walking
     with pytest.raises(TypeError, match="needs rate="):
         poise.fuse(acc=acc, gyr=gyr, mag=mag)
@@ -235,8 +235,10 @@ def test_rate_is_required_without_times(walking):
         poise.Fusion()
     with pytest.raises(TypeError):
         poise.FusionConfig()
-    # With times, the rate defaults to their nominal rate (1 / median interval), here 100 Hz.
-    assert poise.nominal_rate(t) == pytest.approx(100.0, rel=1e-6)
+    # With times, the rate defaults to their nominal rate (1 / median interval): the rate
+    # `poise fuse` configures for the same file.
+    from test_cli_equality import swift_rate
+    assert poise.nominal_rate(t) == swift_rate(cli, os.path.join(DATA, "walking.csv"))
     given = poise.fuse(acc=acc, gyr=gyr, mag=mag, times=t, rate=poise.nominal_rate(t))
     derived = poise.fuse(acc=acc, gyr=gyr, mag=mag, times=t)
     assert np.array_equal(given.quaternion, derived.quaternion)
