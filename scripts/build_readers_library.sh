@@ -32,9 +32,20 @@ OBJECTS="$(objects Poise) $(objects PoiseC) $(objects PoiseRecording) $(objects 
 nm -g --defined-only $(objects PoiseReadersC) | awk '$2 == "T" && $3 ~ /^poise_read/ { print $3 }' | sort -u > "$WORK/symbols.txt"
 [ -s "$WORK/symbols.txt" ] || { echo "no poise_read* symbols found" >&2; exit 1; }
 { echo "{ global:"; sed 's/$/;/' "$WORK/symbols.txt"; echo "local: *; };"; } > "$WORK/exports.map"
-# Every library the objects ask for; those the toolchain has as static archives (Swift,
-# Foundation, dispatch) are linked in, the others are the system's.
+# Every library the objects ask for, and (to a fixed point) every library those the toolchain has
+# as static archives ask for (Foundation needs ICU, dispatch, …): the static archives are linked
+# in, the others are the system's.
+# (Foundation's archive does not name CoreFoundation, which it is built on.)
 "$TOOLCHAIN/bin/swift-autolink-extract" $OBJECTS -o - | tr ' ' '\n' | grep '^-l' | sort -u > "$WORK/autolink.txt"
+grep -qx -- -lFoundation "$WORK/autolink.txt" && echo -lCoreFoundation >> "$WORK/autolink.txt"
+while :; do
+    ARCHIVES=$(for flag in $(cat "$WORK/autolink.txt"); do
+        if [ -f "$STATIC/lib${flag#-l}.a" ]; then echo "$STATIC/lib${flag#-l}.a"; fi; done)
+    { cat "$WORK/autolink.txt"; "$TOOLCHAIN/bin/swift-autolink-extract" $ARCHIVES -o - | tr ' ' '\n' | grep '^-l'; } \
+        | sort -u > "$WORK/closure.txt"
+    cmp -s "$WORK/closure.txt" "$WORK/autolink.txt" && break
+    mv "$WORK/closure.txt" "$WORK/autolink.txt"
+done
 STATIC_LIBS="" SYSTEM_LIBS=""
 for flag in $(cat "$WORK/autolink.txt"); do
     if [ -f "$STATIC/lib${flag#-l}.a" ]; then STATIC_LIBS="$STATIC_LIBS $flag"; else SYSTEM_LIBS="$SYSTEM_LIBS $flag"; fi
