@@ -12,7 +12,7 @@ DEMO_PIPELINE ?= adaptive
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-library deps build c-library dist test-embedding test-install demo test bench bench-baseline clean data reports check-reports check-docs check-examples replay-timing
+.PHONY: install install-library deps build c-library readers-library dist test-embedding test-install demo test bench bench-baseline clean data reports check-reports check-docs check-examples replay-timing
 
 # Install FFTW (and pkg-config) when they are missing. Uses sudo when not root.
 deps:
@@ -42,9 +42,15 @@ c-library:
 dist: deps
 	SWIFT="$(SWIFT)" sh scripts/make_dist.sh
 
+# The readers' C library (libpoise-readers.so.0, include/poise_readers.h: every recording format
+# `poise` reads, for poise.read in Python) next to libpoise; a library of its own, so that
+# libpoise stays the core alone.
+readers-library:
+	SWIFT="$(SWIFT)" sh scripts/build_readers_library.sh "$(C_LIBRARY_DIR)"
+
 # Install the release `poise` into $(PREFIX)/bin and the C library into $(PREFIX)/include and
 # $(PREFIX)/lib (with pkg-config and CMake files) (e.g. `make install PREFIX=$$HOME/.local`).
-install: build c-library
+install: build c-library readers-library
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/poise" "$(PREFIX)/bin/poise"
 	@echo "installed $(PREFIX)/bin/poise"
@@ -81,7 +87,7 @@ check-examples:
 
 # The C and C++ examples against a fresh install of the C library, and the Python package's
 # tests in their own virtual environment (scripts/test_embedding.sh).
-test-embedding: c-library
+test-embedding: c-library readers-library
 	SWIFT="$(SWIFT)" sh scripts/test_embedding.sh "$(C_LIBRARY_DIR)"
 
 clean:

@@ -12,6 +12,8 @@
 //   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW);
 //   CLanes: header-only C (a prefetch, acquire/release counters) for its two-thread fusion buffer.
 //   CPoiseCPU: header-only C, the CPU check of builds for x86-64-v3 (the `poise` tool, libpoise).
+//   PoiseReadersC (the readers' C API of include/poise_readers.h, via CPoiseReaders) ─▶ PoiseRecording,
+//   PoiseC: a library of its own (libpoise-readers), so that libpoise stays the core alone.
 // `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
 
 import PackageDescription
@@ -43,6 +45,8 @@ let package = Package(
         // The C API as a shared library (scripts/build_c_library.sh makes the distributable
         // libpoise.so / libpoise.a with the Swift runtime linked in).
         .library(name: "PoiseCAPI", type: .dynamic, targets: ["PoiseC"]),
+        // The readers' C API (scripts/build_c_library.sh makes libpoise-readers.so from it).
+        .library(name: "PoiseReadersCAPI", type: .dynamic, targets: ["PoiseReadersC"]),
         .executable(name: "poise", targets: ["poise"]),
     ],
     dependencies: [
@@ -66,6 +70,8 @@ let package = Package(
         .systemLibrary(name: "CPoise", path: "include"),
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
         .target(name: "PoiseC", dependencies: ["Poise", "CPoise", "CLanes"], swiftSettings: coreSettings),
+        .systemLibrary(name: "CPoiseReaders", path: "Sources/CPoiseReaders"),
+        .target(name: "PoiseReadersC", dependencies: ["Poise", "PoiseC", "PoiseRecording", "CPoise", "CPoiseReaders"]),
         .target(name: "PoiseRun", dependencies: ["Poise", "PoiseRecording"], swiftSettings: coreSettings),
         .target(name: "PoiseReports", dependencies: ["Poise", "PoiseRecording", "PoiseSpectral", "PoiseRun"], swiftSettings: coreSettings),
         .target(
@@ -90,5 +96,6 @@ let package = Package(
         .testTarget(name: "PoiseRunTests", dependencies: ["PoiseRun", "PoiseRecording"]),
         .testTarget(name: "PoiseReportsTests", dependencies: ["PoiseReports", "PoiseRun", "PoiseRecording"]),
         .testTarget(name: "PoiseCTests", dependencies: ["PoiseC", "CPoise", "CLanes", "Poise"]),
+        .testTarget(name: "PoiseReadersCTests", dependencies: ["PoiseReadersC", "CPoiseReaders", "CPoise", "PoiseRecording", "Poise"]),
     ]
 )

@@ -15,6 +15,9 @@
  * - Quaternions: (w, x, y, z), unit length, rotating device-frame vectors into the earth frame.
  * - Buffers of vectors: N rows of 3 (or 4 for quaternions) values, row-major, contiguous
  *   ("N x 3"), so row i is buf[3*i], buf[3*i+1], buf[3*i+2].
+ * - Sample rates (every `sample_rate` argument and field): Hz, between 1 and 100000 (the
+ *   range `poise --rate` accepts; one definition in the core, Swift `ParameterRange.sampleRate`);
+ *   a rate outside it is POISE_ERROR_INVALID_ARGUMENT naming the argument and the range.
  *
  * Errors: every function that can fail returns a poise_status (POISE_OK = 0) and takes a
  * `poise_error *err` as its last argument. `err` may be NULL; when it is not, a failing call
@@ -29,12 +32,12 @@
  * handles may be used in parallel from different threads. Functions without a handle
  * (configuration defaults, alignment parsing and application, metrics, version, status names)
  * are safe to call from any thread at any time. Nothing is global and mutable.
- * poise_fusion_update_buffer with 32768 samples or more, with outputs or a magnetometer, runs
- * on two threads when the calling thread may use two processors and one is idle at the call:
- * it starts one thread for the call and joins it before returning, and its results are
- * bit-identical to the one-thread loop's. The environment variable POISE_FUSION_THREADS=1
- * (read at each call) keeps it on the calling thread, as do output arrays that overlap the
- * input arrays.
+ * Every call runs on the calling thread, with one exception the caller asks for: after
+ * poise_fusion_set_threads(fusion, 2, ...), poise_fusion_update_buffer with 32768 samples or
+ * more, with outputs or a magnetometer, starts one second thread for the call and joins it
+ * before returning; its results are bit-identical to the one-thread loop's. Output arrays that
+ * overlap the input arrays keep it on the calling thread. The library never decides this from
+ * the machine's load or the environment.
  *
  * Memory: the library allocates when a handle is created (and in the metric functions); the
  * per-sample and buffer calls do not allocate, except poise_fusion_update_buffer on two threads
@@ -53,12 +56,12 @@ extern "C" {
 
 /** Version of Poise: the one place it is written (the `poise` tool, poise_version(), the
  *  Python package, pkg-config and CMake read it from here). "MAJOR.MINOR.PATCH". */
-#define POISE_VERSION "0.9.0"
+#define POISE_VERSION "0.10.0"
 
 /** Version of this header's API; changes when a signature or struct layout changes, and is the
  *  number in the shared library's SONAME (libpoise.so.POISE_API_VERSION). include/poise.abi holds
  *  the fingerprint of the declarations it stands for (scripts/check_abi.sh). */
-#define POISE_API_VERSION 4
+#define POISE_API_VERSION 5
 
 /* ------------------------------------------------------------------------------------------ */
 /* Status and errors                                                                           */
@@ -111,11 +114,13 @@ typedef struct poise_filter poise_filter;
  * "lowpass:cutoff=5", "highpass:cutoff=0.5", "factor:k=0.1", "butter:lowpass,order=2,cutoff=5",
  * "accelgraph:cutoff=5,adaptive", "oneeuro:mincutoff=1,beta=0.007,dcutoff=1",
  * "adaptive:cutoff=5,threshold=0.2"; cutoffs in Hz. The bare name "adaptive" uses its defaults
- * (cutoff=0.5, threshold=0.03 in the input's unit). sample_rate: Hz, finite and > 0. The three
+ * (cutoff=0.5, threshold=0.03 in the input's unit). sample_rate: Hz, 1 to 100000. The three
  * axes are filtered independently (in double precision), in the units of the input.
  * Returns NULL on failure: POISE_ERROR_PARSE with the column of the bad token for anything
  * wrong in the spec (an unknown name or parameter, a value out of range, a Butterworth cutoff
- * at or above Nyquist), POISE_ERROR_INVALID_ARGUMENT for a bad rate. The one-pole filters
+ * at or above Nyquist), POISE_ERROR_INVALID_ARGUMENT for a rate outside 1 to 100000 Hz (the
+ * CLI's --rate range; "butter:lowpass,order=4,cutoff=5" at 1e12 Hz is refused, not built
+ * into a filter that outputs inf/NaN). The one-pole filters
  * (lowpass, highpass, accelgraph, adaptive, oneeuro) accept any cutoff > 0, above Nyquist too.
  */
 poise_filter *poise_filter_create(const char *spec, double sample_rate, poise_error *err);
@@ -203,12 +208,12 @@ enum {
 /**
  * Settings of the fusion, the fields and defaults of the Swift `DeviceMotionConfiguration`
  * (fill with poise_fusion_config_default, then change fields). Booleans are 0 or 1. Every value
- * must be finite; sample_rate in [1e-3, 1e6] Hz; times and time constants (fields in s) > 0
+ * must be finite; sample_rate 1 to 100000 Hz; times and time constants (fields in s) > 0
  * (rest_minimum_time and the magnetic times >= 0) and at most 1e7 s; sigmas, thresholds and
  * clip > 0; poise_fusion_create names the first field that is not.
  */
 typedef struct poise_fusion_config {
-    double sample_rate;                   /* nominal rate, Hz (> 0); default 100 */
+    double sample_rate;                   /* nominal rate, Hz (1 to 100000); default 100 */
     int32_t earth_frame;                  /* poise_earth_frame; default POISE_EARTH_ENU */
     int32_t reference;                    /* poise_reference; default MAGNETIC_NORTH (9D) */
     double declination;                   /* degrees, east positive (TRUE_NORTH); default 0 */
@@ -332,11 +337,23 @@ typedef struct poise_fusion_outputs {
  * Updates with `count` samples in order, equal to `count` poise_fusion_update calls.
  * times: N seconds; acc, gyr: N x 3 (units as in poise_fusion_update); mag: N x 3 or NULL.
  * times, acc and gyr must not be NULL unless count is 0. outputs may be NULL. From 32768
- * samples on it may use a second thread for the call (see Threads above), with the same results.
+ * samples on it uses a second thread for the call when poise_fusion_set_threads chose 2 (see
+ * Threads above), with the same results; otherwise it runs on the calling thread only.
  */
 poise_status poise_fusion_update_buffer(poise_fusion *fusion, size_t count, const double *times,
                                         const double *acc, const double *gyr, const double *mag,
                                         const poise_fusion_outputs *outputs, poise_error *err);
+
+/**
+ * The threads poise_fusion_update_buffer may use on this handle: 1 (the default: the calling
+ * thread only) or 2 (a second thread for a buffer of 32768 samples or more, see Threads above;
+ * the same results bit for bit). Any other number is POISE_ERROR_INVALID_ARGUMENT and leaves
+ * the choice unchanged. poise_fusion_reset keeps it.
+ */
+poise_status poise_fusion_set_threads(poise_fusion *fusion, int32_t threads, poise_error *err);
+
+/** The threads chosen with poise_fusion_set_threads (1 unless set). */
+poise_status poise_fusion_get_threads(const poise_fusion *fusion, int32_t *threads, poise_error *err);
 
 /** The offline smoother's settings (Swift DeviceMotionSmoother.defaultConfiguration): Poise's
  *  defaults with magnetometer_time_constant 20 s and magnetic_direction_threshold 0 (no
@@ -622,7 +639,7 @@ typedef struct poise_gyro_settings {
     double smoothing_threshold;       /* degrees/s; tiered smoothing, 0 = off; default 5 */
     double smoothing_time_constant;   /* s; default 0.0625 */
     int32_t continuous_calibration;   /* learn the bias while still, 0 or 1; default 1 */
-    double sample_rate;               /* Hz, nominal (gravity estimator); default 100 */
+    double sample_rate;               /* Hz, nominal (gravity estimator), 1 to 100000; default 100 */
     double maximum_time_step;         /* s; longer steps integrated over this; default 0.05 */
     double gyroscope_range;           /* degrees/s full scale (saturation flag); default 2000 */
     double maximum_speed;             /* degrees/s; faster turns scaled down; default 2000 */

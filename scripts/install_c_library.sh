@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the C API into PREFIX: include/poise.h, lib/libpoise.so{,.API}, lib/libpoise.a,
-# lib/pkgconfig/poise.pc and lib/cmake/Poise/PoiseConfig{,Version}.cmake. The pkg-config and
-# CMake files locate the prefix from their own place, so the tree can be moved (the release
-# tarball of `make dist` is such a tree).
+# lib/pkgconfig/poise.pc and lib/cmake/Poise/PoiseConfig{,Version}.cmake; and, when it was
+# built, the readers' library (include/poise_readers.h, lib/libpoise-readers.so{,.0}). The
+# pkg-config and CMake files locate the prefix from their own place, so the tree can be moved
+# (the release tarball of `make dist` is such a tree).
 # Usage: scripts/install_c_library.sh PREFIX [LIBDIR_BUILT]   (libraries from build_c_library.sh)
 set -eu
 PREFIX=${1:?usage: install_c_library.sh PREFIX [BUILT]}
@@ -16,6 +17,12 @@ install -m 644 include/poise.h "$PREFIX/include/poise.h"
 install -m 755 "$BUILT/$SONAME" "$PREFIX/lib/$SONAME"
 ln -sf $SONAME "$PREFIX/lib/libpoise.so"
 install -m 644 "$BUILT/libpoise.a" "$PREFIX/lib/libpoise.a"
+# The readers' library (scripts/build_readers_library.sh), when it was built.
+if [ -f "$BUILT/libpoise-readers.so.0" ]; then
+    install -m 644 include/poise_readers.h "$PREFIX/include/poise_readers.h"
+    install -m 755 "$BUILT/libpoise-readers.so.0" "$PREFIX/lib/libpoise-readers.so.0"
+    ln -sf libpoise-readers.so.0 "$PREFIX/lib/libpoise-readers.so"
+fi
 
 cat > "$PREFIX/lib/pkgconfig/poise.pc" <<PC
 prefix=\${pcfiledir}/../..

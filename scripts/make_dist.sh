@@ -2,10 +2,12 @@
 # `make dist`: what a release publishes, built into dist/ (ignored by git):
 #   poise-VERSION-linux-ARCH.tar.gz   bin/poise (Swift standard library and Foundation linked in),
 #       share/man/man1/poise.1, bash/zsh/fish completions, include/poise.h, lib/libpoise.so.API,
-#       lib/libpoise.a, lib/pkgconfig/poise.pc, lib/cmake/Poise/, share/doc/poise/ (LICENSE,
+#       lib/libpoise.a, lib/libpoise-readers.so.0 and include/poise_readers.h (the recording
+#       readers' C library), lib/pkgconfig/poise.pc, lib/cmake/Poise/, share/doc/poise/ (LICENSE,
 #       THIRD_PARTY.md, README.md); one top folder, so `tar -x -C PREFIX --strip-components=1`
 #       installs it;
-#   poise-VERSION-py3-none-manylinux_2_X_ARCH.whl   the Python package carrying libpoise.
+#   poise-VERSION-py3-none-manylinux_2_X_ARCH.whl   the Python package carrying libpoise and
+#       libpoise-readers.
 # Code generation: x86_64 builds target x86-64-v3 (POISE_TARGET_CPU=haswell: AVX2, FMA, BMI2),
 # never the build machine's CPU; the tool and the library check the CPU when they start. Other
 # architectures build for the architecture's baseline. Build products go to .build-dist.
@@ -26,6 +28,7 @@ TOOLCHAIN=${TOOLCHAIN%/usr}   # /opt/swift for /opt/swift/usr/bin/swiftc
 $SWIFT build -c release $FLAGS --product poise >&2
 BIN=$($SWIFT build -c release $FLAGS --show-bin-path)
 SWIFT="$SWIFT" SWIFT_BUILD_FLAGS="$FLAGS" sh scripts/build_c_library.sh .build-dist/c-library >&2
+SWIFT="$SWIFT" SWIFT_BUILD_FLAGS="$FLAGS" sh scripts/build_readers_library.sh .build-dist/c-library >&2
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

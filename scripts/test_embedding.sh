@@ -27,6 +27,18 @@ if ! "$VENV/bin/python" -c "import pandas, distributed" 2>/dev/null; then
         || echo "note: pandas and dask[distributed] could not be installed; the Dask tests will be skipped"
 fi
 
+echo "== libpoise links the core alone; the readers link their own libraries"
+# A host that embeds only libpoise gets none of the readers' dependencies (decompression,
+# Foundation, FFTW); neither library needs a file of the Swift toolchain.
+TOOLCHAIN_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
+if readelf -d "$PREFIX/lib/libpoise.so" | grep NEEDED | grep -E -i 'libz|bz2|lz4|zstd|fftw|Foundation|swift'; then
+    echo "libpoise needs a library beyond the core's" >&2; exit 1
+fi
+for library in libpoise.so libpoise-readers.so.0; do
+    if ldd "$PREFIX/lib/$library" | grep -F "$TOOLCHAIN_DIR"; then echo "$library needs the toolchain" >&2; exit 1; fi
+done
+readelf -d "$PREFIX/lib/libpoise-readers.so.0" | sed -n 's/.*NEEDED.*\[\(.*\)\]/  readers need \1/p'
+
 echo "== C game loop (shared library, via pkg-config)"
 $CC -std=c11 -Wall -Wextra -Werror -O2 Examples/CGameLoop/game_loop.c $(pkg-config --cflags --libs poise) \
     -Wl,-rpath,"$PREFIX/lib" -lm -o "$PREFIX/game_loop"
@@ -64,5 +76,6 @@ echo "== Python package"
 "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall ./python 2>&1 | grep -v -i warning || true
 BIN=$($SWIFT build --show-bin-path)
 [ -x "$BIN/poise" ] || $SWIFT build --product poise >&2
-POISE_LIBRARY="$PREFIX/lib/libpoise.so" POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
+POISE_LIBRARY="$PREFIX/lib/libpoise.so" POISE_READERS_LIBRARY="$PREFIX/lib/libpoise-readers.so.0" \
+    POISE_CLI="$BIN/poise" POISE_DATA="$(pwd)/data" \
     "$VENV/bin/python" -m pytest -q -rs python/tests

@@ -6,8 +6,8 @@
  * by embedding.py. Measured, best of 5 repetitions, ns per sample:
  *   fusion 9D, poise_fusion_update per sample (out NULL)        — one C call per sample
  *   fusion 9D, poise_fusion_update_buffer (outputs NULL)        — one C call, Swift loop inside,
- *     on the calling thread only (POISE_FUSION_THREADS=1)
- *   the same on two threads (the default for buffers of 32768 samples or more)
+ *     on the calling thread only (the default)
+ *   the same on two threads (poise_fusion_set_threads(f, 2): buffers of 32768 samples or more)
  *   fusion 9D, poise_fusion_update per sample into poise_motion — with the output struct
  *   fusion 9D, poise_fusion_update_buffer with the quaternion / with all seven output arrays
  *     (arrays touched beforehand, as reused outputs would be), on two threads
@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
         poise_fusion_destroy(f, NULL);
 
         for (int threads = 1; threads <= 2; threads++) {
-            if (threads == 1) setenv("POISE_FUSION_THREADS", "1", 1); else unsetenv("POISE_FUSION_THREADS");
             f = fresh_fusion();
+            poise_fusion_set_threads(f, threads, NULL);
             start = now();
             poise_fusion_update_buffer(f, n, t, acc, gyr, mag, NULL, NULL);
             elapsed = now() - start;
@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
             o.attitude = oq;
             if (all) { o.gravity = og; o.user_acceleration = ou; o.rotation_rate = orr; o.bias = ob; o.heading = oh; o.flags = of; }
             f = fresh_fusion();
+            poise_fusion_set_threads(f, 2, NULL);
             start = now();
             poise_fusion_update_buffer(f, n, t, acc, gyr, mag, &o, NULL);
             elapsed = now() - start;

@@ -59,11 +59,11 @@ def main():
 
     # Best of 5 for the fusion rows and vqf alike: on this shared VM one call in a few runs
     # slow (another task on the second core, or a slow first touch of the fresh outputs).
-    fuse = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t), repeat=5)
+    fuse = best(lambda: poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=100.0, times=t, threads=2), repeat=5)
     out.append(("poise.fuse 9D (defaults)", fuse, n, None))
-    fuse_few = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t, outputs=("quaternion", "bias", "flags")), repeat=5)
+    fuse_few = best(lambda: poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=100.0, times=t, outputs=("quaternion", "bias", "flags"), threads=2), repeat=5)
     out.append(("poise.fuse 9D (defaults; quaternion, bias, flags: what vqf returns)", fuse_few, n, None))
-    fuse_vqf = best(lambda: poise.fuse(acc, gyr, mag, rate=100.0, times=t, preset="vqf"), repeat=5)
+    fuse_vqf = best(lambda: poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=100.0, times=t, preset="vqf", threads=2), repeat=5)
     out.append(("poise.fuse 9D (preset vqf: every-sample corrections)", fuse_vqf, n, None))
     try:
         import vqf

@@ -22,7 +22,7 @@ done
 cc -O2 -std=c11 Benchmarks/peers/capi_bench.c -I"$prefix/include" -L"$prefix/lib" -lpoise -Wl,-rpath,"$prefix/lib" -o "$work/capi_bench"
 echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $n samples"
 echo "## C API (ns per sample)"
-POISE_LIBRARY="$prefix/lib/libpoise.so.0" "$venv/bin/python" Benchmarks/peers/embedding.py --samples "$n" --raw "$work/samples.f64" > "$work/python.tsv"
+POISE_LIBRARY="$prefix/lib/libpoise.so" "$venv/bin/python" Benchmarks/peers/embedding.py --samples "$n" --raw "$work/samples.f64" > "$work/python.tsv"
 "$work/capi_bench" "$work/samples.f64"
 echo "## Python (seconds, ns per sample, peer ÷ Poise)"
 cat "$work/python.tsv"

@@ -1,22 +1,23 @@
 import CPoise
+import Poise
 
 /// A failure of a C entry point: a status code and a message for the host.
-struct CError: Error {
-    var status: poise_status
-    var message: String
+package struct CError: Error {
+    package var status: poise_status
+    package var message: String
 
-    init(_ status: poise_status, _ message: String) {
+    package init(_ status: poise_status, _ message: String) {
         self.status = status
         self.message = message
     }
 
-    static func null(_ name: String) -> CError { CError(POISE_ERROR_NULL_ARGUMENT, "\(name) is NULL") }
-    static func invalid(_ message: String) -> CError { CError(POISE_ERROR_INVALID_ARGUMENT, message) }
+    package static func null(_ name: String) -> CError { CError(POISE_ERROR_NULL_ARGUMENT, "\(name) is NULL") }
+    package static func invalid(_ message: String) -> CError { CError(POISE_ERROR_INVALID_ARGUMENT, message) }
 }
 
 /// Writes the outcome into the caller's `poise_error` (when given) and returns the status code.
 @inline(__always)
-func report(_ error: UnsafeMutablePointer<poise_error>?, _ failure: CError?) -> poise_status {
+package func report(_ error: UnsafeMutablePointer<poise_error>?, _ failure: CError?) -> poise_status {
     guard let failure else {
         if let error { error.pointee.code = 0; error.pointee.message.0 = 0 }
         return POISE_OK
@@ -27,7 +28,7 @@ func report(_ error: UnsafeMutablePointer<poise_error>?, _ failure: CError?) -> 
 
 /// Runs `body`, reporting a thrown `CError` (or success) to `error`.
 @inline(__always)
-func guarded(_ destination: UnsafeMutablePointer<poise_error>?, _ body: () throws(CError) -> Void) -> poise_status {
+package func guarded(_ destination: UnsafeMutablePointer<poise_error>?, _ body: () throws(CError) -> Void) -> poise_status {
     do {
         try body()
         return report(destination, nil)
@@ -37,7 +38,7 @@ func guarded(_ destination: UnsafeMutablePointer<poise_error>?, _ body: () throw
 }
 
 /// Copies the message, truncated at a UTF-8 character boundary to fit with its NUL.
-func write(_ failure: CError, to error: UnsafeMutablePointer<poise_error>) {
+package func write(_ failure: CError, to error: UnsafeMutablePointer<poise_error>) {
     error.pointee.code = Int32(failure.status.rawValue)
     withUnsafeMutableBytes(of: &error.pointee.message) { bytes in
         _ = copyCString(failure.message, into: bytes)
@@ -47,7 +48,7 @@ func write(_ failure: CError, to error: UnsafeMutablePointer<poise_error>) {
 /// Copies `text` into `bytes` as a NUL-terminated string, cut at a character boundary when it
 /// does not fit; returns false when it was cut.
 @discardableResult
-func copyCString(_ text: String, into bytes: UnsafeMutableRawBufferPointer) -> Bool {
+package func copyCString(_ text: String, into bytes: UnsafeMutableRawBufferPointer) -> Bool {
     guard bytes.count > 0 else { return false }
     var utf8 = Array(text.utf8)
     let fits = utf8.count < bytes.count
@@ -62,18 +63,24 @@ func copyCString(_ text: String, into bytes: UnsafeMutableRawBufferPointer) -> B
     return fits
 }
 
+/// Checks a numeric argument against the range the CLI also uses (`ParameterRange`, the one
+/// source of the limits), naming the argument.
+package func requireInRange(_ value: Double, _ range: ParameterRange, _ name: String) throws(CError) {
+    if let problem = range.problem(name, value) { throw .invalid(problem) }
+}
+
 /// Reads a C string argument.
-func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(CError) -> String {
+package func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(CError) -> String {
     guard let pointer else { throw .null(name) }
     return String(cString: pointer)
 }
 
 /// A `size_t` argument (imported as `Int`) as the caller wrote it: SIZE_MAX is
 /// 18446744073709551615, not -1.
-func sizeText(_ value: Int) -> String { String(UInt(bitPattern: value)) }
+package func sizeText(_ value: Int) -> String { String(UInt(bitPattern: value)) }
 
 /// Checks an N x `width` buffer argument: non-NULL unless empty, and N x width not overflowing.
-func elementCount(_ count: Int, width: Int, _ name: String) throws(CError) -> Int {
+package func elementCount(_ count: Int, width: Int, _ name: String) throws(CError) -> Int {
     let (total, overflow) = count.multipliedReportingOverflow(by: width)
     guard count >= 0, !overflow, total <= Int.max / 8 else {
         throw .invalid("\(name): count \(sizeText(count)) is too large")

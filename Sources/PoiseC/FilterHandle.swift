@@ -127,9 +127,7 @@ struct FilterHandle {
     /// The filter of `spec` at `sampleRate` on values of type `V`, and the parsed spec; the
     /// spec errors as C errors.
     static func filter<V: SignalValue>(_ type: V.Type, spec text: String, sampleRate: Double) throws(CError) -> (AnyFilter<V>, FilterSpec) {
-        guard sampleRate.isFinite, sampleRate > 0 else {
-            throw .invalid("sample rate must be a finite number > 0 Hz, got \(sampleRate)")
-        }
+        try requireInRange(sampleRate, .sampleRate, "sample_rate")
         let spec: FilterSpec
         // One-line messages (the caret drawing of SpecError.description does not suit a C string).
         do { spec = try FilterSpec(parsing: text) } catch { throw CError(POISE_ERROR_PARSE, error.headline) }

@@ -82,8 +82,8 @@ enum FusionConfigurationBridge {
             return value == 1
         }
         var c = DeviceMotionConfiguration()
-        c.sampleRate = try positive(o.sample_rate, "sample_rate")
-        guard o.sample_rate >= 1e-3, o.sample_rate <= 1e6 else { throw .invalid("sample_rate must be in [1e-3, 1e6] Hz, got \(o.sample_rate)") }
+        try requireInRange(o.sample_rate, .sampleRate, "sample_rate")
+        c.sampleRate = o.sample_rate
         guard o.earth_frame >= 0, Int(o.earth_frame) < frames.count else {
             throw .invalid("earth_frame must be POISE_EARTH_ENU (0), NED (1) or NWU (2), got \(o.earth_frame)")
         }
@@ -140,7 +140,7 @@ public func cFusionConfigDefault(_ config: UnsafeMutablePointer<poise_fusion_con
                                  _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
     guarded(error) { () throws(CError) in
         guard let config else { throw .null("config") }
-        guard sampleRate.isFinite, sampleRate > 0 else { throw .invalid("sample_rate must be a finite number > 0, got \(sampleRate)") }
+        try requireInRange(sampleRate, .sampleRate, "sample_rate")
         config.pointee = FusionConfigurationBridge.cConfig(DeviceMotionConfiguration(sampleRate: sampleRate))
     }
 }
@@ -164,7 +164,7 @@ extension FusionConfigurationBridge {
                            _ preset: (Double, AttitudeReference) -> DeviceMotionConfiguration) -> poise_status {
         guarded(error) { () throws(CError) in
             guard let config else { throw .null("config") }
-            guard sampleRate.isFinite, sampleRate > 0 else { throw .invalid("sample_rate must be a finite number > 0, got \(sampleRate)") }
+            try requireInRange(sampleRate, .sampleRate, "sample_rate")
             guard reference >= 0, Int(reference) < references.count else { throw .invalid("reference must be a poise_reference 0…3, got \(reference)") }
             config.pointee = cConfig(preset(sampleRate, references[Int(reference)]))
         }

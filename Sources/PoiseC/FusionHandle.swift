@@ -4,6 +4,8 @@ import Poise
 /// What a `poise_fusion` handle holds.
 struct FusionHandle {
     var estimator: DeviceMotionEstimator
+    /// Threads poise_fusion_update_buffer may use (1 or 2; `poise_fusion_set_threads`).
+    var threads: Int32 = 1
 
     typealias Box = HandleBox<FusionHandle>
     static let kind = "poise_fusion"
@@ -125,20 +127,30 @@ public func cFusionGetMotion(_ handle: OpaquePointer?, _ out: UnsafeMutablePoint
     }
 }
 
+@_cdecl("poise_fusion_set_threads")
+public func cFusionSetThreads(_ handle: OpaquePointer?, _ threads: Int32, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard threads == 1 || threads == 2 else { throw .invalid("threads must be 1 or 2, got \(threads)") }
+        box.pointee.payload.threads = threads
+    }
+}
+
+@_cdecl("poise_fusion_get_threads")
+public func cFusionGetThreads(_ handle: OpaquePointer?, _ threads: UnsafeMutablePointer<Int32>?,
+                              _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard let threads else { throw .null("threads") }
+        threads.pointee = box.pointee.payload.threads
+    }
+}
+
 @_cdecl("poise_fusion_update_buffer")
 public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
                                 _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
                                 _ outputs: UnsafePointer<poise_fusion_outputs>?,
                                 _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
-    fusionUpdateBuffer(handle, count, times, acc, gyr, mag, outputs, error, lanes: .automatic)
-}
-
-/// `poise_fusion_update_buffer` with the two-lane policy given (the tests ask for two lanes
-/// whenever the buffer allows them, whatever the machine is doing).
-func fusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
-                        _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
-                        _ outputs: UnsafePointer<poise_fusion_outputs>?,
-                        _ error: UnsafeMutablePointer<poise_error>?, lanes: FusionLanes.Policy) -> poise_status {
     guarded(error) { () throws(CError) in
         let box = try FusionHandle.open(handle)
         _ = try elementCount(count, width: 4, "count")
@@ -153,9 +165,10 @@ func fusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafeP
         var requested = outputs?.pointee
         if let o = requested, o.attitude == nil && o.gravity == nil && o.user_acceleration == nil && o.rotation_rate == nil
             && o.bias == nil && o.heading == nil && o.flags == nil { requested = nil }
-        // A long buffer runs on two threads when it can (FusionLanes), with the same results.
-        if FusionLanes.run(&estimator, count: count, times: times, acc: acc, gyr: gyr, mag: mag, outputs: requested,
-                           policy: lanes) { return }
+        // A long buffer runs on two threads when the caller asked for them (FusionLanes), with
+        // the same results.
+        if box.pointee.payload.threads == 2,
+           FusionLanes.run(&estimator, count: count, times: times, acc: acc, gyr: gyr, mag: mag, outputs: requested) { return }
         guard let o = requested else {
             if let mag {
                 for i in 0..<count {

@@ -23,45 +23,16 @@ enum FusionLanes {
     static let chunk = 2048
     static let ringSize = 8 * chunk
 
-    /// When a buffer may take two lanes.
-    enum Policy {
-        /// When the environment and the machine allow it (`available`): the C API's.
-        case automatic
-        /// Whenever the buffer itself allows it (for the tests).
-        case whenPossible
-    }
-
-    /// Whether two lanes may be used now: the environment variable `POISE_FUSION_THREADS` is
-    /// not `1`, and a second processor is free (`secondLaneFits`). Read at each call.
-    static var available: Bool {
-        if let value = getenv("POISE_FUSION_THREADS"), value[0] == 0x31, value[1] == 0 { return false }
-        let allowed = Int(poise_processors_allowed())
-        // The fewest of three looks: a kernel thread that runs for a moment is not a busy core.
-        let runnable = (0..<3).map { _ in Int(poise_runnable_threads()) }.min() ?? -1
-        return secondLaneFits(allowed: allowed < 0 ? processorsOnline : allowed, online: processorsOnline, runnable: runnable)
-    }
-    static let processorsOnline = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-
-    /// The rule: this thread may use two processors or more (`allowed`), and of the `online`
-    /// ones one is idle now besides its own (`runnable` threads on the machine, this one
-    /// included; negative: unknown, taken as idle). On a machine kept busy by other work (say a
-    /// pool of processes, one per core) a second lane would only take turns with that work:
-    /// with one core busy the two lanes take 79 ns per sample against 65 on one thread.
-    static func secondLaneFits(allowed: Int, online: Int, runnable: Int) -> Bool {
-        guard allowed >= 2 else { return false }
-        return runnable < 0 || runnable <= online - 1
-    }
-
-    /// Runs the buffer in two lanes, or returns false (having done nothing) when it is too short,
-    /// two lanes are not allowed by `policy` or the thread could not be started.
+    /// Runs the buffer in two lanes, or returns false (having done nothing) when it is too short
+    /// or the thread could not be started. The caller asked for two threads
+    /// (`poise_fusion_set_threads`); nothing here looks at what else the machine runs.
     static func run(_ estimator: inout DeviceMotionEstimator, count: Int, times: UnsafePointer<Double>,
                     acc: UnsafePointer<Double>, gyr: UnsafePointer<Double>, mag: UnsafePointer<Double>?,
-                    outputs: poise_fusion_outputs?, policy: Policy = .automatic) -> Bool {
+                    outputs: poise_fusion_outputs?) -> Bool {
         guard count >= minimumCount,
               outputs != nil || (mag != nil && estimator.configuration.reference.usesMagnetometer) else { return false }
         // Outputs written over inputs are written in the order of the one-thread loop only there.
         if let outputs, overlap(outputs, count: count, inputs: [times, acc, gyr, mag]) { return false }
-        if policy == .automatic && !available { return false }
         let channel = LaneChannel(estimator: estimator, count: count, acc: acc, gyr: gyr, mag: mag, outputs: outputs)
         #if canImport(Glibc)
         var thread = pthread_t()

@@ -36,6 +36,7 @@ struct GyroHandle {
         g.smoothingThreshold = s.smoothing_threshold
         g.smoothingTimeConstant = s.smoothing_time_constant
         g.calibration.continuous = try flag(s.continuous_calibration, "continuous_calibration")
+        try requireInRange(s.sample_rate, .sampleRate, "sample_rate")
         g.sampleRate = s.sample_rate
         g.maximumTimeStep = s.maximum_time_step
         g.gyroscopeRange = s.gyroscope_range

@@ -6,14 +6,14 @@ import CPoise
 /// recognised before the value is touched: destroy overwrites the tag before freeing, and the
 /// allocator reuses the first bytes of a freed block for its own bookkeeping. (A block reused
 /// by a new handle of the same kind cannot be told apart; the header says not to rely on it.)
-struct HandleBox<Payload> {
-    var tag: UInt64
-    var payload: Payload
+package struct HandleBox<Payload> {
+    package var tag: UInt64
+    package var payload: Payload
 
-    static var deadTag: UInt64 { 0xDEAD_DEAD_DEAD_DEAD }
+    package static var deadTag: UInt64 { 0xDEAD_DEAD_DEAD_DEAD }
 
     /// Allocates a box and returns it as an opaque pointer.
-    static func make(_ payload: Payload, tag: UInt64) -> OpaquePointer {
+    package static func make(_ payload: Payload, tag: UInt64) -> OpaquePointer {
         let box = UnsafeMutablePointer<HandleBox>.allocate(capacity: 1)
         box.initialize(to: HandleBox(tag: tag, payload: payload))
         return OpaquePointer(box)
@@ -21,7 +21,7 @@ struct HandleBox<Payload> {
 
     /// The box behind `handle`, or `POISE_ERROR_INVALID_HANDLE`.
     @inline(__always)
-    static func open(_ handle: OpaquePointer?, tag: UInt64, kind: String) throws(CError) -> UnsafeMutablePointer<HandleBox> {
+    package static func open(_ handle: OpaquePointer?, tag: UInt64, kind: String) throws(CError) -> UnsafeMutablePointer<HandleBox> {
         guard let handle else { throw CError(POISE_ERROR_INVALID_HANDLE, "\(kind) handle is NULL") }
         guard UnsafeRawPointer(handle).load(as: UInt64.self) == tag else {
             throw CError(POISE_ERROR_INVALID_HANDLE, "not a live \(kind) handle (destroyed, or another kind of handle)")
@@ -30,7 +30,7 @@ struct HandleBox<Payload> {
     }
 
     /// Frees the box behind `handle`; NULL is ignored.
-    static func destroy(_ handle: OpaquePointer?, tag: UInt64, kind: String) throws(CError) {
+    package static func destroy(_ handle: OpaquePointer?, tag: UInt64, kind: String) throws(CError) {
         guard handle != nil else { return }
         let box = try open(handle, tag: tag, kind: kind)
         box.pointee.tag = deadTag

@@ -24,7 +24,6 @@ public func cLatency90(_ spec: UnsafePointer<CChar>?, _ sampleRate: Double, _ st
                        _ samples: UnsafeMutablePointer<Int64>?, _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
     guarded(error) { () throws(CError) in
         var (filter, _) = try FilterHandle.filter(SIMD3<Double>.self, spec: try string(spec, "spec"), sampleRate: sampleRate)
-        guard sampleRate <= 1e5 else { throw .invalid("sample rate must be at most 1e5 Hz for latency90, got \(sampleRate)") }
         let standard: StandardStep
         switch step {
         case Int32(POISE_STEP_TILT.rawValue): standard = .tilt

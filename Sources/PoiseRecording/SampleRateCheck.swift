@@ -11,7 +11,7 @@ import Poise
 /// wrong unit stops with advice instead of giving results at 0.1 Hz or 1e-7 Hz.
 public enum SampleRateCheck {
     /// Median sample rates accepted, Hz: 1 Hz to 100 kHz.
-    public static let plausibleRange: ClosedRange<Double> = 1 ... 100_000
+    public static let plausibleRange: ClosedRange<Double> = ParameterRange.sampleRate.lower ... ParameterRange.sampleRate.upper
 
     /// Throws when `rate` (Hz, from the file's timestamps as read) is outside `plausibleRange`.
     ///

@@ -119,6 +119,7 @@ import Testing
         }
         let buffered = try makeFusion(c), single = try makeFusion(c)
         defer { poise_fusion_destroy(buffered, nil); poise_fusion_destroy(single, nil) }
+        #expect(poise_fusion_set_threads(buffered, 2, nil) == POISE_OK)
         let all = name != "defaults few" && name != "defaults none", none = name == "defaults none"
         let magnetometer = name != "no magnetometer"
         var attitude = [Double](repeating: 0, count: 4 * n), gravity = [Double](repeating: 0, count: 3 * n)
@@ -131,11 +132,9 @@ import Testing
                                                        user_acceleration: all ? u.baseAddress : nil,
                                                        rotation_rate: all ? r.baseAddress : nil, bias: b.baseAddress,
                                                        heading: all ? h.baseAddress : nil, flags: f.baseAddress)
-                    // Two lanes whatever else the machine runs (the C entry point's policy checks
-                    // that a processor is free; the parallel test run keeps them busy).
                     return withUnsafePointer(to: &outputs) { o in
-                        fusionUpdateBuffer(buffered, n, recording.times, recording.acc, recording.gyr,
-                                           magnetometer ? recording.mag : nil, none ? nil : o, nil, lanes: .whenPossible)
+                        poise_fusion_update_buffer(buffered, n, recording.times, recording.acc, recording.gyr,
+                                                   magnetometer ? recording.mag : nil, none ? nil : o, nil)
                     }
                 } }
             } } } } }
@@ -170,18 +169,30 @@ import Testing
                 && ma.attitude == mb.attitude && ma.rotation_rate == mb.rotation_rate)
     }
 
-    /// When the buffer call takes two threads: a long buffer with outputs or a magnetometer;
-    /// not a short one, not one whose outputs overlap its inputs, not a 6D one without outputs;
-    /// and by the C entry point's policy only when this thread may use two processors and one
-    /// of them is idle.
+    /// The threads of the buffer call are the caller's choice: one by default, two after
+    /// poise_fusion_set_threads(2); any other number is refused and leaves the choice as it was.
+    @Test func threadsAreSetExplicitly() throws {
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        let fusion = try makeFusion(c)
+        defer { poise_fusion_destroy(fusion, nil) }
+        var threads: Int32 = 0
+        #expect(poise_fusion_get_threads(fusion, &threads, nil) == POISE_OK && threads == 1)
+        #expect(poise_fusion_set_threads(fusion, 2, nil) == POISE_OK)
+        #expect(poise_fusion_get_threads(fusion, &threads, nil) == POISE_OK && threads == 2)
+        var error = poise_error()
+        for bad: Int32 in [0, 3, -1] {
+            #expect(poise_fusion_set_threads(fusion, bad, &error) == POISE_ERROR_INVALID_ARGUMENT)
+            #expect(message(error).contains("threads must be 1 or 2"))
+        }
+        #expect(poise_fusion_get_threads(fusion, &threads, nil) == POISE_OK && threads == 2)
+        #expect(poise_fusion_get_threads(fusion, nil, nil) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_fusion_set_threads(nil, 1, nil) == POISE_ERROR_INVALID_HANDLE)
+    }
+
+    /// When two lanes can run: a long buffer with outputs or a magnetometer; not a short one,
+    /// not one whose outputs overlap its inputs, not a 6D one without outputs.
     @Test func twoLanesRunOnlyWhereTheyShould() throws {
-        #expect(FusionLanes.secondLaneFits(allowed: 2, online: 2, runnable: 1))
-        #expect(!FusionLanes.secondLaneFits(allowed: 2, online: 2, runnable: 2))   // another busy thread
-        #expect(!FusionLanes.secondLaneFits(allowed: 1, online: 2, runnable: 1))   // pinned to one processor
-        #expect(FusionLanes.secondLaneFits(allowed: 2, online: 2, runnable: -1))   // unknown load
-        #expect(FusionLanes.secondLaneFits(allowed: 8, online: 8, runnable: 7))
-        #expect(!FusionLanes.secondLaneFits(allowed: 8, online: 8, runnable: 8))
-        #expect(poise_runnable_threads() >= 1 && poise_processors_allowed() >= 1)
         let n = FusionLanes.minimumCount
         let recording = Recording(count: n)
         var c = poise_fusion_config()
@@ -196,7 +207,7 @@ import Testing
                 func run(_ count: Int, acc: UnsafePointer<Double>, mag: Bool, outputs: poise_fusion_outputs?) -> Bool {
                     var e = estimator
                     return FusionLanes.run(&e, count: count, times: recording.times, acc: acc, gyr: recording.gyr,
-                                           mag: mag ? recording.mag : nil, outputs: outputs, policy: .whenPossible)
+                                           mag: mag ? recording.mag : nil, outputs: outputs)
                 }
                 let acc = try #require(UnsafePointer(a.baseAddress))
                 #expect(run(n, acc: acc, mag: true, outputs: o))

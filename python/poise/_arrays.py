@@ -41,6 +41,9 @@ def text(name, value):
     """`value`, a str, as the UTF-8 bytes of a C string; else TypeError naming the argument."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{name} must not contain a NUL character (at index {value.index(chr(0))}): "
+                         f"C would read only the text before it")
     return value.encode("utf-8")
 
 

@@ -4,6 +4,7 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
+import threading
 
 c_double_p = ctypes.POINTER(ctypes.c_double)
 c_float_p = ctypes.POINTER(ctypes.c_float)
@@ -132,45 +133,6 @@ class Alignment(ctypes.Structure):
     _fields_ = [("axis", ctypes.c_int32 * 3), ("sign", ctypes.c_int32 * 3)]
 
 
-def _candidates():
-    env = os.environ.get("POISE_LIBRARY")
-    if env:
-        yield env
-        return
-    here = os.path.dirname(os.path.abspath(__file__))
-    yield os.path.join(here, "libpoise.so")   # the wheel's copy
-    try:
-        libdir = subprocess.run(["pkg-config", "--variable=libdir", "poise"], capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-        if libdir:
-            yield os.path.join(libdir, "libpoise.so")
-    except (OSError, subprocess.SubprocessError):
-        pass
-    found = ctypes.util.find_library("poise")
-    if found:
-        yield found
-    yield "libpoise.so"
-    for prefix in ("/usr/local", os.path.expanduser("~/.local")):
-        yield os.path.join(prefix, "lib", "libpoise.so")
-
-
-def _load():
-    tried = []
-    for path in _candidates():
-        if os.sep in path and not os.path.exists(path):
-            tried.append(path)
-            continue
-        try:
-            return ctypes.CDLL(path)
-        except OSError as error:
-            tried.append(f"{path} ({error})")
-    raise ImportError("poise: libpoise.so not found; install the C library (make install PREFIX=...) "
-                      "and set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig (a PREFIX other than /usr/local and "
-                      "~/.local), or set POISE_LIBRARY to its path. Tried: " + "; ".join(tried))
-
-
-lib = _load()
-
 _P = ctypes.c_void_p
 _E = ctypes.POINTER(Error)
 _S = ctypes.c_size_t
@@ -178,13 +140,28 @@ _I = ctypes.c_int32
 _D = ctypes.c_double
 
 
-def _declare(name, restype, *argtypes):
-    function = getattr(lib, name)
-    function.restype = restype
-    function.argtypes = list(argtypes)
+class ReadOptionsStruct(ctypes.Structure):
+    _fields_ = [
+        ("sample_rate", ctypes.c_double), ("time_unit", ctypes.c_char_p), ("delimiter", ctypes.c_char_p),
+        ("decimal_comma", ctypes.c_int32), ("topic", ctypes.c_char_p), ("columns", ctypes.c_char_p),
+        ("skip_lines", ctypes.c_int32), ("comment", ctypes.c_char_p), ("mount", ctypes.c_char_p),
+        ("apple_accelerometer_sign", ctypes.c_int32), ("strict", ctypes.c_int32),
+    ]
 
 
-for _name, _restype, _args in [
+class ReaderInfo(ctypes.Structure):
+    _fields_ = [
+        ("has", ctypes.c_uint32), ("column_count", ctypes.c_int32), ("rows_delivered", ctypes.c_int64),
+        ("rows_dropped", ctypes.c_int64), ("rows_repaired", ctypes.c_int64), ("format", ctypes.c_char * 32),
+        ("format_name", ctypes.c_char * 96),
+    ]
+
+
+class ReaderColumn(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 128), ("unit", ctypes.c_char * 32), ("meaning", ctypes.c_char * 32)]
+
+
+_CORE_FUNCTIONS = [
     ("poise_status_name", ctypes.c_char_p, [_I]),
     ("poise_version", ctypes.c_char_p, []),
     ("poise_api_version", _I, []),
@@ -206,6 +183,8 @@ for _name, _restype, _args in [
     ("poise_fusion_get_config", _I, [_P, ctypes.POINTER(FusionConfigStruct), _E]),
     ("poise_fusion_update", _I, [_P, _D, c_double_p, c_double_p, c_double_p, ctypes.POINTER(Motion), _E]),
     ("poise_fusion_get_motion", _I, [_P, ctypes.POINTER(Motion), _E]),
+    ("poise_fusion_set_threads", _I, [_P, _I, _E]),
+    ("poise_fusion_get_threads", _I, [_P, ctypes.POINTER(_I), _E]),
     ("poise_fusion_update_buffer", _I, [_P, _S, c_double_p, c_double_p, c_double_p, c_double_p,
                                         ctypes.POINTER(FusionOutputs), _E]),
     ("poise_fusion_config_offline", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
@@ -247,13 +226,120 @@ for _name, _restype, _args in [
     ("poise_calibration_apply", _I, [_P, c_double_p, c_double_p, c_double_p, _S, _E]),
     ("poise_jitter", _I, [c_double_p, c_double_p, c_double_p, _S, ctypes.POINTER(ctypes.c_int64), _S, _D,
                           ctypes.POINTER(JitterResult), _E]),
-]:
-    _declare(_name, _restype, *_args)
+]
 
-API_VERSION = 4  # include/poise.h's POISE_API_VERSION this package's structs follow
-if lib.poise_api_version() != API_VERSION:
-    raise ImportError(f"poise: the loaded C library has API version {lib.poise_api_version()}, this package needs "
-                      f"{API_VERSION}; install the library built from the same source as the package")
+_READER_FUNCTIONS = [
+    ("poise_read_options_default", _I, [ctypes.POINTER(ReadOptionsStruct), _E]),
+    ("poise_reader_open", _P, [ctypes.c_char_p, ctypes.POINTER(ReadOptionsStruct), _E]),
+    ("poise_reader_destroy", _I, [_P, _E]),
+    ("poise_reader_get_info", _I, [_P, ctypes.POINTER(ReaderInfo), _E]),
+    ("poise_reader_get_column", _I, [_P, _I, ctypes.POINTER(ReaderColumn), _E]),
+    ("poise_reader_read", _I, [_P, _S, c_double_p, c_double_p, c_double_p, c_double_p, c_double_p,
+                               ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(_S), _E]),
+    ("poise_reader_issues", _I, [_P, ctypes.c_char_p, _S, ctypes.POINTER(_S), _E]),
+]
+
+API_VERSION = 5  # include/poise.h's POISE_API_VERSION this package's structs follow
+
+
+def _here():
+    return os.path.dirname(os.path.abspath(__file__))
+
+
+def _pkg_config_libdir():
+    try:
+        return subprocess.run(["pkg-config", "--variable=libdir", "poise"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _candidates(variable, soname, beside=None):
+    """Paths to try for a library: the environment variable alone when it is set; else next to
+    the package, next to `beside` (a library already loaded), pkg-config's libdir, the system's
+    search, /usr/local and ~/.local."""
+    env = os.environ.get(variable)
+    if env:
+        yield env
+        return
+    for name in (soname, soname[:-2]):
+        yield os.path.join(_here(), name)
+    if beside:
+        yield os.path.join(os.path.dirname(beside), soname)
+    libdir = _pkg_config_libdir()
+    if libdir:
+        yield os.path.join(libdir, soname)
+    found = ctypes.util.find_library(soname[3:-5])
+    if found:
+        yield found
+    yield soname
+    for prefix in ("/usr/local", os.path.expanduser("~/.local")):
+        yield os.path.join(prefix, "lib", soname)
+
+
+def _open(variable, soname, functions, advice, beside=None):
+    tried = []
+    for path in _candidates(variable, soname, beside):
+        if os.sep in path and not os.path.exists(path):
+            tried.append(path)
+            continue
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            tried.append(f"{path} ({error})")
+            continue
+        for name, restype, argtypes in functions:
+            try:
+                function = getattr(library, name)
+            except AttributeError:
+                raise ImportError(f"poise: {path} has no function {name}; it is older than this package. "
+                                  f"Install the library built from the same source as the package") from None
+            function.restype = restype
+            function.argtypes = list(argtypes)
+        library._poise_path = path
+        return library
+    raise ImportError(f"poise: {soname} not found; {advice}, or set {variable} to its path. Tried: " + "; ".join(tried))
+
+
+def _load_core():
+    library = _open("POISE_LIBRARY", f"libpoise.so.{API_VERSION}", _CORE_FUNCTIONS,
+                    "install the C library (make install PREFIX=...) and set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig "
+                    "(a PREFIX other than /usr/local and ~/.local)")
+    if library.poise_api_version() != API_VERSION:
+        raise ImportError(f"poise: the loaded C library has API version {library.poise_api_version()}, this package "
+                          f"needs {API_VERSION}; install the library built from the same source as the package")
+    return library
+
+
+def _load_readers():
+    return _open("POISE_READERS_LIBRARY", "libpoise-readers.so.0", _READER_FUNCTIONS,
+                 "install the readers library (make install PREFIX=...; it sits next to libpoise)",
+                 beside=getattr(lib._get(), "_poise_path", None))
+
+
+class _LazyLibrary:
+    """A C library loaded on first use (an attribute lookup), once, under a lock: importing
+    poise or poise.batch needs no library; the first call that needs one loads it, and a
+    library that cannot be found raises ImportError with the paths tried."""
+
+    def __init__(self, loader):
+        self._loader = loader
+        self._library = None
+        self._lock = threading.Lock()
+
+    def _get(self):
+        if self._library is None:
+            with self._lock:
+                if self._library is None:
+                    self._library = self._loader()
+        return self._library
+
+    def __getattr__(self, name):
+        return getattr(self._get(), name)
+
+
+lib = _LazyLibrary(_load_core)
+readers = _LazyLibrary(_load_readers)
 
 
 def call(function, *args):

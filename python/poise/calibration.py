@@ -1,10 +1,14 @@
 """Sensor calibration made by `poise calibrate` (docs/calibration.md): for each sensor it
 covers, calibrated = matrix @ (raw - offset)."""
 
+from __future__ import annotations
+
 import ctypes
 import os
+from typing import Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._handle import Handle
@@ -20,15 +24,16 @@ class Calibration(Handle):
 
     _kind = "Calibration"
 
-    def __init__(self, handle):
+    def __init__(self, handle: int) -> None:
         super().__init__(handle, lib.poise_calibration_destroy)
 
     @classmethod
-    def load(cls, source):
-        text = os.fspath(source)
-        return cls(create(lib.poise_calibration_load, text.encode("utf-8")))
+    def load(cls, source: Union[str, "os.PathLike[str]"]) -> "Calibration":
+        if not isinstance(source, (str, os.PathLike)):
+            raise TypeError(f"source must be a path or JSON text (str), got {type(source).__name__}")
+        return cls(create(lib.poise_calibration_load, _arrays.text("source", os.fspath(source))))
 
-    def sensor(self, name):
+    def sensor(self, name: str) -> Optional[Tuple[np.ndarray, np.ndarray]]:
         """(offset (3,), matrix (3, 3)) of "accelerometer", "gyroscope" or "magnetometer", or
         None when the calibration does not cover it. Units: g, rad/s, µT (or a.u.)."""
         if name not in SENSORS:
@@ -41,8 +46,9 @@ class Calibration(Handle):
                  _arrays.pointer(offset, c_double_p), _arrays.pointer(matrix, c_double_p))
         return (offset, matrix.reshape(3, 3)) if present.value else None
 
-    def apply(self, acc=None, gyr=None, mag=None):
-        """Calibrated copies of acc (N, 3) g, gyr (N, 3) rad/s and mag (N, 3); pass None for a
+    def apply(self, *, acc: Optional[npt.ArrayLike] = None, gyr: Optional[npt.ArrayLike] = None,
+              mag: Optional[npt.ArrayLike] = None) -> Tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
+        """Calibrated copies (keyword-only) of acc (N, 3) g, gyr (N, 3) rad/s and mag (N, 3); pass None for a
         sensor you do not have (None comes back). A sensor the calibration does not cover is
         returned unchanged. Returns (acc, gyr, mag)."""
         given = [(name, value) for name, value in (("acc", acc), ("gyr", gyr), ("mag", mag)) if value is not None]

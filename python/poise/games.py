@@ -1,7 +1,13 @@
 """Gyro aiming (the camera turns with the device) and flick stick, over poise_gyro and
 poise_flick. Camera angles in degrees: yaw positive = turn right, pitch positive = look up."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import Any, Dict, Optional
+
+import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._handle import Handle
@@ -24,16 +30,18 @@ class Gyro(Handle):
 
     _kind = "Gyro"
 
-    def __init__(self, **settings):
-        if "space" in settings:
-            settings["space"] = SPACES[settings["space"]]
-        if "hold" in settings:
-            settings["hold"] = HOLDS[settings["hold"]]
+    def __init__(self, **settings: Any) -> None:
+        for name, names in (("space", SPACES), ("hold", HOLDS)):
+            if name in settings:
+                if settings[name] not in names:
+                    raise ValueError(f"{name} must be one of {', '.join(map(repr, names))}, got {settings[name]!r}")
+                settings[name] = names[settings[name]]
         struct = _arrays.fill(GyroSettingsStruct(), lib.poise_gyro_settings_default, settings, "gyro")
         super().__init__(create(lib.poise_gyro_create, ctypes.byref(struct)), lib.poise_gyro_destroy)
 
-    def process(self, time, gyr, acc=None, gravity=None):
-        """One sample: gyr (3,) rad/s, acc (3,) g or None, gravity (3,) up direction or None.
+    def process(self, time: float, *, gyr: npt.ArrayLike, acc: Optional[npt.ArrayLike] = None,
+                gravity: Optional[npt.ArrayLike] = None) -> Dict[str, Any]:
+        """One sample (sensors keyword-only): gyr (3,) rad/s, acc (3,) g or None, gravity (3,) up direction or None.
         Returns time, yaw and pitch (camera degrees this sample) and the flags."""
         g = _arrays.rows("gyr", gyr, 3, allow_single=True)
         a = None if acc is None else _arrays.rows("acc", acc, 3, allow_single=True)
@@ -45,7 +53,7 @@ class Gyro(Handle):
                  ctypes.byref(out))
         return {"time": out.time, "yaw": out.yaw, "pitch": out.pitch, "flags": _flags(out.flags)}
 
-    def take_frame(self):
+    def take_frame(self) -> Dict[str, Any]:
         """The camera turn since the previous call: yaw, pitch (degrees), whole mouse counts
         (x right, y down), the sample count and the flags."""
         frame = GyroFrame()
@@ -69,7 +77,7 @@ class Gyro(Handle):
         with self._lock:
             call(lib.poise_gyro_set_calibration, self._live(), ctypes.byref(c))
 
-    def reset(self):
+    def reset(self) -> None:
         with self._lock:
             call(lib.poise_gyro_reset, self._live())
 
@@ -80,11 +88,11 @@ class Flick(Handle):
 
     _kind = "Flick"
 
-    def __init__(self, **settings):
+    def __init__(self, **settings: Any) -> None:
         struct = _arrays.fill(FlickSettingsStruct(), lib.poise_flick_settings_default, settings, "flick")
         super().__init__(create(lib.poise_flick_create, ctypes.byref(struct)), lib.poise_flick_destroy)
 
-    def update(self, stick_x, stick_y, dt):
+    def update(self, stick_x: float, stick_y: float, dt: float) -> float:
         """One frame: the stick (x right, y forward, -1..1) and the frame's duration (s); returns
         the camera yaw turn in degrees (positive = right)."""
         yaw = ctypes.c_double()
@@ -93,6 +101,6 @@ class Flick(Handle):
                  _arrays.number("stick_y", stick_y), _arrays.number("dt", dt), ctypes.byref(yaw))
         return yaw.value
 
-    def reset(self):
+    def reset(self) -> None:
         with self._lock:
             call(lib.poise_flick_reset, self._live())

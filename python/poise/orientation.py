@@ -1,8 +1,12 @@
 """Axis remapping and the tilt controller (thumbstick from tilt, with a home pose)."""
 
+from __future__ import annotations
+
 import ctypes
+from typing import Any, Dict, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays
 from ._handle import Handle
@@ -15,7 +19,7 @@ def _alignment(text, allow_reflection):
     return alignment
 
 
-def remap(vectors, alignment, allow_reflection=False):
+def remap(vectors: npt.ArrayLike, alignment: str, allow_reflection: bool = False) -> np.ndarray:
     """Vectors (N, 3) remapped by "+A+B+C" notation ("+Y-X+Z": new x = +y, new y = -x,
     new z = +z); returns a new float64 array."""
     data = np.array(_arrays.rows("vectors", vectors, 3), copy=True)
@@ -24,7 +28,7 @@ def remap(vectors, alignment, allow_reflection=False):
     return data
 
 
-def remap_attitudes(quaternions, alignment):
+def remap_attitudes(quaternions: npt.ArrayLike, alignment: str) -> np.ndarray:
     """Attitudes (N, 4) w, x, y, z (device -> earth) of the remapped body frame: q * r^-1."""
     data = np.array(_arrays.rows("quaternions", quaternions, 4), copy=True)
     call(lib.poise_alignment_apply_attitudes, ctypes.byref(_alignment(alignment, False)),
@@ -40,7 +44,7 @@ class Tilt(Handle):
     _kind = "Tilt"
     EVENTS = {0: None, 1: "initial", 2: "requested", 3: "dynamic"}
 
-    def __init__(self, **settings):
+    def __init__(self, **settings: Any) -> None:
         struct = _arrays.fill(TiltSettingsStruct(), lib.poise_tilt_settings_default, settings, "tilt")
         super().__init__(create(lib.poise_tilt_create, ctypes.byref(struct)), lib.poise_tilt_destroy)
 
@@ -48,8 +52,9 @@ class Tilt(Handle):
         return {"time": output.time, "stick": (output.stick_x, output.stick_y), "pitch": output.pitch,
                 "roll": output.roll, "event": self.EVENTS.get(output.event)}
 
-    def update(self, time, acc=None, attitude=None, gyr=None):
-        """One sample: either acc (3,) in g (gravity path) or attitude (4,) w, x, y, z from a
+    def update(self, time: float, *, acc: Optional[npt.ArrayLike] = None, attitude: Optional[npt.ArrayLike] = None,
+               gyr: Optional[npt.ArrayLike] = None) -> Dict[str, Any]:
+        """One sample (sensors keyword-only): either acc (3,) in g (gravity path) or attitude (4,) w, x, y, z from a
         fusion; gyr (3,) rad/s or None. Returns time, stick (x, y) in [-1, 1], pitch and roll
         (rad) from home, and the home event."""
         if (acc is None) == (attitude is None):
@@ -69,11 +74,11 @@ class Tilt(Handle):
                      ctypes.byref(output))
         return self._result(output)
 
-    def recalibrate(self):
+    def recalibrate(self) -> None:
         """Makes the next sample home."""
         with self._lock:
             call(lib.poise_tilt_recalibrate, self._live())
 
-    def reset(self):
+    def reset(self) -> None:
         with self._lock:
             call(lib.poise_tilt_reset, self._live())

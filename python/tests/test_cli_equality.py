@@ -24,7 +24,7 @@ def cli_fuse(cli, name, mode, preset=None):
 @pytest.mark.parametrize("name,mode", [("walking.csv", "9d"), ("walking.csv", "6d"), ("phone-tilt-steer-100hz.csv", "9d")])
 def test_fuse_equals_the_cli(cli, name, mode):
     t, acc, gyr, mag = load(name)
-    result = poise.fuse(acc, gyr, mag, rate=100.0, mode=mode, times=t)
+    result = poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=100.0, mode=mode, times=t)
     swift = cli_fuse(cli, name, mode)
     assert len(swift["t_s"]) == len(t) > 1000
     pairs = {
@@ -51,7 +51,7 @@ def test_fuse_equals_the_cli(cli, name, mode):
 @pytest.mark.parametrize("preset", ["fast", "vqf"])
 def test_presets_equal_the_clis(cli, preset):
     t, acc, gyr, mag = load("walking.csv")
-    result = poise.fuse(acc, gyr, mag, rate=100.0, times=t, preset=preset)
+    result = poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=100.0, times=t, preset=preset)
     swift = cli_fuse(cli, "walking.csv", "9d", preset)
     theirs = np.column_stack([swift[c] for c in ["att_qw", "att_qx", "att_qy", "att_qz"]])
     assert np.array_equal(result.quaternion, theirs)
@@ -74,7 +74,7 @@ def test_offline_fuse_equals_the_clis_on_a_broad_trial(cli, mode):
     header = out.splitlines()[0].split(",")
     table = np.genfromtxt(io.StringIO(out), delimiter=",", skip_header=1)
     swift = {column: table[:, i] for i, column in enumerate(header)}
-    result = poise.fuse(acc, gyr, mag, rate=swift_rate(cli, path), mode=mode, times=t, offline=True)
+    result = poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=swift_rate(cli, path), mode=mode, times=t, offline=True)
     assert len(swift["t_s"]) == len(t) > 50000 and abs(rate - 285.714) < 0.01
     for ours, columns in [(result.quaternion, ["att_qw", "att_qx", "att_qy", "att_qz"]),
                           (result.gravity, ["grav_x_g", "grav_y_g", "grav_z_g"]),
@@ -82,7 +82,7 @@ def test_offline_fuse_equals_the_clis_on_a_broad_trial(cli, mode):
         theirs = np.column_stack([swift[c] for c in columns])
         assert np.max(np.abs(ours - theirs)) <= 1e-12, columns[0]
     # Offline differs from the causal estimate (it is not the online run by another name).
-    online = poise.fuse(acc, gyr, mag, rate=swift_rate(cli, path), mode=mode, times=t)
+    online = poise.fuse(acc=acc, gyr=gyr, mag=mag, rate=swift_rate(cli, path), mode=mode, times=t)
     assert np.max(np.abs(online.quaternion - result.quaternion)) > 1e-3
 
 

@@ -28,7 +28,7 @@ def compare(acc_g, gyr, mag, rate, bound):
     reference = vqf.VQF(1.0 / rate).updateBatch(np.ascontiguousarray(gyr), np.ascontiguousarray(acc_g * G),
                                                 np.ascontiguousarray(mag))
     for mode, key in (("9d", "quat9D"), ("6d", "quat6D")):
-        ours = poise.fuse(acc_g, gyr, mag, rate=rate, mode=mode, times=times, preset="vqf")
+        ours = poise.fuse(acc=acc_g, gyr=gyr, mag=mag, rate=rate, mode=mode, times=times, preset="vqf")
         worst = np.max(relative_angle(ours.quaternion, reference[key]))
         assert worst < bound, f"{mode}: {worst} rad from vqf"
         assert np.max(np.abs(ours.bias - reference["bias"])) < 1e-9
