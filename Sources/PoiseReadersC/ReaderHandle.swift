@@ -47,10 +47,8 @@ struct ReaderHandle {
         do {
             if let text = o.columns { options.columns = try ColumnSpec(String(cString: text)) }
             if let text = o.mount { options.mount = try SensorMount(String(cString: text)) }
-        } catch let error as SpecError {
-            throw .invalid("\(error.subject == .mount ? "mount" : "columns"): \(error.headline)")
         } catch {
-            throw .invalid("\(error)")
+            throw .invalid("\(error.subject == .mount ? "mount" : "columns"): \(error.headline)")
         }
         try requireInRange(Double(o.skip_lines), ParameterRange(0, 1e6, unit: "lines"), "skip_lines")
         options.skipLines = Int(o.skip_lines)
