@@ -6,7 +6,7 @@ import Darwin
 
 /// Every temporary file and folder a `poise` process makes — the temporary files of outputs
 /// being written (`OutputFile`), spools of standard input and of pipes (`InputSpools`), sample
-/// spools, extracted archives — so that they are removed however the process ends: by their
+/// spools — so that they are removed however the process ends: by their
 /// owner, at exit (an `atexit` handler), and by the SIGINT/SIGTERM handler before it exits
 /// (`removeAll()` is async-signal-safe: it only reads fixed memory and calls `unlink(2)` and
 /// `rmdir(2)`; a registered folder is removed after the registered files, so the files put in it
@@ -84,20 +84,6 @@ public enum TemporaryFiles {
         return (descriptor, path, register(path))
     }
 
-    /// Makes an empty folder `TMPDIR/PREFIX-XXXXXX` (mode 0700) and registers it (register the
-    /// files put in it too); returns its path and slot.
-    ///
-    /// - Throws: `RecordingError` naming the folder when none can be made there.
-    public static func makeFolder(prefix: String, purpose: String) throws -> (path: String, slot: Int?) {
-        let folder = temporaryFolder
-        var template = Array("\(folder)/\(prefix)-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw RecordingError(file: folder, line: 0, column: 0, message: "cannot make a temporary folder for \(purpose): \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return (path, register(path, isFolder: true))
-    }
-
     /// `TMPDIR`, or `/tmp` when it is not set.
     public static var temporaryFolder: String {
         guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
@@ -141,30 +127,3 @@ public enum TemporaryFiles {
     }
 }
 
-/// A temporary folder and the files put in it, all registered with `TemporaryFiles` (so a signal
-/// or the exit removes them); removed with everything registered in it when released.
-public final class TemporaryFolder {
-    /// The folder's path.
-    public let path: String
-    private let slot: Int?
-    private var files: [(path: String, slot: Int?)] = []
-
-    /// Makes `TMPDIR/PREFIX-XXXXXX`.
-    ///
-    /// - Throws: `RecordingError` naming the temporary folder when it cannot be made.
-    public init(prefix: String, purpose: String) throws {
-        (path, slot) = try TemporaryFiles.makeFolder(prefix: prefix, purpose: purpose)
-    }
-
-    /// The path of `name` in the folder, registered for removal (create the file after this).
-    public func file(_ name: String) -> String {
-        let file = path + "/" + name
-        files.append((file, TemporaryFiles.register(file)))
-        return file
-    }
-
-    deinit {
-        for file in files { TemporaryFiles.remove(file.path, slot: file.slot) }
-        TemporaryFiles.remove(path, slot: slot)
-    }
-}
