@@ -43,8 +43,10 @@ enum ExitPolicy {
 
     /// Whether a spec error is a usage error (exit 64): one in a filter, a pipeline or a sweep
     /// grid, which the user wrote on the command line. A column mapping or a mount that does not
-    /// fit the file's columns is a data error.
+    /// fit the file's columns, or a well-formed stage that needs a sensor the recording lacks, is
+    /// a data error.
     static func isUsage(_ error: SpecError) -> Bool {
+        if error.missingSensor { return false }
         switch error.subject {
         case .filter, .pipeline, .grid: return true
         case .columns, .mount: return false

@@ -94,11 +94,11 @@ extension StageCatalog {
                 let words = stage.words
                 guard words.count <= 1 else { throw stage.error("fusion takes one mode: 6d or 9d") }
                 guard context.hasGyroscope else {
-                    throw stage.error("fusion needs a gyroscope, and the recording has none; use gravity (attitude from the accelerometer alone)")
+                    throw stage.missingSensor("fusion needs a gyroscope, and the recording has none; use gravity (attitude from the accelerometer alone)")
                 }
                 let nineAxis = words.first.map { $0 == "9d" } ?? context.hasMagnetometer
                 if nineAxis && !context.hasMagnetometer {
-                    throw stage.error("fusion:9d needs a magnetometer, and the recording has none; use fusion:6d")
+                    throw stage.missingSensor("fusion:9d needs a magnetometer, and the recording has none; use fusion:6d")
                 }
                 return DeviceMotionStage(nineAxis: nineAxis, sampleRate: context.sampleRate)
             },

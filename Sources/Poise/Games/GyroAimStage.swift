@@ -54,7 +54,7 @@ extension StageCatalog {
 
     static func gyroAimStage(_ stage: StageSpec, context: StageContext) throws -> GyroAimStage {
         try stage.requireKnown(keys: ["space", "hold", "sens", "camera360", "smooth", "tau"], words: ["nocal"])
-        guard context.hasGyroscope else { throw stage.error("gyroaim needs a gyroscope, and the recording has none") }
+        guard context.hasGyroscope else { throw stage.missingSensor("gyroaim needs a gyroscope, and the recording has none") }
         var settings = GyroAimSettings()
         if let text = stage.value("space") {
             guard let space = GyroSpace(rawValue: text) else { throw stage.error("space must be local, player or world, got '\(text)'") }

@@ -42,6 +42,10 @@ public struct SpecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int
     /// What is wrong.
     public var message: String
+    /// Whether the spec is well formed but asks for a sensor the recording lacks (`fusion` on a
+    /// file without a gyroscope): a mismatch of spec and data, which the CLI reports as a data
+    /// error (exit 1), not a usage error.
+    public var missingSensor = false
 
     /// An error about `token` at `column` of `spec` (no token and column 0: the spec as a whole).
     public init(_ subject: Subject, spec: String, stage: Int? = nil, token: String = "", column: Int = 0, message: String) {

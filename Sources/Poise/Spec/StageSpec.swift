@@ -136,6 +136,14 @@ public struct StageSpec: Sendable, Equatable, CustomStringConvertible {
         SpecError(subject, spec: source, stage: stageNumber, token: name, column: column, message: message)
     }
 
+    /// An error about the stage as a whole: it needs a sensor the recording lacks
+    /// (``SpecError/missingSensor``).
+    public func missingSensor(_ message: String) -> SpecError {
+        var error = error(message)
+        error.missingSensor = true
+        return error
+    }
+
     /// An error about `argument`, pointing at it.
     public func error(_ message: String, at argument: Argument) -> SpecError {
         SpecError(subject, spec: source, stage: stageNumber, token: argument.text, column: argument.column, message: message)
