@@ -49,8 +49,8 @@ import PoiseRecording
         let rows = lines.dropFirst()
         #expect(rows.count == 1400)
         // `home_event` is the one text column (the tilt stage's home events: "initial", …).
-        let textColumns = Set(lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).indices.filter { i in
-            $0.split(separator: ",", omittingEmptySubsequences: false)[i] == "home_event" } } ?? [])
+        let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        let textColumns = Set(header.indices.filter { header[$0] == "home_event" })
         for row in rows {
             let fields = row.split(separator: ",", omittingEmptySubsequences: false)
             for (index, field) in fields.enumerated() where !textColumns.contains(index) && !field.isEmpty
