@@ -12,7 +12,9 @@ set -eu
 OUT=${1:-.build/c-library}
 SWIFT=${SWIFT:-swift}
 SWIFT_BUILD_FLAGS=${SWIFT_BUILD_FLAGS:-}   # `make dist` passes its own scratch path
-$SWIFT build -c release $SWIFT_BUILD_FLAGS --product PoiseReadersCAPI >&2
+# The target only (its objects): linking the product as a shared library would fail under
+# --static-swift-stdlib, and the library is linked below.
+$SWIFT build -c release $SWIFT_BUILD_FLAGS --target PoiseReadersC >&2
 BIN=$($SWIFT build -c release $SWIFT_BUILD_FLAGS --show-bin-path)
 TOOLCHAIN=$(dirname "$(dirname "$(command -v swiftc)")")
 STATIC="$TOOLCHAIN/lib/swift_static/linux"

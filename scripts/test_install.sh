@@ -37,6 +37,9 @@ cp Examples/CGameLoop/game_loop.c "$T/empty/"
 mkdir -p "$T/empty/python"
 cp -R python/tests "$T/empty/python/tests"
 find "$T/empty/python/tests" -name __pycache__ -prune -exec rm -rf {} +
+# poise.read's tests also read the committed MCAP fixtures, at their place in the tree.
+mkdir -p "$T/empty/Tests/PoiseRecordingTests/Fixtures"
+cp -R Tests/PoiseRecordingTests/Fixtures/mcap "$T/empty/Tests/PoiseRecordingTests/Fixtures/mcap"
 # The tests look for the real recordings in ../shared beside the tree they sit in.
 [ ! -d ../shared/data ] || ln -s "$(cd ../shared && pwd)" "$T/shared"
 tar -x -C "$T/prefix" --strip-components=1 -f "$TARBALL"
