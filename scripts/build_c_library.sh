@@ -34,18 +34,9 @@ if [ "${POISE_TARGET_CPU:-}" = haswell ]; then
     CPU_CHECK="$WORK/cpu_check.o"
 fi
 
-# The objects of the targets' current sources, from the build's output file maps (a glob would
-# also pick up objects of sources that were renamed or deleted since an earlier build).
-objects() {
-    python3 -c 'import json, sys
-for source, entry in json.load(open(sys.argv[1])).items():
-    if source.endswith(".swift") and "object" in entry: print(entry["object"])' "$BIN/$1.build/output-file-map.json"
-}
+. "$(dirname "$0")/library_objects.sh"
 OBJECTS="$(objects Poise) $(objects PoiseC)"
-# The exported API: every poise_* function the PoiseC objects define.
-nm -g --defined-only $(objects PoiseC) | awk '$2 == "T" && $3 ~ /^poise_/ { print $3 }' | sort -u > "$WORK/symbols.txt"
-[ -s "$WORK/symbols.txt" ] || { echo "no poise_* symbols found" >&2; exit 1; }
-{ echo "{ global:"; sed 's/$/;/' "$WORK/symbols.txt"; echo "local: *; };"; } > "$WORK/exports.map"
+export_map poise_ PoiseC
 # Swift libraries the objects ask for (normally only swiftCore).
 AUTOLINK=$("$TOOLCHAIN/bin/swift-autolink-extract" $OBJECTS -o - | grep '^-lswift' | sort -u | tr '\n' ' ')
 SYSTEM_LIBS="-lstdc++ -lm -ldl -lpthread"

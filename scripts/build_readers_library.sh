@@ -25,16 +25,9 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# The objects of the targets' current sources, from the build's output file maps.
-objects() {
-    python3 -c 'import json, sys
-for source, entry in json.load(open(sys.argv[1])).items():
-    if source.endswith(".swift") and "object" in entry: print(entry["object"])' "$BIN/$1.build/output-file-map.json"
-}
+. "$(dirname "$0")/library_objects.sh"
 OBJECTS="$(objects Poise) $(objects PoiseC) $(objects PoiseRecording) $(objects PoiseReadersC)"
-nm -g --defined-only $(objects PoiseReadersC) | awk '$2 == "T" && $3 ~ /^poise_read/ { print $3 }' | sort -u > "$WORK/symbols.txt"
-[ -s "$WORK/symbols.txt" ] || { echo "no poise_read* symbols found" >&2; exit 1; }
-{ echo "{ global:"; sed 's/$/;/' "$WORK/symbols.txt"; echo "local: *; };"; } > "$WORK/exports.map"
+export_map poise_read PoiseReadersC
 # Every library the objects ask for, and (to a fixed point) every library those the toolchain has
 # as static archives ask for (Foundation needs ICU, dispatch, …): the static archives are linked
 # in, the others are the system's.
