@@ -53,6 +53,10 @@ public struct SampleDelivery: Sendable, Equatable {
     public var cost: Int64
     /// Lateness e_i = a_i − s_i, ns.
     public var lateness: Int64 { delivered - scheduled }
+
+    public init(index: Int, scheduled: Int64, delivered: Int64, cost: Int64) {
+        self.index = index; self.scheduled = scheduled; self.delivered = delivered; self.cost = cost
+    }
 }
 
 /// One game-loop frame: the latest state when the frame ran.
