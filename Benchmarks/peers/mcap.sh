@@ -2,7 +2,7 @@
 # Reading an MCAP file of ROS 2 messages: Poise's McapReader against the `rosbags` and `mcap`
 # (+ mcap-ros2-support) Python packages on the same files, in the same run.
 #
-#   Benchmarks/peers/mcap.sh [BAG]
+#   Benchmarks/peers/mcap.sh [BAG]        (MCAP_ROUNDS=N: rounds, default 20)
 #
 # The files are made in a temporary folder by Tests/Goldens/make_mcap_fixtures.py from a ROS 1 bag
 # (default: phidgets_imu_upside_down.bag of ../shared/data/formats/ros1_bag_imu, 13,964 Imu +
@@ -11,7 +11,10 @@
 # every sensor_msgs/msg/Imu and MagneticField message and turns it into numbers: Poise through
 # `poise info` (which also computes the whole report, so it is an upper bound on the read),
 # rosbags through Reader.messages() + deserialize_cdr, mcap through iter_decoded_messages().
-# Best of 5 wall-clock runs each.
+# The runs are interleaved: each round reads every file once with every reader, in turn, and
+# each (file, reader) keeps its best wall-clock time over the rounds, so a slow spell of the
+# machine hits every file alike instead of one file's back-to-back runs. Prints the table of
+# BENCHMARKS.md ("Reading MCAP files") and Poise's peak resident memory.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bag=${1:-$root/../shared/data/formats/ros1_bag_imu/phidgets_imu_upside_down.bag}
@@ -24,15 +27,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$venv/bin/python" "$root/Tests/Goldens/make_mcap_fixtures.py" "$bag" "$work" 0 >/dev/null
 
-"$venv/bin/python" - "$work" "$poise" "$(basename "$bag" .bag)" <<'PY'
-import subprocess, sys, time
+"$venv/bin/python" - "$work" "$poise" "$(basename "$bag" .bag)" "${MCAP_ROUNDS:-20}" <<'PY'
+import resource, subprocess, sys, time
 from pathlib import Path
 from mcap.reader import make_reader
 from mcap_ros2.decoder import DecoderFactory
 from rosbags.rosbag2 import Reader
 from rosbags.typesys import Stores, get_typestore
 
-work, poise, stem = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+work, poise, stem, rounds = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 store = get_typestore(Stores.ROS2_HUMBLE)
 wanted = {'sensor_msgs/msg/Imu', 'sensor_msgs/msg/MagneticField'}
 
@@ -55,19 +58,30 @@ def mcap_read(path):
 def poise_info(path):
     subprocess.run([poise, 'info', str(path)], check=True, stdout=subprocess.DEVNULL)
 
-def best(f, path):
-    times = []
-    for _ in range(5):
-        t = time.perf_counter(); f(path); times.append(time.perf_counter() - t)
-    return min(times)
+kinds = {'zstd': 'zstd', 'lz4': 'lz4', 'none': 'uncompressed'}
+readers = {'poise': poise_info, 'rosbags': rosbags_read, 'mcap': mcap_read}
+paths = {kind: work / f'{stem}-{kind}.mcap' for kind in kinds}
+counts = {}
+for kind, path in paths.items():
+    counts[kind] = rosbags_read(path)
+    assert mcap_read(path) == counts[kind], path
+best = {(kind, name): float('inf') for kind in kinds for name in readers}
+for _ in range(rounds):
+    for kind, path in paths.items():
+        for name, read in readers.items():
+            t = time.perf_counter(); read(path); elapsed = time.perf_counter() - t
+            best[kind, name] = min(best[kind, name], elapsed)
 
-for kind in ('zstd', 'lz4', 'none'):
-    path = work / f'{stem}-{kind}.mcap'
-    count = rosbags_read(path)
-    assert mcap_read(path) == count
-    r, m, p = best(rosbags_read, path), best(mcap_read, path), best(poise_info, path)
-    print(f'{path.name} ({path.stat().st_size / 1e6:.1f} MB): {count} Imu + MagneticField messages')
-    print(f'  rosbags read + deserialize_cdr: {r * 1000:.0f} ms')
-    print(f'  mcap + mcap-ros2-support decode: {m * 1000:.0f} ms')
-    print(f'  poise info (read + report):      {p * 1000:.0f} ms  ({r / p:.1f}x rosbags, {m / p:.1f}x mcap)')
+print(f'{counts["none"]:,} Imu + MagneticField messages; best of {rounds} interleaved rounds')
+print()
+print('| file | poise info | rosbags | mcap | rosbags ÷ Poise | poise ÷ uncompressed | target |')
+print('|---|---|---|---|---|---|---|')
+for kind, label in kinds.items():
+    p, r, m = (best[kind, name] for name in ('poise', 'rosbags', 'mcap'))
+    ratio = p / best['none', 'poise']
+    size = paths[kind].stat().st_size / 1e6
+    print(f'| {label}, {size:.1f} MB | {p * 1000:.0f} ms | {r * 1000:,.0f} ms | {m * 1000:,.0f} ms '
+          f'| {r / p:.1f} | {ratio:.2f} | {"" if kind == "none" else "≤ 1.2"} |')
+print()
+print(f'poise info peak resident memory: {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB')
 PY
