@@ -41,8 +41,8 @@ GOLDEN = os.path.join("Tests", "PoiseTests", "Fixtures", "vqf_offline_broad.csv"
 # heading gain (9 s), as research/fusion-tuning.md reports them.
 ONLINE_GAIN = {"magnetometerTimeConstant": 9}
 
-# Every question but "heading: passes' starts" was asked with a pass at rest starting from the
-# magnetometer's heading and the 25-s heading gain (the defaults before it), unless it sets them.
+# Every question but "heading: passes' starts" is asked with a pass at rest starting from the
+# magnetometer's heading and the 25-s heading gain (without the carried heading), unless it sets them.
 BEFORE_CARRIED_HEADING = {"carryHeading": "false", "magnetometerTimeConstant": 25}
 
 # The questions asked after "output prediction", at the defaults (the others at the samples' times).
