@@ -136,7 +136,8 @@ public struct LiveReport: Sendable, Codable, Equatable {
 }
 
 /// A live run: source → pipeline → sinks (output CSV, UDP, metrics, status), one sample at a time
-/// as samples arrive.
+/// as samples arrive: `Run` with a `LiveClock` over the stream's reader (`LiveSource`), into
+/// `RecordOutputs`, `LiveStatusSink` and `StageMetricsSink`.
 public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
