@@ -34,6 +34,23 @@ final class CountingSource: SampleSource {
     }
 }
 
+/// A source whose read after `failAfter` samples throws.
+final class FailingSource: SampleSource {
+    let path = "failing"
+    let schema = RecordingSchema.generated()
+    let issues: [RecordingIssue] = []
+    let summary = ReadSummary()
+    var remaining: [MotionSample]
+    init(_ samples: [MotionSample]) { remaining = samples }
+    func next() throws -> MotionSample? {
+        guard !remaining.isEmpty else { throw RecordingError(file: path, line: 9, column: 2, message: "cut short") }
+        return remaining.removeFirst()
+    }
+    func read(into samples: inout [MotionSample], maximumCount: Int) throws -> Int {
+        try readByNext(into: &samples, maximumCount: maximumCount)
+    }
+}
+
 /// A clock like the live one: one sample per read, each due at a scripted arrival time.
 struct ArrivalClock: RunClock {
     var arrivals: [Int64]
@@ -173,5 +190,22 @@ struct StageObserver: Sink {
         // The frames stopped with the samples: none past the 50th sample's time.
         #expect(delivered.frames.allSatisfy { $0.time <= samples[50].time })
         #expect(result.frames == delivered.frames.count)
+    }
+
+    @Test func aLiveStreamThatFailsEndsTheRunWithTheSinksFinishedAndTheFailureKept() throws {
+        for stopRequested in [false, true] {
+            let live = LiveSource(FailingSource(moving(5)), stopRequested: { stopRequested })
+            let delivered = Delivered()
+            var sink = Collector(into: delivered)
+            var run = Run(source: live, pipeline: try pipeline(), clock: ArrivalClock(arrivals: Array(repeating: 0, count: 5)))
+            let (end, _) = try run.run(into: &sink)
+            #expect(end.samples == 5 && !end.stopped && delivered.records.count == 5)
+            if stopRequested {
+                #expect(live.failure == nil, "a row cut short by a stop is no failure")
+            } else {
+                #expect(live.failure?.end == .failed)
+                #expect(live.failure?.message.contains("failing:9:2") == true, "\(live.failure?.message ?? "")")
+            }
+        }
     }
 }
