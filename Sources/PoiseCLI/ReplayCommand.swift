@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
     /// The pipeline used when none is given (also `make demo`'s): Poise's adaptive low-pass.
     static let defaultPipeline = "adaptive"
 
-    @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic).")
+    @Argument(help: "Recording (CSV, or ROS 1 bag with a sensor_msgs/Imu topic; '-': standard input, copied once to a temporary file for the pre-scan and the delivery).")
     var file: String = defaultRecording
 
     @Option(help: ArgumentHelp("Stages separated by '|', e.g. 'lowpass:cutoff=5 | oneeuro:mincutoff=0.1,beta=2'; 'none' for none.",
@@ -96,9 +96,6 @@ struct ReplayCommand: ParsableCommand {
     /// (`--out -`). Interrupted (SIGINT or SIGTERM during delivery), the report is printed and the
     /// exit status is then 130 or 143.
     func run() throws {
-        if file == "-" {
-            throw CommandError("replay reads the recording twice (a pre-scan that checks every row and finds its rate before the first sample is due, then the delivery), so it cannot read standard input ('-'); save the recording to a file and give its name")
-        }
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
         let request = ReplayRequest(path: file, pipeline: pipeline, rate: try parsedRate(), speed: try parsedSpeed(),
                                     frameRate: frameRate, outputPath: out,

@@ -89,19 +89,26 @@ public struct FrameComparison: Sendable, Codable, Equatable {
             // The first frames at or after the step that reach 90 %, found as the frames run
             // (nothing is kept per frame).
             var callbackHit: Double?, frameHit: Double?
-            var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate))
-            var callbackPipeline = pipeline
-            var frameTimePipeline: Pipeline? = framePipeline
-            _ = replayer.run(input, through: &callbackPipeline, framePipeline: &frameTimePipeline,
-                             shouldStop: { callbackHit != nil && frameHit != nil },
-                             onSample: { _, _ in }, onFrame: { frame in
+            var run = Run(source: SequenceSource(input), pipeline: pipeline, framePipeline: framePipeline,
+                          clock: PacedClock(timer: MonotonicClock(), options: ReplayOptions(speed: .maximum, frameRate: frameRate)))
+            var frames = FrameCallbackSink { frame in
                 guard frame.time >= stepTime else { return }
                 if callbackHit == nil, progress(frame.latest.flatMap(signal.value)) >= 0.9 { callbackHit = frame.time }
                 if frameHit == nil, progress(frame.frameSmoothed.flatMap(signal.value)) >= 0.9 { frameHit = frame.time }
-            })
+            }
+            // Nothing here can throw (samples made in memory, a sink that does not throw).
+            _ = try? run.run(into: &frames, shouldStop: { callbackHit != nil && frameHit != nil })
             if let hit = callbackHit { callbackSum += (hit - stepTime) * 1000 } else { callbackReached = false }
             if let hit = frameHit { frameSum += (hit - stepTime) * 1000 } else { frameReached = false }
         }
         return (callbackReached ? callbackSum / Double(phases) : nil, frameReached ? frameSum / Double(phases) : nil)
     }
+}
+
+/// A sink that hands every frame to a closure and ignores the records.
+struct FrameCallbackSink: Sink {
+    let body: (FrameDelivery) -> Void
+    init(_ body: @escaping (FrameDelivery) -> Void) { self.body = body }
+    func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {}
+    func consume(frame: FrameDelivery) { body(frame) }
 }

@@ -107,7 +107,7 @@ import Glibc
         #expect(try FolderState(scratch.folder.path) == before)
     }
 
-    @Test func dashReadsStandardInputAndReplayExplainsWhyItCannot() throws {
+    @Test func dashReadsStandardInputReplayIncluded() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let input = try scratch.recording(count: 300, rate: 100)
@@ -128,9 +128,24 @@ import Glibc
         }
         let info = try HostileRun.run(["info", "-"], standardInput: try #require(FileHandle(forReadingAtPath: input)))
         #expect(info.status == 0 && info.stdout.contains("300"), "\(info.stderr)")
-        let replay = try HostileRun.run(["replay", "-", "--speed", "max"], standardInput: try #require(FileHandle(forReadingAtPath: input)))
-        #expect(replay.status == 1)
-        #expect(replay.stderr.contains("cannot read standard input") && replay.stderr.contains("save the recording to a file"))
+        // Replay reads its input twice (the pre-scan, then the delivery): standard input is copied
+        // once, and the output stream equals the file's.
+        let replayed = try HostileRun.run(["replay", input, "--speed", "max", "--pipeline", "lowpass:cutoff=5", "--out", "-"])
+        for redirect in ["file", "pipe"] {
+            let stdin: FileHandle
+            if redirect == "file" {
+                stdin = try #require(FileHandle(forReadingAtPath: input))
+            } else {
+                let pipe = Pipe()
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+                Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
+                stdin = pipe.fileHandleForReading
+            }
+            let replay = try HostileRun.run(["replay", "-", "--speed", "max", "--pipeline", "lowpass:cutoff=5", "--out", "-"],
+                                            standardInput: stdin)
+            #expect(replay.status == 0, "\(redirect): \(replay.stderr)")
+            #expect(replay.stdout == replayed.stdout && replay.stdout.split(separator: "\n").count == 301, "\(redirect)")
+        }
         // The report reads its input in several passes: standard input (a pipe) is kept in a
         // temporary file for them, removed afterwards; the page's numbers equal the file's.
         let pipe = Pipe()

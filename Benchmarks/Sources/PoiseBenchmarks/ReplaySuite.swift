@@ -1,10 +1,11 @@
 import Foundation
 import Poise
 import PoiseRun
+import PoiseRecording
 
 /// The replay engine: pacing overhead per sample (no waiting) and real lateness at 100 Hz.
 ///
-/// - Overhead: `Replayer` at `--speed max` over 200 000 samples through `lowpass:cutoff=5`, against
+/// - Overhead: `Run` with a `PacedClock` at `--speed max` over 200 000 samples through `lowpass:cutoff=5`, against
 ///   the same pipeline in a plain loop (the reference): the difference is what pacing costs per
 ///   sample (two clock reads and the statistics).
 /// - Lateness: 2000 ticks at 100 Hz (20 s) with the real `MonotonicClock` (absolute sleep to 1 ms
@@ -36,14 +37,9 @@ func replaySuite(_ r: Report) {
         blackHole(last)
     }
     r.add(plain)
-    let engine = measure("Replayer --speed max (pacing bookkeeping)", items: count, runs: 7, warmup: 1) {
-        var p = pipeline
-        var none: Pipeline? = nil
-        var replayer = Replayer(clock: MonotonicClock(), options: ReplayOptions(speed: .maximum))
-        var last = SIMD3<Double>.zero
-        let result = replayer.run(samples, through: &p, framePipeline: &none, expectedCount: count,
-                                  onSample: { record, _ in last = record.acceleration }, onFrame: { _ in })
-        blackHole((last, result.timing.samples))
+    let engine = measure("Run with PacedClock --speed max (pacing bookkeeping)", items: count, runs: 7, warmup: 1) {
+        let result = pacedRun(samples, pipeline: pipeline, clock: MonotonicClock(), options: ReplayOptions(speed: .maximum))
+        blackHole((result.last, result.result.timing.samples))
     }
     r.add(engine)
     let overhead = engine.nanosecondsPerItem - plain.nanosecondsPerItem
@@ -58,11 +54,8 @@ func replaySuite(_ r: Report) {
     if let session { r.add(session) }
 
     func paced(_ ticks: Int, clock: MonotonicClock) -> ReplayResult {
-        var p = pipeline
-        var none: Pipeline? = nil
-        var replayer = Replayer(clock: clock, options: ReplayOptions(speed: .realTime(1), lateThreshold: 0.01))
-        return replayer.run(samples.prefix(ticks), through: &p, framePipeline: &none, expectedCount: ticks,
-                            onSample: { record, _ in blackHole(record.acceleration.x) }, onFrame: { _ in })
+        pacedRun(Array(samples.prefix(ticks)), pipeline: pipeline, clock: clock,
+                 options: ReplayOptions(speed: .realTime(1), lateThreshold: 0.01)).result
     }
     func describe(_ name: String, _ result: ReplayResult) {
         guard let l = result.timing.latenessMicroseconds else { return }
@@ -169,4 +162,22 @@ func replaySessionMeasurement(pipeline: String, r: Report) -> Measurement? {
         r.notes.append("replay session: \(error)")
         return nil
     }
+}
+
+/// `samples` through `pipeline` on a `Run` with a `PacedClock`, into the timing sink: the result
+/// and the last record's acceleration.
+func pacedRun(_ samples: [MotionSample], pipeline: Pipeline, clock: MonotonicClock,
+              options: ReplayOptions) -> (result: ReplayResult, last: SIMD3<Double>) {
+    var run = Run(source: ArraySource(path: "generated", schema: .generated(), samples: samples), pipeline: pipeline,
+                  clock: PacedClock(timer: clock, options: options))
+    var sinks = SinkPair(ReplayTimingSink(options: options, expectedCount: samples.count), LastAcceleration())
+    guard let ran = try? run.run(into: &sinks) else { fatalError("samples in memory cannot fail to read") }
+    return (ran.summary.0, ran.summary.1)
+}
+
+/// Keeps the last record's acceleration.
+struct LastAcceleration: Sink {
+    var last = SIMD3<Double>.zero
+    mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) { last = record.acceleration }
+    func finish(_ end: RunEnd) -> SIMD3<Double> { last }
 }

@@ -20,9 +20,12 @@ public struct RunEnd: Sendable, Equatable {
     /// True when the run's stop request (Ctrl-C, SIGTERM, a duration) ended it before the
     /// source's end.
     public var stopped: Bool
+    /// Time from the clock's start to the end of the run, ns (0 under the as-fast-as-possible
+    /// clock, which keeps no time).
+    public var elapsed: Int64
 
-    public init(samples: Int, stopped: Bool) {
-        self.samples = samples; self.stopped = stopped
+    public init(samples: Int, stopped: Bool, elapsed: Int64 = 0) {
+        self.samples = samples; self.stopped = stopped; self.elapsed = elapsed
     }
 }
 
@@ -44,6 +47,13 @@ public protocol Sink {
     mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) throws
     /// Called with every game-loop frame (frame clocks only).
     mutating func consume(frame: FrameDelivery) throws
+    /// True when the sink reads every stage's output (`observe(stage:_:)`); a constant, so a run
+    /// into sinks that do not observe pays nothing for it. Default false.
+    static var observesStages: Bool { get }
+    /// Called after stage `index` of the pipeline with the record as that stage left it, before
+    /// `consume(_:_:)` gets the finished record (a metric sink measures every filtering stage
+    /// while the one pipeline runs). Only when `observesStages`.
+    mutating func observe(stage index: Int, _ record: ProcessedSample)
     /// Called once after the last record, also when the run was stopped; returns the summary.
     mutating func finish(_ end: RunEnd) throws -> Summary
 }
@@ -51,6 +61,8 @@ public protocol Sink {
 extension Sink {
     public mutating func begin(_ schema: RunSchema) throws {}
     public mutating func consume(frame: FrameDelivery) throws {}
+    @inlinable public static var observesStages: Bool { false }
+    @inlinable public mutating func observe(stage index: Int, _ record: ProcessedSample) {}
 }
 
 extension Sink where Summary == Void {
@@ -80,6 +92,14 @@ public struct SinkPair<First: Sink, Second: Sink>: Sink {
     public mutating func consume(frame: FrameDelivery) throws {
         try first.consume(frame: frame)
         try second.consume(frame: frame)
+    }
+
+    @inlinable public static var observesStages: Bool { First.observesStages || Second.observesStages }
+
+    @inlinable
+    public mutating func observe(stage index: Int, _ record: ProcessedSample) {
+        if First.observesStages { first.observe(stage: index, record) }
+        if Second.observesStages { second.observe(stage: index, record) }
     }
 
     public mutating func finish(_ end: RunEnd) throws -> (First.Summary, Second.Summary) {

@@ -136,7 +136,8 @@ public struct LiveReport: Sendable, Codable, Equatable {
 }
 
 /// A live run: source → pipeline → sinks (output CSV, UDP, metrics, status), one sample at a time
-/// as samples arrive.
+/// as samples arrive: `Run` with a `LiveClock` over the stream's reader (`LiveSource`), into
+/// `RecordOutputs`, `LiveStatusSink` and `StageMetricsSink`.
 public enum LiveSession {
     /// Samples used to estimate the rate when none is given.
     public static let rateSamples = 16
@@ -197,31 +198,19 @@ public enum LiveSession {
         if request.maximumBadInputs != nil {
             rows?.onIssue = { issue in if issue.action == .dropped { limits.noteDroppedRow() } }
         }
-        /// The next sample and its arrival (ns): the feed's stamp of the read that completed its
-        /// row, or now when the feed no longer knows it.
-        func next() throws -> (sample: MotionSample, arrival: Int64)? {
-            guard let sample = try reader.next() else { return nil }
-            let arrival = rows.flatMap { feed.arrivalTime(throughByte: $0.bytesConsumed) } ?? clock.now()
-            watch.sampleArrived(at: arrival)
-            return (sample, arrival)
-        }
+        let live = LiveSource(reader, stopRequested: shouldStop)
         let schema = reader.schema
-        var first: [(sample: MotionSample, arrival: Int64)] = []
-        /// The error that ended the run after the header (the source's or the output's).
-        var failure: (end: LiveEnd, message: String)?
+        var first: [MotionSample] = []
+        var early: [Int64] = []
         if request.sampleRate == nil {
-            do {
-                while first.count < rateSamples, !shouldStop(), let next = try next() { first.append(next) }
-            } catch where shouldStop() {
-                // Stopped in the middle of a row: the rows before it are processed.
-            } catch {
-                failure = (.failed, "\(error)")
+            while first.count < rateSamples, !shouldStop(), try live.read(into: &first, maximumCount: 1) > 0 {
+                early.append(LiveClock.arrival(feed: feed, rows: rows, watch: watch))
             }
         }
         let estimated = request.sampleRate == nil
-        let rate = request.sampleRate ?? nominalSampleRate(of: first.map(\.sample)) ?? 100
+        let rate = request.sampleRate ?? nominalSampleRate(of: first) ?? 100
         let context = StageContext(sampleRate: rate, hasMagnetometer: schema.hasMagnetometer, hasGyroscope: schema.hasGyroscope)
-        var pipeline = try StageCatalog.standard.pipeline(request.pipeline, context: context)
+        let pipeline = try StageCatalog.standard.pipeline(request.pipeline, context: context)
         var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
         columns.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
         var writer: RecordCSVWriter? = nil
@@ -231,68 +220,32 @@ public enum LiveSession {
             flushEachSample = opened.mode != .inPlace
             writer = consume opened
         }
-        var sender = try request.sendTarget.map {
+        let sender = try request.sendTarget.map {
             try UDPSender(target: $0, format: request.sendFormat, lines: RecordLines(columns: columns))
         }
-        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate, hasGyroscope: schema.hasGyroscope)
-        var latency = ValueCollector()
-        var count = 0
-        var firstTime: Double?, lastTime = 0.0
-        var firstWall: Int64?, lastWall: Int64 = 0, lastArrival: Int64 = 0
-        var lastProgress: Int64 = 0, progressCount = 0
-        var silences = 0, longestSilence: Int64 = 0
-
-        /// Processes one sample; `timed`: its latency counts (it did not wait for the rate estimate).
-        func handle(_ sample: MotionSample, arrival: Int64, timed: Bool) {
-            var record = ProcessedSample(sample)
-            pipeline.process(&record) { index, stage in metrics.observe(stage: index, stage) }
-            writer?.write(record)
-            if flushEachSample { writer?.flush() }
-            sender?.send(record)
-            let end = clock.now()
-            if firstWall != nil {
-                let pause = arrival - lastArrival
-                if Double(pause) * 1e-9 > silence { silences += 1 }
-                longestSilence = Swift.max(longestSilence, pause)
-            }
-            if timed { latency.add(end - arrival) }
-            metrics.add(record)
-            count += 1
-            firstTime = firstTime ?? sample.time
-            lastTime = sample.time
-            firstWall = firstWall ?? arrival
-            lastWall = end
-            lastArrival = arrival
-            if end - lastProgress >= 250_000_000 {
-                if !flushEachSample { writer?.flush() }
-                if let problem = writer?.failure { failure = (.outputFailed, problem) }
-                let seconds = Double(end - lastProgress) * 1e-9
-                progress(LiveProgress(samples: count, rate: lastProgress == 0 ? 0 : Double(count - progressCount) / seconds,
-                                      latencyMicroseconds: Double(end - arrival) * 1e-3,
-                                      badInputs: feed.badInput.total + reader.summary.rowsDropped))
-                lastProgress = end
-                progressCount = count
-            }
+        let outputs = RecordOutputs(writer: writer, sender: sender, flushEachRecord: flushEachSample)
+        let metrics = StageMetricsSink(StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate,
+                                                               hasGyroscope: schema.hasGyroscope))
+        var run = Run(source: live, first: first, pipeline: pipeline,
+                      clock: LiveClock(feed: feed, rows: rows, watch: watch, early: early))
+        let ran = try withoutActuallyEscaping(progress) { progress in
+            var sinks = SinkPair(outputs, SinkPair(
+                LiveStatusSink(outputs: outputs, source: live, feed: feed, early: early.count,
+                               flushedEachRecord: flushEachSample, progress: progress),
+                metrics))
+            return try run.run(into: &sinks, shouldStop: shouldStop)
         }
-        for (sample, arrival) in first { handle(sample, arrival: arrival, timed: false) }
-        if failure == nil {
-            do {
-                while failure == nil, !shouldStop(), let (sample, arrival) = try next() { handle(sample, arrival: arrival, timed: true) }
-            } catch where shouldStop() {
-                // Stopped in the middle of a row: the rows before it were processed.
-            } catch {
-                failure = (.failed, "\(error)")
-            }
-        }
-        if let finished = writer.take() {
-            do { try finished.finish() } catch { failure = failure ?? (.outputFailed, "\(error)") }
-        }
-        let summary = metrics.finish()
+        var failure = live.failure
+        do { try outputs.finishFile() } catch { failure = failure ?? (.outputFailed, "\(error)") }
+        let status = ran.summary.1.0
+        var accumulator = ran.summary.1.1
+        let count = status.count
+        let summary = accumulator.finish()
         var report = LiveReport(source: request.source, pipeline: pipeline.description, sampleRate: rate, rateEstimated: estimated,
-                          samples: count, streamSeconds: lastTime - (firstTime ?? lastTime),
-                          wallSeconds: Double(lastWall - (firstWall ?? lastWall)) * 1e-9,
-                          latencyNanoseconds: latency.summary(), whole: count > 0 ? summary.whole : nil,
-                          stillSegments: summary.stillSegmentCount, send: sender.take()?.report, stopped: userStop())
+                          samples: count, streamSeconds: status.lastTime - (status.firstTime ?? status.lastTime),
+                          wallSeconds: Double(status.lastWall - (status.firstWall ?? status.lastWall)) * 1e-9,
+                          latencyNanoseconds: status.latency.summary(), whole: count > 0 ? summary.whole : nil,
+                          stillSegments: summary.stillSegmentCount, send: outputs.takeSendReport(), stopped: userStop())
         report.ended = failure?.end ?? (userStop() ? .stopped : limits.tooManyBad ? .tooManyBadInputs
                                         : limits.isTimed && limits.reached(now: clock.now()) ? .duration : .inputEnded)
         report.failure = failure?.message
@@ -307,8 +260,8 @@ public enum LiveSession {
         }
         report.datagramsDropped = feed.droppedDatagrams
         report.kernelDrops = feed.kernelDrops
-        report.silences = silences
-        report.longestSilenceSeconds = Double(longestSilence) * 1e-9
+        report.silences = status.silences
+        report.longestSilenceSeconds = Double(status.longestSilence) * 1e-9
         report.spin = request.spin && feed.isDatagramSource
         report.spinSeconds = feed.spinSeconds
         report.preemptedSpins = feed.preemptedSpins

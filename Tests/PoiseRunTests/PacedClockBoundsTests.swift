@@ -5,7 +5,7 @@ import Poise
 /// The replay engine with absurd times and speeds: deadlines are clamped instead of trapping,
 /// every loop (waits and frames) honours the stop request, and the metrics keep a bounded number
 /// of frames waiting across a gap.
-@Suite struct ReplayerBoundsTests {
+@Suite struct PacedClockBoundsTests {
     /// Nanoseconds read as seconds (1.7e18 s): the deadline in ns does not fit in Int64.
     let nanosecondTimes = [MotionSample(time: 1.7e18, acceleration: SIMD3(0, 0, 1)),
                            MotionSample(time: 1.7e18 + 1e7, acceleration: SIMD3(0, 0, 1)),
@@ -17,42 +17,39 @@ import Poise
         #expect(!result.stopped)
     }
 
-    @Test func pacedDeadlinesClampAndTheWaitStopsOnRequest() {
+    @Test func pacedDeadlinesClampAndTheWaitStopsOnRequest() throws {
         var calls = 0
-        var replayer = Replayer(clock: ScriptedClock(), options: ReplayOptions(speed: .realTime(1e-300)))
-        var pipeline = Pipeline()
-        var none: Pipeline? = nil
-        var scheduled: [Int64] = []
-        let result = replayer.run(regularSamples(3), through: &pipeline, framePipeline: &none,
-                                  shouldStop: { calls += 1; return calls > 1000 },
-                                  onSample: { scheduled.append($1.scheduled) }, onFrame: { _ in })
-        #expect(result.stopped)
-        #expect(scheduled.count == 1, "the first sample is due at once, the second never")
+        var run = Run(source: SequenceSource(regularSamples(3)), pipeline: Pipeline(),
+                      clock: PacedClock(timer: ScriptedClock(), options: ReplayOptions(speed: .realTime(1e-300))))
+        let delivered = Delivered()
+        var sink = Collector(into: delivered)
+        let (end, _) = try run.run(into: &sink, shouldStop: { calls += 1; return calls > 1000 })
+        #expect(end.stopped)
+        #expect(delivered.deliveries.count == 1, "the first sample is due at once, the second never")
         #expect(calls == 1001)
         // The clock slept in slices toward the clamped deadline, never past it.
-        #expect(replayer.clock.time <= Replayer<ScriptedClock>.deadlineLimit)
+        #expect(run.clock.timer.time <= PacedClock<ScriptedClock>.deadlineLimit)
     }
 
-    @Test func theFrameLoopStopsOnRequest() {
+    @Test func theFrameLoopStopsOnRequest() throws {
         let samples = [MotionSample(time: 0, acceleration: SIMD3(0, 0, 1)), MotionSample(time: 1e9, acceleration: SIMD3(0, 0, 1))]
         var calls = 0
-        var replayer = Replayer(clock: ScriptedClock(), options: ReplayOptions(speed: .maximum, frameRate: 1000))
-        var pipeline = Pipeline()
-        var none: Pipeline? = nil
-        var frames = 0
-        let result = replayer.run(samples, through: &pipeline, framePipeline: &none,
-                                  shouldStop: { calls += 1; return calls > 10_000 },
-                                  onSample: { _, _ in }, onFrame: { _ in frames += 1 })
-        #expect(result.stopped)
+        var run = Run(source: SequenceSource(samples), pipeline: Pipeline(),
+                      clock: PacedClock(timer: ScriptedClock(), options: ReplayOptions(speed: .maximum, frameRate: 1000)))
+        let delivered = Delivered()
+        var sink = Collector(into: delivered)
+        let (end, _) = try run.run(into: &sink, shouldStop: { calls += 1; return calls > 10_000 })
+        let frames = delivered.frames.count
+        #expect(end.stopped)
         #expect(frames < 10_000 && frames > 9_000, "\(frames) of 1e12 frames ran before the stop")
     }
 
     @Test func clampedAdditionNeverOverflows() {
-        let limit = Replayer<ScriptedClock>.deadlineLimit
-        #expect(Replayer<ScriptedClock>.adding(5, .max) == limit)
-        #expect(Replayer<ScriptedClock>.adding(-5, .min) == -limit)
-        #expect(Replayer<ScriptedClock>.adding(1_000, 2_000) == 3_000)
-        #expect(Replayer<ScriptedClock>.adding(limit, limit) == limit)
+        let limit = PacedClock<ScriptedClock>.deadlineLimit
+        #expect(PacedClock<ScriptedClock>.adding(5, .max) == limit)
+        #expect(PacedClock<ScriptedClock>.adding(-5, .min) == -limit)
+        #expect(PacedClock<ScriptedClock>.adding(1_000, 2_000) == 3_000)
+        #expect(PacedClock<ScriptedClock>.adding(limit, limit) == limit)
     }
 
     @Test func framesWaitingAcrossAGapAreBounded() throws {

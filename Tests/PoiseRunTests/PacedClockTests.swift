@@ -19,28 +19,43 @@ func referenceQuantile(_ values: [Double], _ q: Double) -> Double {
     return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
 }
 
-struct Delivered {
+/// Everything a run handed its sinks, kept by `Collector` (a class, so the stop request can read
+/// it while the run goes on).
+final class Delivered {
     var records: [ProcessedSample] = []
     var deliveries: [SampleDelivery] = []
     var frames: [FrameDelivery] = []
 }
 
+/// A sink that keeps every record, delivery and frame in a `Delivered`.
+struct Collector: Sink {
+    let into: Delivered
+    func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {
+        into.records.append(record); into.deliveries.append(delivery)
+    }
+    func consume(frame: FrameDelivery) { into.frames.append(frame) }
+}
+
+/// `samples` through `pipeline` with a `PacedClock` on `clock`, into the timing sink and a
+/// collector; `stopAfter`: the stop request comes once that many samples were delivered.
 func replay(_ samples: [MotionSample], clock: ScriptedClock, options: ReplayOptions,
             pipeline: Pipeline = Pipeline(), framePipeline: Pipeline? = nil,
             stopAfter: Int? = nil) -> (ReplayResult, Delivered, ScriptedClock) {
-    var replayer = Replayer(clock: clock, options: options)
-    var pipeline = pipeline
-    var framePipeline = framePipeline
-    var delivered = Delivered()
-    let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
-                              expectedCount: samples.count,
-                              shouldStop: { stopAfter.map { delivered.deliveries.count >= $0 } ?? false },
-                              onSample: { delivered.records.append($0); delivered.deliveries.append($1) },
-                              onFrame: { delivered.frames.append($0) })
-    return (result, delivered, replayer.clock)
+    var run = Run(source: SequenceSource(samples), pipeline: pipeline, framePipeline: framePipeline,
+                  clock: PacedClock(timer: clock, options: options))
+    let delivered = Delivered()
+    var sinks = SinkPair(ReplayTimingSink(options: options, expectedCount: samples.count), Collector(into: delivered))
+    do {
+        let ran = try run.run(into: &sinks, shouldStop: { stopAfter.map { delivered.deliveries.count >= $0 } ?? false })
+        return (ran.summary.0.withGaps(of: run.clock), delivered, run.clock.timer)
+    } catch {
+        Issue.record(error)
+        return (ReplayResult(timing: TimingAccumulator(lateThreshold: 0).timing(wall: 0, cpu: 0), frames: 0, meanStackedSamples: 0, maximumStackedSamples: 0,
+                             frameLatenessMicroseconds: nil, stopped: false), delivered, run.clock.timer)
+    }
 }
 
-@Suite struct ReplayerTests {
+@Suite struct PacedClockTests {
     @Test func latenessIsExactlyWhatTheClockInjectedAndScheduleNeverDrifts() throws {
         let samples = regularSamples(1000)
         // Pseudo-random lateness 0…997 µs (all below one period, so no deadline is missed).

@@ -88,6 +88,9 @@ public struct ReplaySession: Sendable {
     /// The options the file is read with (the request's, with `--rate` as the row rate of a file
     /// without a time column).
     let readOptions: ReadOptions
+    /// The path read: the request's, or for `-` the copy of standard input (`InputSpools`), which
+    /// the pre-scan and the delivery both read.
+    let readPath: String
 
     /// Most game-loop frames per recorded sample beyond the first `minimumFrameAllowance`.
     public static let framesPerSample = 20
@@ -112,7 +115,8 @@ public struct ReplaySession: Sendable {
             readOptions.sampleRate = hz  // times the rows of a file without a time column
         }
         self.readOptions = readOptions
-        scan = try RecordingScan(path: request.path, options: readOptions)
+        readPath = request.path == "-" ? try InputSpools.regularFile(for: "/dev/stdin") : request.path
+        scan = try RecordingScan(path: readPath, options: readOptions)
         // The report measures the acceleration (filter latency, jitter): a file without an
         // accelerometer would be measured as zeros.
         try scan.schema.require([.accelerometer], file: request.path, for: "replay (its report measures the acceleration)")
@@ -158,7 +162,8 @@ public struct ReplaySession: Sendable {
     ///     here, so a second Ctrl-C quits at once.
     /// - Throws: `ReplayError` when the output file cannot be written; `RecordingError` when the
     ///   file fails to read during delivery (it changed since `init` checked it). The output file is then not created (its temporary file is removed).
-    public func run<Clock: PacingClock>(clock: Clock, shouldStop: () -> Bool = { false },
+    @_specialize(exported: true, where Timer == MonotonicClock)
+    public func run<Timer: PacingClock>(clock timer: Timer, shouldStop: () -> Bool = { false },
                                         progress: (ReplayProgress) -> Void = { _ in },
                                         delivered: () -> Void = {}) throws -> ReplayReport {
         var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: scan.schema.hasMagnetometer,
@@ -169,78 +174,58 @@ public struct ReplaySession: Sendable {
             do { writer = try RecordCSVWriter(path: path, columns: columns, frameOutputs: framePipeline?.outputs) }
             catch let error as RecordingError { throw ReplayError(error.description) }
         }
-        var sender = try request.sendTarget.map {
+        let sender = try request.sendTarget.map {
             try UDPSender(target: $0, format: request.sendFormat,
                           lines: RecordLines(columns: columns, frameOutputs: self.framePipeline?.outputs))
         }
+        let outputs = RecordOutputs(writer: writer, sender: sender, frameMode: framePipeline != nil)
         let total = plan.deliveredCount(sampleCount: scan.sampleCount, firstTime: scan.firstTime, lastTime: scan.lastTime)
             * request.loops
-        let stream = try RecordingStream(path: request.path, options: readOptions)
-        let samples = LoopedSamples(plan.deliveredSamples(stream, gapLimit: gapPolicy?.limit), passes: request.loops,
+        // The delivery pass: the file's second and last read (the first was the pre-scan).
+        let recording = RecordingSamples(try RecordingSources.open(path: readPath, options: readOptions),
+                                         path: readPath, options: readOptions)
+        let samples = LoopedSamples(plan.deliveredSamples(recording, gapLimit: gapPolicy?.limit), passes: request.loops,
                                     period: 1 / plan.sampleRate)
         let first = scan.firstTime ?? 0
         let duration = ((scan.lastTime ?? first) - first + 1 / plan.sampleRate) * Double(request.loops) - 1 / plan.sampleRate
-        var replayer = Replayer(clock: clock, options: ReplayOptions(
-            speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate, gapPolicy: gapPolicy))
-        var pipeline = self.pipeline
-        var framePipeline = self.framePipeline
-        // The metric sink, fed in the delivery pass: it reads every filtering stage's output as
-        // the one pipeline runs (`observe`), then takes the finished record; frames run on the
-        // recording's time line, so a paced replay's frames are those of a `--speed max` one.
-        var metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
-                                              hasGyroscope: scan.schema.hasGyroscope)
+        let options = ReplayOptions(speed: request.speed, frameRate: request.frameRate, lateThreshold: 1 / plan.sampleRate,
+                                    gapPolicy: gapPolicy)
+        var run = Run(source: SequenceSource(samples, path: request.path, schema: scan.schema), pipeline: pipeline,
+                      framePipeline: framePipeline, clock: PacedClock(timer: timer, options: options))
+        // The metric sink reads every filtering stage's output as the one pipeline runs, then
+        // takes the finished record; frames run on the recording's time line, so a paced replay's
+        // frames are those of a `--speed max` one.
         let signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
-        var lastReport: Int64?
-        var reportedCount = 0
-        var lateCount = 0
-        let lateThreshold = Int64(saturating: (1e9 / plan.sampleRate).rounded())
+        let metrics = StageMetricsSink(StageMetricsAccumulator(pipeline: pipeline, sampleRate: plan.sampleRate,
+                                                               hasGyroscope: scan.schema.hasGyroscope),
+                                       frameSignal: signal)
         let paced = request.speed != .maximum
-        let frameMode = framePipeline != nil
         // Real-time priority only while pacing, never for `--speed max`.
         let scheduling = paced && request.realTimePriority ? RealTimeScheduling.raise() : nil
-        let result = replayer.run(samples, through: &pipeline, framePipeline: &framePipeline,
-                                  expectedCount: total, shouldStop: shouldStop,
-                                  observe: { index, record in metrics.observe(stage: index, record) },
-                                  onSample: { record, delivery in
-            if !frameMode { writer?.write(record); sender?.send(record) }
-            metrics.add(record)
-            if paced, delivery.lateness > lateThreshold { lateCount += 1 }
-            let now = delivery.delivered + delivery.cost
-            guard let last = lastReport else { lastReport = now; return }
-            if now - last >= 250_000_000 {
-                progress(ReplayProgress(delivered: delivery.index + 1, total: total,
-                                        recordingSeconds: record.time - first, durationSeconds: duration,
-                                        rate: Double(delivery.index + 1 - reportedCount) / (Double(now - last) * 1e-9),
-                                        latenessMicroseconds: paced ? Double(delivery.lateness) * 1e-3 : nil,
-                                        lateSamples: lateCount))
-                lastReport = now
-                reportedCount = delivery.index + 1
-            }
-        }, onFrame: { frame in
-            writer?.write(frame)
-            sender?.send(frame)
-            metrics.addFrame(time: frame.time,
-                             callback: frame.latest.flatMap(signal.value) ?? .zero,
-                             frameTime: frame.frameSmoothed.flatMap(signal.value) ?? .zero,
-                             raw: frame.latest?.input.acceleration ?? .zero)
-        })
-        scheduling?.restore()
-        if let error = stream.error { throw error }   // the writer's temporary file goes with it
-        if let finished = writer.take() {
-            do { try finished.finish() } catch let error as RecordingError { throw ReplayError(error.description) }
+        let ran = try withoutActuallyEscaping(progress) { progress in
+            var sinks = SinkPair(outputs, SinkPair(metrics, SinkPair(
+                ReplayTimingSink(options: options, expectedCount: total),
+                ReplayProgressSink(total: total, first: first, duration: duration, paced: paced,
+                                   lateThreshold: Int64(saturating: (1e9 / plan.sampleRate).rounded()), report: progress))))
+            return try run.run(into: &sinks, shouldStop: shouldStop)
         }
+        scheduling?.restore()
+        if let error = recording.error { outputs.abandonFile(); throw error }
+        do { try outputs.finishFile() } catch let error as RecordingError { throw ReplayError(error.description) }
         delivered()
-        let summary = metrics.finish()
+        var accumulator = ran.summary.1.0
+        let summary = accumulator.finish()
         var comparison: FrameComparison?
         if let frameRate = request.frameRate, let frameTemplate = self.framePipeline {
-            let jitter = metrics.frameJitter
+            let jitter = accumulator.frameJitter
             comparison = FrameComparison(pipeline: self.pipeline, framePipeline: frameTemplate, signal: signal,
                                          sampleRate: plan.sampleRate, frameRate: frameRate,
                                          callbackJitter: jitter.callback, frameTimeJitter: jitter.frameTime)
         }
-        var report = ReplayReport(session: self, result: result, metrics: summary, comparison: comparison)
+        var report = ReplayReport(session: self, result: ran.summary.1.1.0.withGaps(of: run.clock), metrics: summary,
+                                  comparison: comparison)
         report.realTimeScheduling = scheduling != nil
-        report.send = sender.take()?.report
+        report.send = outputs.takeSendReport()
         report.loops = request.loops
         return report
     }

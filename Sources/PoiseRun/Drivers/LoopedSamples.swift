@@ -4,7 +4,7 @@ import Poise
 /// each pass is shifted in time so the time line keeps going — pass k starts one period after the
 /// last sample of pass k − 1 (shift k × (last − first + period), measured on the first pass) — so
 /// there is no gap and no time step backwards at the seams. The base sequence is iterated afresh
-/// for every pass (a `RecordingStream` reads its file again, in constant memory).
+/// for every pass (a `RecordingSamples` opens its file again, in constant memory).
 public struct LoopedSamples<Base: Sequence>: Sequence where Base.Element == MotionSample {
     public let base: Base
     /// Number of passes (≥ 1).
