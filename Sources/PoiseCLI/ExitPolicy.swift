@@ -82,7 +82,7 @@ enum ExitPolicy {
     /// else as it is.
     static func userFacing(_ error: Error) -> Error {
         switch error {
-        case is ValidationError, is ExitCode, is CleanExit, is CommandError, is InputError, is RecordingError:
+        case is ValidationError, is ExitCode, is CleanExit, is CommandError, is RecordingError:
             return error
         default:
             break
