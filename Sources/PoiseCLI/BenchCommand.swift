@@ -121,21 +121,21 @@ public struct BenchCommand: ParsableCommand {
         try FileIdentity.requireDistinct(outputs: [output, "-"], inputs: files)
         // Opened before the sweep, so a bad destination is reported before the work.
         let file = try output.flatMap { OutputFile.isStandardOutput($0) ? nil : try OutputFile(path: $0) }
-        let bar = isatty(STDERR_FILENO) != 0 ? ProgressBar() : nil
+        let bar = ProgressLine.forStandardError(label: "sweeping", minimumInterval: 0.05)
         let text: String
         do {
             var progress: (@Sendable (Int, Int) -> Void)? = nil
             if let bar { progress = { done, total in bar.show(done: done, total: total) } }
             text = try output(progress: progress)
-            bar?.clear()
+            bar?.finish()
         } catch let error as SweepError {
-            bar?.clear()
+            bar?.finish()
             switch error {
             case .spec: throw ValidationError(error.description)  // a bad --filter or --grid: usage
             case .recording: throw CommandError(error.description)  // a recording that cannot be swept: data
             }
         } catch {
-            bar?.clear()  // recording errors and the like: data errors (exit 1, no usage text)
+            bar?.finish()  // recording errors and the like: data errors (exit 1, no usage text)
             throw error
         }
         if let file {
@@ -144,19 +144,5 @@ public struct BenchCommand: ParsableCommand {
         } else {
             print(text)
         }
-    }
-}
-
-/// A one-line progress bar on standard error (only used when it is a terminal).
-final class ProgressBar: Sendable {
-    func show(done: Int, total: Int) {
-        let width = 30
-        let filled = total > 0 ? done * width / total : width
-        let line = "\r  sweeping [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total)"
-        StandardError.write(line)
-    }
-
-    func clear() {
-        StandardError.write("\r" + String(repeating: " ", count: 60) + "\r")
     }
 }

@@ -16,6 +16,7 @@ import PoiseRecording
 /// | 1 | a problem with the input data, a file, or a failed write (`Error: …`, no usage text) |
 /// | 64 | a usage error: a bad or missing option or argument (`Error: …` and the usage text) |
 /// | 130 | interrupted by SIGINT (Ctrl-C) |
+/// | 141 | standard output (or `--out`) is a pipe whose reader closed it (`poise … \| head -1`): the command ends at the first write that finds it closed, without a message |
 /// | 143 | stopped by SIGTERM |
 ///
 /// Usage errors are `ValidationError`s (and ArgumentParser's own parse errors) and `SpecError`s of
@@ -29,11 +30,35 @@ enum ExitPolicy {
         var description: String { "cannot write to standard output: \(reason); the output is incomplete" }
     }
 
+    /// The status of a command whose output pipe was closed by its reader: 128 + SIGPIPE, what a
+    /// shell reports for a process SIGPIPE ended, so `set -o pipefail` scripts see what they see
+    /// from other tools. No message: the reader stopped reading on purpose (`head -1`).
+    static let closedPipeStatus: Int32 = 141
+
+    /// Ignores SIGPIPE, so that a closed output pipe is an EPIPE write error instead of a silent
+    /// death, and ends the process with `closedPipeStatus` at the first write to an `OutputFile`
+    /// that finds its pipe closed (`exit`, so the temporary files are removed).
+    static func endOnClosedPipe() {
+        signal(SIGPIPE, SIG_IGN)
+        OutputFile.onClosedPipe = { exit(ExitPolicy.closedPipeStatus) }
+    }
+
+    /// Whether standard output is a pipe (or socket) whose reading end is closed.
+    static var standardOutputIsClosedPipe: Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR) != 0
+    }
+
     /// Flushes the text printed so far; throws when any of it failed to reach standard output.
-    static func flushStandardOutput() throws {
+    /// With `endingOnClosedPipe`, a failure because the pipe's reader closed it ends the process
+    /// with `closedPipeStatus` instead.
+    static func flushStandardOutput(endingOnClosedPipe: Bool = false) throws {
         let flushFailed = fflush(stdout) != 0
         let code = errno
         if flushFailed || ferror(stdout) != 0 {
+            if endingOnClosedPipe && ((flushFailed && code == EPIPE) || standardOutputIsClosedPipe) {
+                exit(closedPipeStatus)
+            }
             clearerr(stdout)
             // An earlier automatic flush failed when only the error flag is left: its errno is gone.
             throw OutputLost(reason: flushFailed ? FileProblem.describe(errno: code, path: "standard output")
@@ -57,7 +82,7 @@ enum ExitPolicy {
     /// else as it is.
     static func userFacing(_ error: Error) -> Error {
         switch error {
-        case is ValidationError, is ExitCode, is CleanExit, is CommandError, is InputError, is RecordingError:
+        case is ValidationError, is ExitCode, is CleanExit, is CommandError, is RecordingError:
             return error
         default:
             break

@@ -48,9 +48,3 @@ extension Substring {
         return s
     }
 }
-
-/// A problem with the input data (not the arguments): printed as `Error: …` without the usage.
-struct InputError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

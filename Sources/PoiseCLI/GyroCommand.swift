@@ -101,7 +101,7 @@ struct GyroCommand: ParsableCommand {
         let schema = scan.schema
         try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
         guard schema.hasGyroscope else {
-            throw InputError("\(file): gyro aiming needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)")
+            throw CommandError("\(file): gyro aiming needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)")
         }
         if space != .local {
             try schema.require([.accelerometer], file: file, for: "--space \(space.rawValue) (gravity from the accelerometer; --space local needs none)")

@@ -41,12 +41,3 @@ extension RenderingCommand {
         return String(format: "%\(width).\(digits)f", shown)
     }
 }
-
-/// A problem found while running a command (bad value, unreadable data). Printed as
-/// `Error: <message>` without a usage block, since the arguments parsed fine.
-public struct CommandError: Error, CustomStringConvertible, Sendable {
-    /// What is wrong and where (file, column, parameter).
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -3,14 +3,16 @@ import Poise
 
 extension PoiseCommand {
     /// Parses the arguments and runs the command under `ExitPolicy`: SIGINT and SIGTERM handled
-    /// (`Interruption`), standard output flushed and checked before exiting (also for `--help`
-    /// and `--version`), errors printed in plain words with the policy's exit status.
+    /// (`Interruption`), a closed output pipe ends it with status 141 (`ExitPolicy.endOnClosedPipe`),
+    /// standard output flushed and checked before exiting (also for `--help` and `--version`),
+    /// errors printed in plain words with the policy's exit status.
     public static func main() {
         Interruption.install()
+        ExitPolicy.endOnClosedPipe()
         do {
             var command = try parseAsRoot()
             try command.run()
-            try ExitPolicy.flushStandardOutput()
+            try ExitPolicy.flushStandardOutput(endingOnClosedPipe: true)
         } catch {
             if exitCode(for: error) == .success {
                 // --help, --version: printed here so that a failed write is noticed.

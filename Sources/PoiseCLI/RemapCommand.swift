@@ -49,7 +49,7 @@ struct RemapCommand: ParsableCommand {
             label = name
         case .reflection(let alignment):
             if recording.schema.hasTruth {
-                throw InputError("\(file): --axes \(alignment) is a reflection and the recording has ground-truth attitude columns (gt_q*), which a left-handed frame cannot carry; use a proper alignment")
+                throw CommandError("\(file): --axes \(alignment) is a reflection and the recording has ground-truth attitude columns (gt_q*), which a left-handed frame cannot carry; use a proper alignment")
             }
             samples = recording.samples.map { alignment.vectors(of: $0) }
             label = "\(alignment) (reflection)"

@@ -111,10 +111,10 @@ struct TiltCommand: ParsableCommand {
         case .gravity:
             try schema.require([.accelerometer], file: file, for: "--source gravity (tilt from the accelerometer)")
         case .fusion:
-            guard schema.hasGyroscope else { throw InputError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
+            guard schema.hasGyroscope else { throw CommandError("\(file): --source fusion needs gyroscope columns (gyr_x_radps… or Gyroscope X (deg/s)…)") }
             try schema.require([.accelerometer], file: file, for: "--source fusion (6D fusion of gyroscope and accelerometer)")
         case .truth:
-            guard schema.hasTruth else { throw InputError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
+            guard schema.hasTruth else { throw CommandError("\(file): --source truth needs gt_qw, gt_qx, gt_qy, gt_qz columns") }
             stages.append(TruthAttitudeStage())
         }
         switch try frame.choice() {
@@ -138,7 +138,7 @@ struct TiltCommand: ParsableCommand {
             let frameCount = ((lastTime - firstTime) * frameRate).rounded(.down) + 1
             let allowed = max(Self.minimumFrameAllowance, Self.framesPerSample * scan.sampleCount)
             guard frameCount.isFinite, frameCount <= Double(allowed) else {
-                throw InputError("\(file): --frame-rate \(OptionRange.number(frameRate)) Hz over \(String(format: "%.4g", lastTime - firstTime)) s of recording makes \(String(format: "%.4g", frameCount)) frames, more than the \(allowed) allowed for \(scan.sampleCount) samples; are the times in seconds?")
+                throw CommandError("\(file): --frame-rate \(OptionRange.number(frameRate)) Hz over \(String(format: "%.4g", lastTime - firstTime)) s of recording makes \(String(format: "%.4g", frameCount)) frames, more than the \(allowed) allowed for \(scan.sampleCount) samples; are the times in seconds?")
             }
         }
         // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
@@ -211,11 +211,11 @@ struct TiltCommand: ParsableCommand {
             chunk.removeAll(keepingCapacity: true)
         }
         if source == .truth && outputs == 0 {
-            throw InputError("\(file): no row has a finite ground-truth quaternion")
+            throw CommandError("\(file): no row has a finite ground-truth quaternion")
         }
         resampler?.finish(emit: emit)
         flush(force: true)
-        do { try writer.take()?.finish() } catch let error as RecordingError { throw InputError(error.description) }
+        do { try writer.take()?.finish() } catch let error as RecordingError { throw CommandError(error.description) }
         let gapNote = gapCount == 0 ? nil
             : "gaps: \(gapCount) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(gapsListed.joined(separator: ", "))\(gapCount > 5 ? ", …" : "")"
         let truthNote = truthHeld + truthLeading == 0 ? nil

@@ -155,6 +155,12 @@ public final class OutputFile {
         if buffer.count >= Self.flushThreshold { flush() }
     }
 
+    /// Called, when set, as soon as a write finds the reading end of its pipe closed (EPIPE, with
+    /// SIGPIPE ignored: `poise fuse … --out - | head -1`). The `poise` command sets it to end the
+    /// process there (status 141, `ExitPolicy`); without it the failure is kept and thrown by
+    /// `finish()` like any other write error.
+    nonisolated(unsafe) public static var onClosedPipe: (() -> Void)?
+
     /// The first write error in words, or `nil` while every write succeeded.
     public var writeFailure: String? { failure }
 
@@ -168,6 +174,7 @@ public final class OutputFile {
             }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EPIPE, let closed = Self.onClosedPipe { closed() }
                 failure = FileProblem.describe(errno: errno, path: destination)
                 break
             }

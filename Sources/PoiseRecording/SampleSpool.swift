@@ -47,14 +47,7 @@ public final class SampleSpool: @unchecked Sendable {
     ///
     /// - Throws: `RecordingError` naming the temporary folder when no file can be made there.
     public init(schema: RecordingSchema) throws {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/poise-samples-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw RecordingError(file: folder, line: 0, column: 0, message: "cannot make a temporary file for the parsed samples: \(systemErrorText())")
-        }
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        self.descriptor = descriptor
+        descriptor = try TemporaryFiles.makeUnlinkedFile(prefix: "poise-samples", purpose: "the parsed samples")
         hasMagnetometer = schema.hasMagnetometer
         hasTruth = schema.hasTruth
         words = 8 + (hasMagnetometer ? 3 : 0) + (hasTruth ? 4 : 0)

@@ -74,14 +74,40 @@ public enum TemporaryFiles {
     ///
     /// - Throws: `RecordingError` naming the folder when no file can be made there.
     public static func makeFile(prefix: String, purpose: String) throws -> (descriptor: Int32, path: String, slot: Int?) {
+        var descriptor: Int32 = -1
+        let path = try make(prefix: prefix, what: "file", purpose: purpose) { descriptor = mkstemp($0); return descriptor >= 0 }
+        return (descriptor, path, register(path))
+    }
+
+    /// Makes a file as `makeFile` does and unlinks it at once: only the returned descriptor keeps
+    /// it, so it is gone when the descriptor is closed or the process ends, however it ends.
+    ///
+    /// - Throws: `RecordingError` naming the folder when no file can be made there.
+    public static func makeUnlinkedFile(prefix: String, purpose: String) throws -> Int32 {
+        let made = try makeFile(prefix: prefix, purpose: purpose)
+        remove(made.path, slot: made.slot)
+        return made.descriptor
+    }
+
+    /// Makes an empty folder `TMPDIR/PREFIX-XXXXXX` (mode 0700, `/tmp` without `TMPDIR`) and
+    /// registers it; returns its path and slot. Register the files put in it too (`register`), so
+    /// that `removeAll()` can remove the folder after them.
+    ///
+    /// - Throws: `RecordingError` naming the parent folder when no folder can be made there.
+    public static func makeFolder(prefix: String, purpose: String) throws -> (path: String, slot: Int?) {
+        let path = try make(prefix: prefix, what: "folder", purpose: purpose) { mkdtemp($0) != nil }
+        return (path, register(path, isFolder: true))
+    }
+
+    /// Fills the template `TMPDIR/PREFIX-XXXXXX` with `create` (mkstemp, mkdtemp); the path made.
+    private static func make(prefix: String, what: String, purpose: String,
+                             _ create: (UnsafeMutablePointer<CChar>) -> Bool) throws -> String {
         let folder = temporaryFolder
         var template = Array("\(folder)/\(prefix)-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw RecordingError(file: folder, line: 0, column: 0, message: "cannot make a temporary file for \(purpose): \(String(cString: strerror(errno)))")
+        guard template.withUnsafeMutableBufferPointer({ create($0.baseAddress!) }) else {
+            throw RecordingError(file: folder, line: 0, column: 0, message: "cannot make a temporary \(what) for \(purpose): \(String(cString: strerror(errno)))")
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return (descriptor, path, register(path))
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// `TMPDIR`, or `/tmp` when it is not set.

@@ -360,6 +360,24 @@ import Glibc
         #expect(try FolderState(scratch.folder.path) == before, "the previous output and the input are untouched")
     }
 
+    @Test func aClosedOutputPipeEndsTheCommandWithStatus141() throws {
+        // `poise fuse … --out - | head -1` once head has gone: the reading end is closed before
+        // the command writes. Streamed output (an OutputFile) and printed text (info) both end
+        // with 128 + SIGPIPE and no message, instead of dying from the signal.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.recording(count: 6000, rate: 100)
+        for arguments in [["fuse", input, "--mode", "6d", "--out", "-"], ["info", input]] {
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            let result = try HostileRun.run(arguments, standardOutput: pipe.fileHandleForWriting)
+            try? pipe.fileHandleForWriting.close()
+            #expect(result.status == 141, "\(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(scratch.leftovers.isEmpty)
+    }
+
     @Test func sigtermDuringAWriteWithoutAFlagLeavesNoTemporaryFile() throws {
         // `report` has no interrupt flag; it opens its output first, then sweeps for a while, so
         // the signal lands mid-work: the handler deletes the temporary file and exits 143.

@@ -170,10 +170,10 @@ import Poise
         #expect(throws: RecordingError(file: file.path, line: 7, column: 1, message: "'0.05x' is not a number (column t_s)")) {
             _ = try Recording.load(path: file.path)
         }
-        #expect(RecordingReader.endsLinesWithCarriageReturn([97, 13, 98], count: 3))
-        #expect(!RecordingReader.endsLinesWithCarriageReturn([97, 13, 10], count: 3))
-        #expect(!RecordingReader.endsLinesWithCarriageReturn([97, 13], count: 2), "the byte after the CR is not known yet")
-        #expect(!RecordingReader.endsLinesWithCarriageReturn([97, 10, 13, 98], count: 4))
+        #expect(CSVByteSource.endsLinesWithCarriageReturn([97, 13, 98], count: 3))
+        #expect(!CSVByteSource.endsLinesWithCarriageReturn([97, 13, 10], count: 3))
+        #expect(!CSVByteSource.endsLinesWithCarriageReturn([97, 13], count: 2), "the byte after the CR is not known yet")
+        #expect(!CSVByteSource.endsLinesWithCarriageReturn([97, 10, 13, 98], count: 4))
     }
 
     // MARK: - Dropped rows
