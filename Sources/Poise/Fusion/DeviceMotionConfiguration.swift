@@ -171,6 +171,14 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// leads by |ω|·τ (0.25° at 100 °/s for 2.5 ms).
     public var outputPrediction: Double = 0
 
+    /// Time after a sample flagged `gyroscopeSaturated` during which the in-motion bias
+    /// measurement is left out, s (≥ 0; 0: saturation does not change the estimation). A
+    /// clipped rate leaves an attitude error that the inclination correction then removes over
+    /// a few `accelerometerTimeConstant`s; the bias filter would read that correction as a bias
+    /// (up to `biasClip`) and keep it long after. Default 9 (three accelerometer time
+    /// constants, after which 95 % of the error is corrected). `vqfDefaults` sets 0.
+    public var saturationBiasHoldOff: Double = 9
+
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}
 
@@ -178,8 +186,8 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
     /// (`correctionRate` 0) with VQF's fixed sample time (`fixedTimeStep`: every sample
     /// integrates 1 / `sampleRate`, whatever the timestamps), without Poise's additions
-    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `outputPrediction` 0,
-    /// as the defaults).
+    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `saturationBiasHoldOff`
+    /// 0, `outputPrediction` 0, as the defaults).
     /// With them the outputs equal the reference implementation's (the `vqf` package with
     /// gyrTs = 1 / `sampleRate`) on any timestamps: jittered, repeated, with gaps.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
@@ -191,6 +199,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.magneticDirectionThreshold = 0
         c.outputPrediction = 0
         c.fixedTimeStep = true
+        c.saturationBiasHoldOff = 0
         return c
     }
 
@@ -267,6 +276,7 @@ extension DeviceMotionConfiguration {
         try read(.fixedTimeStep, \.fixedTimeStep)
         try read(.correctionRate, \.correctionRate)
         try read(.outputPrediction, \.outputPrediction)
+        try read(.saturationBiasHoldOff, \.saturationBiasHoldOff)
         self = configuration
     }
 }
