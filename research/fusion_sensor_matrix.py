@@ -82,9 +82,9 @@ def poise_scores(poise, path):
 
 def vqf_scores(path, rate):
     o = np.genfromtxt(path, delimiter=",", names=True)
-    acc = np.ascontiguousarray(np.stack([o["acc_x"], o["acc_y"], o["acc_z"]], 1) * G)
-    gyr = np.ascontiguousarray(np.stack([o["gyr_x"], o["gyr_y"], o["gyr_z"]], 1))
-    mag = np.ascontiguousarray(np.stack([o["mag_x"], o["mag_y"], o["mag_z"]], 1))
+    acc = np.ascontiguousarray(np.stack([o["acc_x_g"], o["acc_y_g"], o["acc_z_g"]], 1) * G)
+    gyr = np.ascontiguousarray(np.stack([o["gyr_x_radps"], o["gyr_y_radps"], o["gyr_z_radps"]], 1))
+    mag = np.ascontiguousarray(np.stack([o["mag_x_uT"], o["mag_y_uT"], o["mag_z_uT"]], 1))
     truth = np.stack([o["gt_qw"], o["gt_qx"], o["gt_qy"], o["gt_qz"]], 1)
     scored = (o["movement"] == 1) & np.isfinite(truth).all(1)
     online = vqf.VQF(1.0 / rate).updateBatch(gyr, acc, mag)
