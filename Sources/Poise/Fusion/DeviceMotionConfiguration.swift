@@ -171,12 +171,14 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// leads by |ω|·τ (0.25° at 100 °/s for 2.5 ms).
     public var outputPrediction: Double = 0
 
-    /// Time after a sample flagged `gyroscopeSaturated` during which the in-motion bias
-    /// measurement is left out, s (≥ 0; 0: saturation does not change the estimation). A
-    /// clipped rate leaves an attitude error that the inclination correction then removes over
-    /// a few `accelerometerTimeConstant`s; the bias filter would read that correction as a bias
-    /// (up to `biasClip`) and keep it long after. Default 9 (three accelerometer time
-    /// constants, after which 95 % of the error is corrected). `vqfDefaults` sets 0.
+    /// What a sample flagged `gyroscopeSaturated` does, s (≥ 0; 0: saturation does not change
+    /// the estimation): the in-motion bias measurement is left out for this long after it, and
+    /// the inclination low-pass (with the bias measurement's) restarts, as at the first sample,
+    /// from the mean of the samples that follow. A clipped rate turns the gyroscope's earth
+    /// frame away from the accelerometer's up; the running low-pass would take a few
+    /// `accelerometerTimeConstant`s to follow, and the bias filter would read that correction as
+    /// a bias (up to `biasClip`). Default 9 (three accelerometer time constants).
+    /// `vqfDefaults` sets 0.
     public var saturationBiasHoldOff: Double = 9
 
     /// The defaults (9D, magnetic north, ENU, 100 Hz).

@@ -171,7 +171,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// (before this sample; ≥ `saturationMinimumRate`) while another axis changed (a wholly held
     /// row cannot tell a plateau from a hold). A plateau of two, or one below the largest
     /// magnitude, is the quantisation of a smooth peak (BROAD's gyroscope has such plateaus and
-    /// no clipping). Records the time of a saturated sample.
+    /// no clipping). Records the time of a saturated sample and, with `saturationBiasHoldOff`,
+    /// restarts the inclination and bias-measurement low-passes.
     @usableFromInline @inline(never)
     mutating func repeatedRotationRate(_ rotationRate: SIMD3<Double>, magnitude: SIMD3<Double>, time: Double) -> DeviceMotion.Flags {
         let repeated = rotationRate .== state.previousRotationRate
@@ -181,6 +182,14 @@ public struct DeviceMotionEstimator: Sendable {
             .& (magnitude .>= peak) .& (magnitude .>= Self.saturationMinimumRate)
         guard any(plateau) else { return [] }
         if time.isFinite { state.lastSaturationTime = time }
+        if coefficients.saturationBiasHoldOff > 0 {
+            // The clipped rate has turned the gyroscope earth frame away from the accelerometer's
+            // up: restart the inclination low-pass (and the bias measurement's), so that after
+            // the plateau it starts again from the mean of the new samples (as at the first
+            // sample) instead of turning its old output over seconds.
+            state.accelerometerLowPass = .init()
+            state.motionBiasLowPass = .init()
+        }
         return .gyroscopeSaturated
     }
 
