@@ -28,6 +28,7 @@ finished cells, so an interrupted run continues):
 Needs numpy and vqf (`pip install numpy vqf`).
 """
 import argparse
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -143,7 +144,7 @@ def main():
             "Total RMSE in degrees, BROAD metric, rows with movement; VQF is the `vqf` package (%s).\n\n"
             "## Summary: mean total RMSE (°) per group\n\n%s\n\n"
             "## Every cell: total RMSE (°)\n\n%s\n" % (
-                getattr(vqf, "__version__", "vqf"), "\n".join(summary), "\n".join(lines)))
+                importlib.metadata.version("vqf"), "\n".join(summary), "\n".join(lines)))
     tmp = options.out + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
