@@ -203,6 +203,9 @@ enum {
     POISE_FLAG_TIME_GAP = 1 << 3,              /* step longer than maximum_time_step */
     POISE_FLAG_INVALID_INPUT = 1 << 4,         /* a non-finite input was skipped */
     POISE_FLAG_TIME_NOT_INCREASING = 1 << 5    /* time repeated or went back: rotation not integrated */
+    /* Bit 1 << 6: the rotation rate repeats the last sample's on every axis (a held reading).
+     * Bit 1 << 7: a gyroscope axis sits at a clipped plateau (saturated). As
+     * DeviceMotion.Flags.heldSample and .gyroscopeSaturated (docs/fusion.md, Flags). */
 };
 
 /**
@@ -254,7 +257,9 @@ typedef struct poise_fusion_config {
     double magnetic_direction_time_constant; /* s, its low-pass; default 2 */
     double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */
     double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0 (as VQF) */
-    int32_t fixed_time_step;              /* 1: every sample integrates 1/sample_rate whatever its timestamp (VQF's Ts); default 0 (VQF: 1) */
+    int32_t fixed_time_step;              /* 1: every sample integrates 1/sample_rate whatever its timestamp (VQF's Ts); default 0 (VQF: 1).
+                                           * 1 also turns off the bias hold-off after a saturated gyroscope sample (VQF has none;
+                                           * saturationBiasHoldOff, 9 s by default, docs/fusion.md) */
 } poise_fusion_config;
 
 /** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */

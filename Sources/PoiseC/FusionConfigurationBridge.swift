@@ -131,6 +131,9 @@ enum FusionConfigurationBridge {
         c.magneticDirectionGainFactor = try nonNegative(o.magnetic_direction_gain_factor, "magnetic_direction_gain_factor")
         c.outputPrediction = try nonNegative(o.output_prediction, "output_prediction")
         c.fixedTimeStep = try flag(o.fixed_time_step, "fixed_time_step")
+        // No field of its own: VQF's fixed sample time goes with VQF's handling of a clipped
+        // gyroscope (none), the defaults' time step with the defaults' hold-off.
+        if c.fixedTimeStep { c.saturationBiasHoldOff = 0 }
         return c
     }
 }

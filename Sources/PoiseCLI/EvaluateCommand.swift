@@ -40,6 +40,7 @@ struct EvaluateCommand: ParsableCommand {
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
         var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
         var rows = RowCounts()
+        var flags = FuseCommand.FlagCounts()
         var calibration: GyroscopeSelfCalibration?
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
         if fusion.offline {
@@ -49,12 +50,14 @@ struct EvaluateCommand: ParsableCommand {
             calibration = offline.run(spooled.spool) { record in
                 score.receive(record)
                 rows.add(record.input)
+                flags.add(record)
             }
         } else {
             var pipeline = Pipeline(try fusion.calibrationStages(schema: schema) + [DeviceMotionStage(configuration: configuration)])
             _ = try BatchDriver.run(reader, through: &pipeline) { record in
                 score.receive(record)
                 rows.add(record.input)
+                flags.add(record)
             }
         }
         let error = score.result
@@ -65,7 +68,7 @@ struct EvaluateCommand: ParsableCommand {
                 "total_rmse_deg": error.total, "heading_rmse_deg": error.heading,
                 "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned, "rows": rows.rows,
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
-                "sample_rate_hz": configuration.sampleRate,
+                "sample_rate_hz": configuration.sampleRate, "flag_counts": flags.counts,
             ]
             if fusion.offline { object["gyroscope_calibration"] = OfflineFusion.summary(calibration) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])

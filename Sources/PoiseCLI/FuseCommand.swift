@@ -108,6 +108,18 @@ struct FuseCommand: ParsableCommand {
     /// The flags counted in the JSON summary, by key.
     static let countedFlags: [(String, DeviceMotion.Flags)] = [
         ("at_rest", .atRest), ("mag_disturbance", .magneticDisturbance), ("time_gap", .timeGap),
-        ("invalid_input", .invalidInput),
+        ("invalid_input", .invalidInput), ("time_not_increasing", .timeNotIncreasing),
+        ("acceleration_rejected", .accelerationRejected), ("held_sample", .heldSample),
+        ("gyro_saturated", .gyroscopeSaturated),
     ]
+
+    /// `countedFlags` counted over records (the `flag_counts` object of `fuse --json` and
+    /// `evaluate --json`); a flag never set is absent.
+    struct FlagCounts {
+        var counts = [String: Int]()
+        mutating func add(_ record: ProcessedSample) {
+            guard let flags = record.fusion?.flags, !flags.isEmpty else { return }
+            for (name, flag) in FuseCommand.countedFlags where flags.contains(flag) { counts[name, default: 0] += 1 }
+        }
+    }
 }

@@ -40,6 +40,8 @@ public struct SimulateCommand: ParsableCommand {
             help: ArgumentHelp("Soft-iron matrix applied to the field before the hard-iron offset: three values (the diagonal) or nine (row by row), dimensionless.", valueName: "a,b,c[,…]"))
     var magneticSoftIron: String?
 
+    @OptionGroup var timing: SimulatedSensorOptions
+
     @Option(parsing: .unconditional, help: "Significant digits per value (default: shortest exact round-trip form).")
     var digits: Int?
 
@@ -62,6 +64,7 @@ public struct SimulateCommand: ParsableCommand {
         try OptionRange("--digits", 1, 17).check(digits)
         try OptionRange("--magnetometer-rate", 0, rate, unit: "Hz (the sample rate)", includesLower: false).check(magnetometerRate)
         try noise.check()
+        try timing.check(rate: rate)
         _ = try distortion()
     }
 
@@ -97,9 +100,10 @@ public struct SimulateCommand: ParsableCommand {
 
     /// Writes the file; returns the one-line summary that `run()` prints.
     public func output() throws -> String {
-        let configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
+        var configuration = SimulationConfiguration(scenario: scenario, rate: rate, duration: duration, seed: seed,
                                                     sensors: noise.applied(to: ideal ? .ideal : .phone), magnetometerRate: magnetometerRate,
                                                     magnetometerDistortion: try distortion())
+        try timing.apply(to: &configuration)
         let interrupt = InterruptFlag()  // SIGINT/SIGTERM: delete the partial file, leave `out` as it was
         defer { interrupt.restore() }
         let writer = try RecordingWriter(path: out, options: WriteOptions(

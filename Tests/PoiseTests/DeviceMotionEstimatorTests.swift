@@ -189,21 +189,21 @@ import Testing
         let saved = try JSONEncoder().encode(estimator.state)
         var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
-        // The stored fields of layout 6. Change this list and StateLayout.current together.
-        let layout6 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+        // The stored fields of layout 7. Change this list and StateLayout.current together.
+        let layout7 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
                        "arbitraryHeadingOffset", "bias", "biasP", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastMagneticField", "lastMagneticTime",
-                       "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
+                       "lastSaturationTime", "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
                        "magneticCandidateTime", "magneticDirectionMean", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
                        "magneticInitialGain", "magneticNormDipLowPass", "magneticOffset", "magneticOffsetSample",
                        "magneticOffsetSums", "magneticReferenceDip",
                        "magneticReferenceNorm", "magneticRejectionTime", "magneticUndisturbedTime",
-                       "motionBiasLowPass", "pendingAccelerometer", "restAccelerometerLowPass",
+                       "motionBiasLowPass", "pendingAccelerometer", "previousRotationRate", "restAccelerometerLowPass",
                        "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
-                       "restTime", "samplesToCorrection"]
-        #expect(DeviceMotionEstimator.StateLayout.current == 6 && json.keys.sorted() == layout6,
+                       "restTime", "rotationRatePeak", "samplesToCorrection", "secondPreviousRotationRate"]
+        #expect(DeviceMotionEstimator.StateLayout.current == 7 && json.keys.sorted() == layout7,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 
         json["layout"] = 1
@@ -211,7 +211,7 @@ import Testing
         #expect {
             _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
         } throws: { error in
-            "\(error)".contains("layout 1") && "\(error)".contains("layout 6")
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 7")
         }
         // Saved before layouts existed: no `layout` key.
         json["layout"] = nil

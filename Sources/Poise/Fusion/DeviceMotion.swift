@@ -56,6 +56,17 @@ public struct DeviceMotion: Sendable, Equatable {
         /// The timestamp repeated the previous sample's or went back from it: the gyroscope was
         /// not integrated (a step of 0 s), the accelerometer and magnetometer were used.
         public static let timeNotIncreasing = Flags(rawValue: 1 << 5)
+        /// The rotation rate repeats the previous sample's exactly on all three axes: a held
+        /// reading (a gyroscope slower than the rows, zero-order held). It is integrated over
+        /// its own step like any sample, which is the integral of the held rate.
+        public static let heldSample = Flags(rawValue: 1 << 6)
+        /// A gyroscope axis sits at its full-scale value: it repeats the last two samples' value
+        /// exactly (a plateau of three), at the largest magnitude any axis has reported (at
+        /// least 1 rad/s), while another axis changed. The plateau is found in the data, with no
+        /// sensor constant; its first two samples are not flagged. The clipped rate is integrated
+        /// (it is the best rate there is) but not trusted for the in-motion bias estimate
+        /// (`DeviceMotionConfiguration.saturationBiasHoldOff`).
+        public static let gyroscopeSaturated = Flags(rawValue: 1 << 7)
     }
 
     /// The attitude as a rotation matrix (device → earth; columns are the device axes in earth

@@ -171,6 +171,16 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// leads by |ω|·τ (0.25° at 100 °/s for 2.5 ms).
     public var outputPrediction: Double = 0
 
+    /// What a sample flagged `gyroscopeSaturated` does, s (≥ 0; 0: saturation does not change
+    /// the estimation): the in-motion bias measurement is left out for this long after it, and
+    /// the inclination low-pass (with the bias measurement's) restarts, as at the first sample,
+    /// from the mean of the samples that follow. A clipped rate turns the gyroscope's earth
+    /// frame away from the accelerometer's up; the running low-pass would take a few
+    /// `accelerometerTimeConstant`s to follow, and the bias filter would read that correction as
+    /// a bias (up to `biasClip`). Default 9 (three accelerometer time constants).
+    /// `vqfDefaults` sets 0.
+    public var saturationBiasHoldOff: Double = 9
+
     /// The defaults (9D, magnetic north, ENU, 100 Hz).
     public init() {}
 
@@ -178,8 +188,8 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// `biasSigmaRest` (0.03) and `restMinimumTime` (1.5 s), and that correct on every sample
     /// (`correctionRate` 0) with VQF's fixed sample time (`fixedTimeStep`: every sample
     /// integrates 1 / `sampleRate`, whatever the timestamps), without Poise's additions
-    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `outputPrediction` 0,
-    /// as the defaults).
+    /// (`magneticOffsetEstimation` false, `magneticDirectionThreshold` 0, `saturationBiasHoldOff`
+    /// 0, `outputPrediction` 0, as the defaults).
     /// With them the outputs equal the reference implementation's (the `vqf` package with
     /// gyrTs = 1 / `sampleRate`) on any timestamps: jittered, repeated, with gaps.
     public static func vqfDefaults(sampleRate: Double, reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
@@ -191,6 +201,7 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
         c.magneticDirectionThreshold = 0
         c.outputPrediction = 0
         c.fixedTimeStep = true
+        c.saturationBiasHoldOff = 0
         return c
     }
 
@@ -267,6 +278,7 @@ extension DeviceMotionConfiguration {
         try read(.fixedTimeStep, \.fixedTimeStep)
         try read(.correctionRate, \.correctionRate)
         try read(.outputPrediction, \.outputPrediction)
+        try read(.saturationBiasHoldOff, \.saturationBiasHoldOff)
         self = configuration
     }
 }

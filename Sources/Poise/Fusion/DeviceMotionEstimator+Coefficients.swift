@@ -42,6 +42,8 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticCurrentLowPass: CriticalLowPassCoefficients
         @usableFromInline var magneticCurrentLowPassEnabled: Bool
         @usableFromInline var motionBiasEstimation: Bool
+        /// `saturationBiasHoldOff`, s (0: off).
+        @usableFromInline var saturationBiasHoldOff: Double
         @usableFromInline var magneticDisturbanceRejection: Bool
         @usableFromInline var biasClip: Double
         @usableFromInline var biasP0: Double
@@ -111,6 +113,7 @@ extension DeviceMotionEstimator {
             accelerationAcceptedLowest = Swift.max(accelerationAcceptedMinimumSquared, .leastNonzeroMagnitude)
             accelerationAcceptedHighest = Swift.min(accelerationAcceptedMaximumSquared, .greatestFiniteMagnitude)
             motionBiasEstimation = p.motionBiasEstimation
+            saturationBiasHoldOff = p.saturationBiasHoldOff > 0 ? p.saturationBiasHoldOff : 0
             magneticDisturbanceRejection = p.magneticDisturbanceRejection
             restGyroscopeThresholdSquared = (p.restGyroscopeThreshold * degree) * (p.restGyroscopeThreshold * degree)
             restAccelerometerThresholdSquared = p.restAccelerometerThreshold * p.restAccelerometerThreshold

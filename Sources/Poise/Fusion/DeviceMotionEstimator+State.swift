@@ -24,6 +24,14 @@ extension DeviceMotionEstimator {
         public var lastTime: Double?
         /// Time of the last magnetometer sample applied, s.
         public var lastMagneticTime: Double?
+        /// The last two samples' rotation rates as measured, rad/s (a value no reading has
+        /// before the first), and the largest magnitude each axis has reported (finite
+        /// readings): what the held-sample and saturation tests compare with.
+        @usableFromInline var previousRotationRate = SIMD3<Double>(repeating: -.greatestFiniteMagnitude)
+        @usableFromInline var secondPreviousRotationRate = SIMD3<Double>(repeating: -.greatestFiniteMagnitude)
+        @usableFromInline var rotationRatePeak = SIMD3<Double>.zero
+        /// Time of the last sample flagged `gyroscopeSaturated`, s (−∞ before any; never NaN).
+        @usableFromInline var lastSaturationTime = -Double.greatestFiniteMagnitude
         /// Counted samples until the next correction step (it runs when this reaches 0); an
         /// accelerometer sample arrived since the last one. The first counted sample runs a
         /// correction step (so the attitude is right from the start), then every
@@ -117,7 +125,9 @@ extension DeviceMotionEstimator {
         ///    estimator's `lastSample`; `magneticNormDip` (written, never read) is gone.
         /// 5: the magnetometer offset (`magneticOffset`, its fit's sample and sums).
         /// 6: the field-direction test's low-pass (`magneticDirectionMean`).
-        @usableFromInline static let current = 6
+        /// 7: the held-sample and saturation tests (`previousRotationRate`,
+        ///    `secondPreviousRotationRate`, `rotationRatePeak`, `lastSaturationTime`).
+        @usableFromInline static let current = 7
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

@@ -101,6 +101,15 @@ public struct DeviceMotionEstimator: Sendable {
         var flags: DeviceMotion.Flags = []
         var magnetometerFollows = false
         let dt = timeStep(to: time, flags: &flags, magnetometerFollows: &magnetometerFollows)
+        // Held and saturated readings: only a sample that repeats an axis of the last one goes
+        // out of line to be told apart (rare in a live stream; one compare otherwise).
+        let magnitude = rotationRate.replacing(with: -rotationRate, where: rotationRate .< 0)
+        if any(rotationRate .== state.previousRotationRate) {
+            flags.formUnion(repeatedRotationRate(rotationRate, magnitude: magnitude, time: time))
+        }
+        state.secondPreviousRotationRate = state.previousRotationRate
+        state.previousRotationRate = rotationRate
+        state.rotationRatePeak.replace(with: magnitude, where: magnitude .> state.rotationRatePeak .& magnitude .< .infinity)
         // The bias-corrected rate; its squared norm is finite exactly when the sample is
         // usable (the bias is finite and within `biasClip`).
         let rate = SIMD4(rotationRate, 0) - SIMD4(state.bias, 0)
@@ -149,6 +158,39 @@ public struct DeviceMotionEstimator: Sendable {
     public mutating func update(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>,
                                 magneticField: SIMD3<Double>) {
         update(time: time, acceleration: acceleration, rotationRate: rotationRate, magneticField: Optional(magneticField))
+    }
+
+    /// The smallest magnitude at which a plateau counts as saturation, rad/s (57 °/s; the
+    /// smallest full scale of MEMS gyroscopes is 125 °/s): below it a repeated extreme is
+    /// quantisation of a slow rate, not clipping.
+    @usableFromInline static let saturationMinimumRate = 1.0
+
+    /// The flags of a rotation rate that repeats at least one axis of the last sample's exactly:
+    /// `heldSample` when every axis does; `gyroscopeSaturated` when an axis repeats the last two
+    /// samples' value (a plateau of three) at the largest magnitude any axis has reported
+    /// (before this sample; ≥ `saturationMinimumRate`) while another axis changed (a wholly held
+    /// row cannot tell a plateau from a hold). A plateau of two, or one below the largest
+    /// magnitude, is the quantisation of a smooth peak (BROAD's gyroscope has such plateaus and
+    /// no clipping). Records the time of a saturated sample and, with `saturationBiasHoldOff`,
+    /// restarts the inclination and bias-measurement low-passes.
+    @usableFromInline @inline(never)
+    mutating func repeatedRotationRate(_ rotationRate: SIMD3<Double>, magnitude: SIMD3<Double>, time: Double) -> DeviceMotion.Flags {
+        let repeated = rotationRate .== state.previousRotationRate
+        if all(repeated) { return .heldSample }
+        let peak = state.rotationRatePeak.max()
+        let plateau = repeated .& (state.previousRotationRate .== state.secondPreviousRotationRate)
+            .& (magnitude .>= peak) .& (magnitude .>= Self.saturationMinimumRate)
+        guard any(plateau) else { return [] }
+        if time.isFinite { state.lastSaturationTime = time }
+        if coefficients.saturationBiasHoldOff > 0 {
+            // The clipped rate has turned the gyroscope earth frame away from the accelerometer's
+            // up: restart the inclination low-pass (and the bias measurement's), so that after
+            // the plateau it starts again from the mean of the new samples (as at the first
+            // sample) instead of turning its old output over seconds.
+            state.accelerometerLowPass = .init()
+            state.motionBiasLowPass = .init()
+        }
+        return .gyroscopeSaturated
     }
 
     /// The time step to `time` from the last sample, s (the nominal period for the first one),
@@ -381,8 +423,11 @@ public struct DeviceMotionEstimator: Sendable {
                 // period of several samples it is not a rate measurement of the bias (VQF,
                 // correcting every sample, treats it as one; kept for interval 1).
                 let aligning = !state.inclinationAligned && coefficients.correctionInterval > 1
+                // Nor is the correction that follows a clipped rate (`saturationBiasHoldOff`).
+                let saturated = coefficients.saturationBiasHoldOff > 0
+                    && (state.lastTime ?? 0) - state.lastSaturationTime < coefficients.saturationBiasHoldOff
                 estimateBias(accelerationEarth: a, attitude6D: fusionProduct(state.inclinationCorrection, state.gyroscopeAttitude),
-                             motionMeasurement: !aligning)
+                             motionMeasurement: !aligning && !saturated)
                 state.inclinationAligned = true
             }
         }

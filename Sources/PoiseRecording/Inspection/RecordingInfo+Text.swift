@@ -68,6 +68,11 @@ extension RecordingInfo {
                 lines.append("    \(f(g.intervalMs)) ms\(spread) × \(g.count)")
             }
         }
+        if let t = timing {
+            lines.append("  timestamp jitter: \(f(t.jitterMs, 4)) ms RMS; \(f(t.irregularFraction * 100, 1)) % of steps more than 0.1 % off the median (fuse integrates those with their own step, the rest as the nominal period)")
+            let changes = t.rateChanges.prefix(5).map { "\(f($0.timeS)) s (\(f($0.fromHz, 1)) → \(f($0.toHz, 1)) Hz)" }
+            lines.append("  rate changes: \(t.rateChangeCount)" + (changes.isEmpty ? "" : " — " + changes.joined(separator: ", ") + (t.rateChangeCount > 5 ? ", …" : "")))
+        }
         lines.append("  gaps: \(gapCount)" + (gaps.isEmpty ? "" : " — " + gaps.prefix(5).map { "\(f($0.timeS)) s (\(f($0.intervalMs, 2)) ms)" }.joined(separator: ", ") + (gapCount > 5 ? ", …" : "")))
         lines.append("  repeated timestamps: \(duplicateTimestamps); rows dropped: \(droppedRows); repaired: \(repairedRows)"
             + (commentLines > 0 ? "; comment lines between rows skipped (--comment): \(commentLines)" : ""))
@@ -77,6 +82,7 @@ extension RecordingInfo {
             let rest = r.restNorm.map { ", |v| at rest \(f($0, 4))" } ?? ""
             lines.append("  \(name) [\(r.unit)]: min (\(r.minimum.map { f($0, 4) }.joined(separator: ", "))) max (\(r.maximum.map { f($0, 4) }.joined(separator: ", "))), |v| \(f(r.normMinimum, 4))–\(f(r.normMaximum, 4))\(rest)")
             if let h { lines.append("    held (repeats previous row): \(h.rows) rows (\(f(h.fraction * 100, 1)) %), changes every \(f(h.updateIntervalMs, 2)) ms") }
+            if let n = saturatedSamples[name] { lines.append("    saturated: \(n) samples at a clipping limit (see suspicious)") }
         }
         if let t = rowsWithTruth { lines.append("  ground truth: \(t) of \(rows) rows") }
         if let m = movementFraction { lines.append("  movement mask: \(f(m * 100, 1)) % of rows") }

@@ -56,6 +56,26 @@ public struct RecordingInfo: Sendable, Codable {
         public var updateIntervalMs: Double
     }
 
+    /// Where the sample rate changes (`RateChangeTracker`: medians of blocks of 64 intervals).
+    public struct RateChange: Sendable, Codable, Equatable {
+        /// Start of the first block at the new rate, s.
+        public var timeS: Double
+        public var fromHz: Double
+        public var toHz: Double
+    }
+
+    /// How regular the timestamps are, and what the fusion does with them.
+    public struct Timing: Sendable, Codable, Equatable {
+        /// RMS difference of the intervals from the median, ms (gaps, > 1.5 × the median, left out).
+        public var jitterMs: Double
+        /// Share of the intervals (gaps left out) more than 0.1 % from the median: the fusion
+        /// integrates these with their own step, the others as the nominal period.
+        public var irregularFraction: Double
+        /// Rate changes (the first `RateChangeTracker.limit`) and their number.
+        public var rateChanges: [RateChange]
+        public var rateChangeCount: Int
+    }
+
     /// Value range of a three-axis sensor in its core unit.
     public struct Range: Sendable, Codable, Equatable {
         public var unit: String
@@ -130,6 +150,11 @@ public struct RecordingInfo: Sendable, Codable {
     public var sessionArchive: Bool?
     /// Things that look wrong (saturation, units, sign, timing).
     public var suspicious: [String]
+    /// Timestamp jitter and rate changes; nil without two increasing timestamps.
+    public var timing: Timing?
+    /// Per sensor, the samples of its axes that sit at a saturating extreme (see `suspicious`),
+    /// counted once per axis; absent for a sensor that does not saturate.
+    public var saturatedSamples: [String: Int] = [:]
 
     /// Inspects a recording (read leniently unless `options.strict`; a file without a time column
     /// needs `options.sampleRate`).
@@ -198,6 +223,7 @@ public struct RecordingInspector: Sendable {
     var nominalRate = NominalRate.Estimator()
     /// Interval histogram (µs bins), gap count and the first gaps.
     var gapCandidates = GapCandidates(limit: 100)
+    var rateChanges = RateChangeTracker()
     var intervalSum = 0.0
     var intervalMin = Double.infinity
     var intervalMax = -Double.infinity
@@ -256,6 +282,7 @@ public struct RecordingInspector: Sendable {
             if dt == 0 { duplicateTimestamps += 1 }
             if dt > 0 {
                 gapCandidates.add(time: s.time, interval: dt)
+                rateChanges.add(interval: dt, endingAt: s.time)
                 intervalSum += dt
                 intervalMin = min(intervalMin, dt)
                 intervalMax = max(intervalMax, dt)
@@ -386,7 +413,12 @@ public struct RecordingInspector: Sendable {
                                                restNorm: restNorms[k])
         }
         var suspicious: [String] = []
-        suspicious += saturation(present: present)
+        let (saturationNotes, saturatedSamples) = saturation(present: present)
+        suspicious += saturationNotes
+        let timing = median > 0 ? timing(intervalCounts: intervalCounts, medianKey: medianKey) : nil
+        if let timing, timing.rateChangeCount > 0 {
+            suspicious.append("the sample rate changes \(timing.rateChangeCount) time(s), first at \(Self.format(timing.rateChanges[0].timeS)) s (\(Self.format(timing.rateChanges[0].fromHz)) → \(Self.format(timing.rateChanges[0].toHz)) Hz); the fusion integrates each sample's own step, but its filters are set up for the rate of the first rows")
+        }
         suspicious += unitChecks(ranges: ranges, median: median)
         if gapCount > 0 { suspicious.append("\(gapCount) gap(s): intervals longer than 1.5 × the median \(String(format: "%.3f", median * 1000)) ms (dropped samples?)") }
         if duplicateTimestamps > 0 { suspicious.append("\(duplicateTimestamps) repeated timestamp(s)") }
@@ -416,7 +448,24 @@ public struct RecordingInspector: Sendable {
             },
             carriageReturnLineEndings: false, suspicious: suspicious)
         info.commentLines = summary.commentLines
+        info.timing = timing
+        info.saturatedSamples = saturatedSamples
         return info
+    }
+
+    /// Jitter from the interval histogram (µs bins; gaps left out) and the rate changes found.
+    func timing(intervalCounts: [Int64: Int], medianKey: Int64) -> RecordingInfo.Timing {
+        let median = Double(medianKey)
+        var squares = 0.0, regular = 0, total = 0
+        for (k, c) in intervalCounts where 2 * k <= 3 * medianKey {
+            let d = Double(k) - median
+            squares += d * d * Double(c)
+            total += c
+            if d.magnitude <= 0.001 * median + 0.5 { regular += c }  // (± half a bin)
+        }
+        return .init(jitterMs: total > 0 ? (squares / Double(total)).squareRoot() / 1000 : 0,
+                     irregularFraction: total > 0 ? Double(total - regular) / Double(total) : 0,
+                     rateChanges: rateChanges.changes, rateChangeCount: rateChanges.count)
     }
 
     /// Share of data rows above which dropped rows are called suspicious (1 %).
@@ -437,21 +486,27 @@ public struct RecordingInspector: Sendable {
     }
 
     /// An axis whose extreme value repeats at least 3 times at a large magnitude is clipping.
-    func saturation(present: [Bool]) -> [String] {
-        let large = [1.5, 3.0, 200.0]  // g, rad/s, µT: below these a repeated extreme is not saturation
+    /// Returns the notes and, per saturating sensor, its samples at the limits.
+    func saturation(present: [Bool]) -> ([String], [String: Int]) {
+        // g, rad/s, µT: below these a repeated extreme is not saturation (2 rad/s: below the
+        // smallest MEMS gyroscope full scale, 125 °/s)
+        let large = [1.5, 2.0, 200.0]
         var out: [String] = []
+        var counts: [String: Int] = [:]
         for k in 0..<3 where present[k] && rows > 0 {
             for axis in 0..<3 {
                 let name = "\(Self.sensorNames[k]) \(["X", "Y", "Z"][axis])"
                 if atMaximum[k][axis] >= 3, maximum[k][axis] >= large[k] {
                     out.append("\(name) saturates at +\(Self.format(maximum[k][axis])) \(Self.coreUnits[k]) (\(atMaximum[k][axis]) samples at the limit)")
+                    counts[Self.sensorNames[k], default: 0] += atMaximum[k][axis]
                 }
                 if atMinimum[k][axis] >= 3, minimum[k][axis] <= -large[k] {
                     out.append("\(name) saturates at \(Self.format(minimum[k][axis])) \(Self.coreUnits[k]) (\(atMinimum[k][axis]) samples at the limit)")
+                    counts[Self.sensorNames[k], default: 0] += atMinimum[k][axis]
                 }
             }
         }
-        return out
+        return (out, counts)
     }
 
     func unitChecks(ranges: [String: RecordingInfo.Range], median: Double) -> [String] {

@@ -19,6 +19,16 @@ public struct SimulationConfiguration: Sendable {
     public var magnetometerRate: Double?
     /// Hard- and soft-iron distortion of the magnetometer (default none).
     public var magnetometerDistortion: MagnetometerDistortion
+    /// Delay of the gyroscope, s (≥ 0; default 0): each row's rotation rate is the one of
+    /// `gyroscopeDelay` seconds before its timestamp (a MEMS gyroscope's internal low-pass
+    /// delays its output by a few milliseconds), the other sensors' are not delayed.
+    public var gyroscopeDelay: Double = 0
+    /// Output rate of the accelerometer and gyroscope, Hz: their readings are held between
+    /// updates (zero-order hold; an IMU slower than the rows it is written into, e.g. merged
+    /// onto a faster timeline). `nil` (default): a new reading every row.
+    public var imuRate: Double?
+    /// Magnetic disturbances added to the scenario's own (default none).
+    public var extraDisturbances: [MagneticDisturbance] = []
 
     public init(scenario: Scenario, rate: Double = 100, duration: Double? = nil, seed: UInt64 = 1,
                 sensors: SensorModel = .phone, earth: EarthModel = EarthModel(), magnetometerRate: Double? = nil,
@@ -36,11 +46,13 @@ public struct SimulationConfiguration: Sendable {
 /// trajectory, with the true attitude in `truth` and `movement` = true while the device moves.
 ///
 /// Per sample at time t, with attitude q (device → earth ENU) and R its rotation matrix:
-/// - gyroscope = ω(t), the exact device-frame angular velocity of the trajectory (rad/s);
+/// - gyroscope = ω(t − `gyroscopeDelay`), the exact device-frame angular velocity of the
+///   trajectory (rad/s);
 /// - accelerometer = Rᵀ · (a_linear(t)/g + (0, 0, 1)) — specific force in g, +1 g up at rest;
 /// - magnetometer = softIron · Rᵀ · (B_earth + disturbance(t)) + hardIron in µT
 ///   (``MagnetometerDistortion``, none by default);
-/// each then passed through its `SensorErrorModel`. Streams sample by sample (`next()`), so any
+/// each then passed through its `SensorErrorModel` (saturation included), the accelerometer and
+/// gyroscope held between updates at `imuRate`. Streams sample by sample (`next()`), so any
 /// duration uses constant memory.
 public struct Simulator: Sendable, IteratorProtocol, Sequence {
     /// The configuration.
@@ -58,6 +70,8 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
     private var magnetometer: SensorState
     private var heldMagneticField: SIMD3<Double>?
     private var magnetometerTick = -1
+    private var heldInertial: (acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>)?
+    private var imuTick = -1
 
     /// Errors drawn once per recording, and the drifting bias.
     struct SensorState: Sendable {
@@ -107,7 +121,8 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
         self.configuration = configuration
         var motionRandom = SimulationRandom(seed: configuration.seed ^ 0x6D6F_7469_6F6E)  // "motion"
         let duration = configuration.effectiveDuration
-        (trajectory, disturbances) = configuration.scenario.trajectory(duration: duration, random: &motionRandom)
+        let (motion, own) = configuration.scenario.trajectory(duration: duration, random: &motionRandom)
+        (trajectory, disturbances) = (motion, own + configuration.extraDisturbances)
         random = SimulationRandom(seed: configuration.seed)
         // The slow bias processes draw from generators of their own ("bias" + sensor).
         accelerometer = SensorState(model: configuration.sensors.accelerometer, random: &random, seed: configuration.seed ^ 0x6269_6173_0061)
@@ -149,8 +164,19 @@ public struct Simulator: Sendable, IteratorProtocol, Sequence {
             let specificForce = state.linearAcceleration / Units.standardGravity + SIMD3(0, 0, 1)
             var field = configuration.earth.magneticField
             for d in disturbances { field += d.field(at: t) }
-            let acceleration = accelerometer.measure(inverse.act(specificForce), rate: rate, random: &random)
-            let rotationRate = gyroscope.measure(state.angularVelocity, rate: rate, random: &random)
+            var acceleration = accelerometer.measure(inverse.act(specificForce), rate: rate, random: &random)
+            let delay = configuration.gyroscopeDelay
+            let angularVelocity = delay > 0 ? trajectory.state(at: Swift.max(0, t - delay)).angularVelocity : state.angularVelocity
+            var rotationRate = gyroscope.measure(angularVelocity, rate: rate, random: &random)
+            if let imuRate = configuration.imuRate, imuRate > 0 {
+                let tick = Int(saturating: (t * imuRate).rounded(.down))
+                if tick == imuTick, let held = heldInertial {
+                    (acceleration, rotationRate) = held
+                } else {
+                    imuTick = tick
+                    heldInertial = (acceleration, rotationRate)
+                }
+            }
             var magneticField = magnetometer.measure(configuration.magnetometerDistortion.apply(inverse.act(field)),
                                                      rate: rate, random: &random)
             if let magnetometerRate = configuration.magnetometerRate, magnetometerRate > 0 {
