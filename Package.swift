@@ -24,8 +24,9 @@ import class Foundation.ProcessInfo
 // enables fused multiply-add: the one-pole filter's recurrence becomes one FMA per step instead
 // of a dependent multiply and add. The Makefile sets POISE_TARGET_CPU=native for local builds,
 // tests and benchmarks; a package that depends on Poise gets the portable build, in which
-// POISE_NO_FMA makes the biquad cascades use separate multiplies and adds (a fused step would be
-// a libm call per operation there: 75.7 vs 5.65 ns per order-4 sample, docs/filters.md).
+// POISE_NO_FMA makes the hot loops use separate multiplies and adds on x86 (`addingProductFast`,
+// Sources/Poise/Math/MultiplyAdd.swift): a fused step there would be a call to libm's `fma` per
+// operation (docs/filters.md; the peers table in BENCHMARKS.md compares the two builds).
 let targetCPU = ProcessInfo.processInfo.environment["POISE_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
 let coreSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", $0])] } ?? [.define("POISE_NO_FMA")]
 // `make dist` builds for the x86-64-v3 level (`haswell`: AVX2, FMA, BMI2). Such a build checks the

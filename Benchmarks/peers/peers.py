@@ -9,6 +9,10 @@ function in PARTS returning table rows; a part whose Poise side has not landed p
 
 Poise numbers come from `make bench SUITES=peers` (Benchmarks/Sources/PoiseBenchmarks/
 PeersSuite.swift) run on the very file the peers read, so the ratios compare like with like.
+With --portable (run.sh passes it), the same suite built for plain x86-64 (what a SwiftPM package
+depending on Poise gets) runs back to back with the native one in each of --rounds rounds (the
+order alternating); the Poise column is the native median over rounds and the portable column
+the portable median with the median of the per-round portable ÷ native ratios.
 To plug in a new Poise measurement, add it to PeersSuite.swift under the name the part looks
 for (see POISE_NAMES).
 """
@@ -74,7 +78,10 @@ class Context:
         self.input = os.path.join(self.work, f"stream-{self.samples}.csv")
         self.raw = os.path.join(self.work, f"stream-{self.samples}.f32")
         self.shared = os.path.join(self.root, "..", "shared", "data")
+        self.portable_bench = args.portable
+        self.rounds = args.rounds if args.portable else 1
         self.poise = {}        # measurement name -> ns/item
+        self.portable = {}     # measurement name -> (ns/item, ratio to native), with --portable
         self.poise_notes = []
         self.data = None       # (n, 10) float64: t, gyr °/s, acc g, mag µT
 
@@ -113,27 +120,62 @@ def make_input(ctx):
         os.replace(ctx.raw + ".tmp", ctx.raw)
 
 
-def run_poise(ctx):
-    """Runs the `peers` benchmark suite on the input and collects its ns/item lines."""
-    env = dict(os.environ, POISE_PEERS_INPUT=ctx.input)
-    result = subprocess.run(["make", "-s", "bench", "SUITES=peers"], cwd=ctx.root, env=env,
-                            capture_output=True, text=True)
+def run_suite(command, cwd, env):
+    """Runs a `peers` suite command; returns ({measurement name: ns/item}, notes, failure text)."""
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    found, notes = {}, []
     for line in result.stdout.splitlines():
         match = re.match(r"^  (?P<name>\S.*?)\s+(?P<ns>[0-9.]+) ns/item", line)
         if match:
-            ctx.poise[match["name"]] = float(match["ns"])
+            found[match["name"]] = float(match["ns"])
         elif line.startswith("  note:"):
-            ctx.poise_notes.append(line.strip())
-    if result.returncode != 0 and not ctx.poise:
-        sys.stderr.write(result.stdout[-2000:] + result.stderr[-2000:])
-        ctx.poise_notes.append("make bench SUITES=peers failed; Poise column left empty")
+            notes.append(line.strip())
+    failure = result.stdout[-2000:] + result.stderr[-2000:] if result.returncode != 0 and not found else None
+    return found, notes, failure
 
 
-def row(job, poise_ns, peer, peer_ns, unit="ns/sample"):
-    """A timing row; the ratio is peer time ÷ Poise time (above 1: Poise is faster)."""
+def run_poise(ctx):
+    """Runs the `peers` benchmark suite on the input and collects its ns/item lines (with
+    --portable: both builds, back to back in each round)."""
+    env = dict(os.environ, POISE_PEERS_INPUT=ctx.input)
+    builds = [("native", ["make", "-s", "bench", "SUITES=peers"], ctx.root)]
+    if ctx.portable_bench:
+        builds.append(("portable", [ctx.portable_bench, "peers"], os.path.join(ctx.root, "Benchmarks")))
+    rounds = []
+    for index in range(ctx.rounds):
+        measured = {}
+        for name, command, cwd in builds[index % 2:] + builds[:index % 2]:
+            found, notes, failure = run_suite(command, cwd, env)
+            if failure:
+                sys.stderr.write(failure)
+                ctx.poise_notes.append(f"the {name} `peers` suite failed; its column is left empty")
+            measured[name] = found
+            if index == 0 and name == "native":
+                ctx.poise_notes += notes
+        rounds.append(measured)
+        print(f"Poise round {index + 1}/{ctx.rounds} done", file=sys.stderr)
+    for measurement in rounds[0]["native"]:
+        native = [r["native"][measurement] for r in rounds if measurement in r["native"]]
+        ctx.poise[measurement] = statistics.median(native)
+        pairs = [(r["portable"][measurement], r["native"][measurement]) for r in rounds
+                 if measurement in r.get("portable", {}) and measurement in r["native"]]
+        if pairs:
+            ctx.portable[measurement] = (statistics.median(p for p, _ in pairs),
+                                         statistics.median(p / n for p, n in pairs))
+
+
+def portable(ctx, key, unit="ns/sample"):
+    """The portable column's cell for POISE_NAMES[key]: ns and the ratio to native."""
+    value = ctx.portable.get(POISE_NAMES[key])
+    return f"{value[0]:.3f} {unit} ({value[1]:.2f}×)" if value else "—"
+
+
+def row(job, poise_ns, peer, peer_ns, unit="ns/sample", portable="—"):
+    """A timing row; the ratio is peer time ÷ Poise time (above 1: Poise is faster). `portable`
+    is the portable build's cell (render shows it when the run measured one)."""
     if poise_ns is None:
-        return [job, NOT_YET, peer, f"{peer_ns:.3f} {unit}", "—"]
-    return [job, f"{poise_ns:.3f} {unit}", peer, f"{peer_ns:.3f} {unit}", f"{peer_ns / poise_ns:.2f}"]
+        return [job, NOT_YET, peer, f"{peer_ns:.3f} {unit}", "—", portable]
+    return [job, f"{poise_ns:.3f} {unit}", peer, f"{peer_ns:.3f} {unit}", f"{peer_ns / poise_ns:.2f}", portable]
 
 
 def part_ingest(ctx):
@@ -157,7 +199,8 @@ def part_ingest(ctx):
         seconds = timed(body, runs=3)
         peer_ns = seconds * 1e9 / ctx.samples
         label = f"{name}, {size / seconds / 1e6:.0f} MB/s"
-        rows.append(row(f"CSV ingest into memory, {size / 1e6:.0f} MB, 10 columns", poise, label, peer_ns, "ns/row"))
+        rows.append(row(f"CSV ingest into memory, {size / 1e6:.0f} MB, 10 columns", poise, label, peer_ns, "ns/row",
+                        portable(ctx, "ingest", "ns/row")))
         if name.startswith("pandas.read_csv (C engine)"):
             pandas_ns, pandas_label = peer_ns, label
     if poise is not None:
@@ -165,7 +208,8 @@ def part_ingest(ctx):
     # The streaming reader (constant memory) against the same pandas run (the ingest target is 3× pandas).
     streaming = ctx.poise.get(POISE_NAMES["ingest_streaming"])
     if pandas_ns is not None:
-        rows.append(row(f"CSV ingest streaming, {size / 1e6:.0f} MB, 10 columns", streaming, pandas_label, pandas_ns, "ns/row"))
+        rows.append(row(f"CSV ingest streaming, {size / 1e6:.0f} MB, 10 columns", streaming, pandas_label, pandas_ns, "ns/row",
+                        portable(ctx, "ingest_streaming", "ns/row")))
         if streaming is not None:
             rows[-1][1] += f" ({size / (streaming * ctx.samples) * 1e3:.0f} MB/s)"
     return rows
@@ -180,10 +224,12 @@ def part_filters(ctx):
     sos = signal.butter(4, 5, fs=ctx.rate, output="sos")
     sosfilt = timed(lambda: signal.sosfilt(sos, acc, axis=0)) * 1e9 / n
     rows = [
-        row("one-pole low-pass, 3-axis", ctx.poise.get(POISE_NAMES["onepole"]), "scipy.signal.lfilter (float64)", lfilter),
+        row("one-pole low-pass, 3-axis", ctx.poise.get(POISE_NAMES["onepole"]), "scipy.signal.lfilter (float64)", lfilter,
+            portable=portable(ctx, "onepole")),
         row("one-pole low-pass, 3-axis", ctx.poise.get(POISE_NAMES["onepole"]), "plain C fmaf loop (-O3 -march=native)",
-            ctx.poise.get(POISE_NAMES["onepole_c"]) or float("nan")),
-        row("Butterworth order 4, 3-axis", ctx.poise.get(POISE_NAMES["butter"]), "scipy.signal.sosfilt", sosfilt),
+            ctx.poise.get(POISE_NAMES["onepole_c"]) or float("nan"), portable=portable(ctx, "onepole")),
+        row("Butterworth order 4, 3-axis", ctx.poise.get(POISE_NAMES["butter"]), "scipy.signal.sosfilt", sosfilt,
+            portable=portable(ctx, "butter")),
     ]
     try:
         from OneEuroFilter import OneEuroFilter
@@ -195,7 +241,8 @@ def part_filters(ctx):
                 for axis in range(3):
                     filters[axis](acc[i, axis], times[i])
         peer = timed(one_euro, runs=3) * 1e9 / m
-        rows.append(row("One Euro, 3-axis", ctx.poise.get(POISE_NAMES["oneeuro"]), "OneEuroFilter (pure Python)", peer))
+        rows.append(row("One Euro, 3-axis", ctx.poise.get(POISE_NAMES["oneeuro"]), "OneEuroFilter (pure Python)", peer,
+                        portable=portable(ctx, "oneeuro")))
     except ImportError:
         rows.append(["One Euro, 3-axis", "", "OneEuroFilter", "not installed", "—"])
     return rows
@@ -206,7 +253,7 @@ def part_welch(ctx):
     acc = np.ascontiguousarray(ctx.data[:, 4:7].T)
     seconds = timed(lambda: signal.welch(acc, fs=ctx.rate, nperseg=1024, axis=-1), runs=5)
     return [row("Welch PSD, 3 axes, nperseg 1024", ctx.poise.get(POISE_NAMES["welch"]), "scipy.signal.welch",
-                seconds * 1e9 / ctx.samples)]
+                seconds * 1e9 / ctx.samples, portable=portable(ctx, "welch"))]
 
 
 def part_fusion(ctx):
@@ -217,9 +264,10 @@ def part_fusion(ctx):
         match = re.search(r"ns_per_update ([0-9.]+)", out)
         if match:
             rows.append(row("9D fusion update, defaults (10-Hz corrections)", poise, "x-io Fusion C FusionAhrsUpdate (float)",
-                            float(match[1]), "ns/update"))
+                            float(match[1]), "ns/update", portable(ctx, "fusion", "ns/update")))
             rows.append(row("9D fusion update, `fast` preset (5-Hz corrections)", ctx.poise.get(POISE_NAMES["fusion_fast"]),
-                            "x-io Fusion C FusionAhrsUpdate (float)", float(match[1]), "ns/update"))
+                            "x-io Fusion C FusionAhrsUpdate (float)", float(match[1]), "ns/update",
+                            portable(ctx, "fusion_fast", "ns/update")))
     else:
         rows.append(["9D fusion update", poise and f"{poise:.3f} ns/update" or NOT_YET, "x-io Fusion C", "not built", "—"])
     try:
@@ -229,7 +277,7 @@ def part_fusion(ctx):
         mag = np.ascontiguousarray(ctx.data[:, 7:10])
         seconds = timed(lambda: vqf.VQF(1 / ctx.rate).updateBatch(gyr, acc, mag), runs=3)
         rows.append(row("9D fusion update, defaults (10-Hz corrections)", poise, "VQF updateBatch (C++, double)",
-                        seconds * 1e9 / ctx.samples, "ns/update"))
+                        seconds * 1e9 / ctx.samples, "ns/update", portable(ctx, "fusion", "ns/update")))
     except ImportError:
         rows.append(["9D fusion update", "", "VQF", "not installed", "—"])
     return rows
@@ -460,7 +508,12 @@ def machine():
 
 def render(ctx, rows):
     header = ["job", "Poise", "peer", "peer value", "peer ÷ Poise", "target / limit"]
-    rows = [r + [limit(r[0])] for r in rows]
+    # Rows are [job, Poise, peer, peer value, ratio] and, from row(), the portable cell.
+    if ctx.portable:
+        header.insert(2, "Poise, plain x86-64 build (÷ Poise)")
+        rows = [r[:2] + [r[5] if len(r) > 5 else "—"] + r[2:5] + [limit(r[0])] for r in rows]
+    else:
+        rows = [r[:5] + [limit(r[0])] for r in rows]
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     def line(r):
         return "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
@@ -494,6 +547,15 @@ def write_markdown(ctx, table, path):
             versions.append(f"{package} {metadata.version(package)}")
         except metadata.PackageNotFoundError:
             pass
+    portable_note = ""
+    if ctx.portable:
+        portable_note = f"""
+"Poise" is the release build for this machine's CPU (`-target-cpu native`); "Poise, plain x86-64
+build" is the same `peers` suite built without `-target-cpu` (baseline x86-64: SSE2, no FMA, what a
+SwiftPM package that depends on Poise gets), the two builds back to back in each of {ctx.rounds}
+rounds; the Poise columns are medians over the rounds, "(÷ Poise)" the median of the per-round
+ratios. The x86-64-v3 build that `make dist` ships is compared in "Portable builds" below.
+"""
     text = f"""# Benchmarks: Poise side by side with its peers
 
 Regenerate with one command: `Benchmarks/peers/run.sh` (installs the peers from PyPI, builds x-io
@@ -505,7 +567,7 @@ physical limit (the dependency chain of the computation) or the target set for i
 
 Machine: {machine()}.
 Peers: {", ".join(versions)}; x-io Fusion C from the imufusion sdist, cc -O3 -march=native. The machine is a shared VM: quote ratios from one run, not absolute times.
-
+{portable_note}
 {table}
 
 CSV ingest: "into memory" is `Recording.load` (the whole file as `[MotionSample]`, like a data
@@ -537,6 +599,8 @@ def main():
     parser.add_argument("--fusion-bench", help="the x-io Fusion C timing program built by run.sh")
     parser.add_argument("--poise", help="a release `poise` binary (for `poise evaluate`, the accuracy part)")
     parser.add_argument("--write", help="also write the table to this Markdown file")
+    parser.add_argument("--portable", help="the `PoiseBenchmarks` program built for plain x86-64 (a portable column)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of native and portable suites (with --portable)")
     args = parser.parse_args()
     ctx = Context(args)
     os.makedirs(ctx.work, exist_ok=True)

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-# (name, POISE_TARGET_CPU); each builds in Benchmarks/.build-<POISE_TARGET_CPU or generic>.
+# (name, POISE_TARGET_CPU); see build() for where each builds.
 BUILDS = [("native", "native"), ("x86-64-v3", "haswell"), ("x86-64", "")]
 # The hot paths of the peers table: (row label, measurement name in PeersSuite.swift).
 ROWS = [
@@ -56,7 +56,8 @@ def make_input(path, samples, rate=100.0):
 
 
 def build(root, name, cpu):
-    scratch = os.path.join(root, "Benchmarks", f".build-{cpu or 'generic'}")
+    # native shares make bench's build (.build), plain x86-64 run.sh's (.build-generic).
+    scratch = os.path.join(root, "Benchmarks", ".build" if cpu == "native" else f".build-{cpu or 'generic'}")
     env = dict(os.environ, POISE_TARGET_CPU=cpu)
     command = ["swift", "build", "-c", "release", "--scratch-path", scratch, "--product", "PoiseBenchmarks"]
     print(f"building PoiseBenchmarks for {name}…", file=sys.stderr)

@@ -11,6 +11,8 @@
 # 3. Builds the release `poise` (its `evaluate` scores fusion on the BROAD trials) and runs
 #    peers.py: writes the input stream, runs Poise's `peers` benchmark suite on it
 #    (`make bench SUITES=peers`), runs every peer on the same file, prints one table of ratios.
+# 4. Builds the same suite for plain x86-64 (Benchmarks/.build-generic) and runs it back to back
+#    with the native one in each of $POISE_PEERS_ROUNDS rounds (default 3): the portable column.
 # Work folder: $POISE_PEERS_WORK (default .build/peers, ignored by git).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +47,11 @@ fi
 echo "building poise (release) for poise evaluate…" >&2
 make -C "$root" -s build >&2
 
-args=(--root "$root" --work "$work" --samples "$samples" --fusion-bench "$fusion" --poise "$root/.build/release/poise")
+# The portable column: the same suite built for plain x86-64, what a SwiftPM dependent gets.
+echo "building the peers suite for plain x86-64 (the portable column)…" >&2
+(cd "$root/Benchmarks" && POISE_TARGET_CPU= swift build -c release --scratch-path .build-generic --product PoiseBenchmarks >&2)
+
+args=(--root "$root" --work "$work" --samples "$samples" --fusion-bench "$fusion" --poise "$root/.build/release/poise"
+      --portable "$root/Benchmarks/.build-generic/release/PoiseBenchmarks" --rounds "${POISE_PEERS_ROUNDS:-3}")
 [[ " $* " == *" --write "* ]] || args+=(--write "$root/BENCHMARKS.md")
 exec "$py" "$here/peers.py" "${args[@]}" "$@"

@@ -29,12 +29,7 @@ public struct WelchAccumulator {
         let bins = feed.transformer.binCount
         feed.add(values) { c, spectrum in
             completed = true
-            sums[c].withUnsafeMutableBufferPointer { sums in
-                for k in 0..<bins {
-                    let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-                    sums[k] += re * re + im * im
-                }
-            }
+            sums[c].withUnsafeMutableBufferPointer { addPower(spectrum, into: $0.baseAddress!, bins: bins) }
         }
         self.sums = sums
         if completed { segments += 1 }

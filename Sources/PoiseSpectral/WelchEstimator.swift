@@ -57,12 +57,7 @@ public struct WelchEstimator: Sendable {
         let bins = t.binCount
         let segments = sums.withUnsafeMutableBufferPointer { sums in
             let sums = sums.baseAddress!
-            return t.forEachSegment(signal) { _, spectrum in
-                for k in 0..<bins {
-                    let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-                    sums[k] += re * re + im * im
-                }
-            }
+            return t.forEachSegment(signal) { _, spectrum in addPower(spectrum, into: sums, bins: bins) }
         }
         let average = 1 / Double(segments)
         var values = [Double](repeating: 0, count: bins)

@@ -72,8 +72,8 @@ public struct AdaptiveFilter<Value: SignalValue>: TimeAwareFilter {
         let distance = Swift.min((input - output).lengthSquared, (previousInput - output).lengthSquared).squareRoot()
         let blend = Swift.min(Swift.max(distance / threshold - 1, 0), 1)
         let alpha = base + (1 - base) * blend
-        let nextFirst = first.addingProduct(alpha, input - first)
-        let nextOutput = output.addingProduct(alpha, nextFirst - output)
+        let nextFirst = first.addingProductFast(alpha, input - first)
+        let nextOutput = output.addingProductFast(alpha, nextFirst - output)
         guard nextOutput.isFinite, nextFirst.isFinite else { return restart(input) }
         first = nextFirst
         output = nextOutput

@@ -13,8 +13,9 @@
 /// operations also keep the compiler's code for `SIMD4<Float>` at one vector instruction per
 /// step when it targets AVX-512: separate multiplies and adds were split into scalar lanes and
 /// shuffles there (docs/filters.md has the numbers). Without FMA in the target (the portable
-/// build) each fused step is a library call: same values, slower; compiling with
-/// `-D POISE_NO_FMA` selects separate multiplies and adds instead (values differ in rounding).
+/// x86-64 build, `POISE_NO_FMA`), where a fused step would be a call to libm, `Section.step`
+/// uses separate multiplies and adds with y substituted into the state update, which keeps the
+/// chain at one multiply and one add; its values differ from the fused form's in rounding.
 ///
 /// The block kernels run up to four sections per pass over a block, interleaved sample by
 /// sample, with every section's state in registers: the sections' chains are independent from
@@ -29,24 +30,33 @@ enum BiquadCascade<Value: SignalValue> {
     @usableFromInline @frozen
     struct Section {
         @usableFromInline let b0: Scalar, b1: Scalar, b2: Scalar, minusA1: Scalar, minusA2: Scalar
+        #if POISE_NO_FMA && (arch(x86_64) || arch(i386))
+        /// b1 − a1·b0 and b2 − a2·b0: the state update with y substituted (see `step`).
+        @usableFromInline let c1: Scalar, c2: Scalar
+        #endif
 
         @inlinable @inline(__always)
         init(_ c: UnsafePointer<Scalar>) {
             b0 = c[0]; b1 = c[1]; b2 = c[2]; minusA1 = -c[3]; minusA2 = -c[4]
+            #if POISE_NO_FMA && (arch(x86_64) || arch(i386))
+            c1 = b1 + minusA1 * b0; c2 = b2 + minusA2 * b0
+            #endif
         }
 
         /// Filters one sample `x`, updating the state `s0`, `s1`; returns the output.
         @inlinable @inline(__always)
         func step(_ x: Value, _ s0: inout Value, _ s1: inout Value) -> Value {
-            #if POISE_NO_FMA
-            // For targets without FMA, where every fused step is a library call: separate
-            // multiplies and adds, the same recurrence with one more rounding per step
-            // (a chain of 9 cycles instead of 8).
-            let y = s0 + b0 * x
-            s0 = (b1 * x + s1) + minusA1 * y
-            s1 = b2 * x + minusA2 * y
+            #if POISE_NO_FMA && (arch(x86_64) || arch(i386))
+            // Without FMA: y substituted into the state update (s0 = s1 + (b1 − a1·b0)·x − a1·s0,
+            // s1 = (b2 − a2·b0)·x − a2·s0), so the chain from one s0 to the next is one multiply
+            // and one add (8 cycles, as the fused form) instead of add, multiply, add (12).
+            let previous = s0
+            let y = previous + b0 * x
+            s0 = (s1 + c1 * x) + minusA1 * previous
+            s1 = c2 * x + minusA2 * previous
             return y
             #else
+            // Two dependent fused multiply-adds per section: a chain of 8 cycles.
             let y = s0.addingProduct(b0, x)
             s0 = s1.addingProduct(b1, x).addingProduct(minusA1, y)
             s1 = (b2 * x).addingProduct(minusA2, y)

@@ -75,7 +75,7 @@ public struct OnePoleHighPass<Value: SignalValue>: TimeAwareFilter {
         let next: Value
         let nextState: Value
         if timeConstant == 0 {
-            nextState = (alpha * input).addingProduct(1 - alpha, state)
+            nextState = (alpha * input).addingProductFast(1 - alpha, state)
             next = input - nextState
         } else {
             let a = dt == samplePeriod.nominal ? alpha : timeConstant / (timeConstant + dt)

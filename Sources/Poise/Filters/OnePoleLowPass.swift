@@ -69,7 +69,7 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
             started = true
             if start == .firstInput { state = input; return input }
         }
-        let output = (a * input).addingProduct(b, state)
+        let output = (a * input).addingProductFast(b, state)
         guard output.isFinite else { return restart(input) }
         state = output
         return output
@@ -127,7 +127,7 @@ public struct OnePoleLowPass<Value: SignalValue>: TimeAwareFilter {
             let a = alpha, b = oneMinusAlpha
             var y = state
             for i in index..<end {
-                y = (a * row(i)).addingProduct(b, y)
+                y = (a * row(i)).addingProductFast(b, y)
                 output(i, y)
             }
             if y.isFinite {

@@ -60,9 +60,9 @@ struct CriticalLowPassState<V>: Sendable, Codable, Equatable where V: SIMD, V: S
     @inlinable @inline(__always)
     mutating func step(_ x: V, _ c: CriticalLowPassCoefficients) -> V {
         if count >= 0 { return initialise(x, c) }
-        let y = s0.addingProduct(c.b0, x)
-        s0 = s1.addingProduct(c.b1, x).addingProduct(-c.a1, y)
-        s1 = (c.b2 * x).addingProduct(-c.a2, y)
+        let y = s0.addingProductFast(V(repeating: c.b0), x)
+        s0 = s1.addingProductFast(V(repeating: c.b1), x).addingProductFast(V(repeating: -c.a1), y)
+        s1 = (c.b2 * x).addingProductFast(V(repeating: -c.a2), y)
         return y
     }
 

@@ -595,8 +595,8 @@ public struct DeviceMotionEstimator: Sendable {
             (r00, r01, r02) = (1, 0, 0); (r10, r11, r12) = (0, 1, 0); (r20, r21, r22) = (0, 0, 1)
             (w0, w1, w2) = (coefficients.biasRestW, coefficients.biasRestW, coefficients.biasRestW)
         } else if coefficients.motionBiasEstimation && motionMeasurement {
-            ex = lpx.addingProduct(-a.y, coefficients.inverseCorrectionPeriod) - fusionDot(r00, bx, r01, by, r02, bz)
-            ey = lpy.addingProduct(a.x, coefficients.inverseCorrectionPeriod) - fusionDot(r10, bx, r11, by, r12, bz)
+            ex = lpx.addingProductFast(-a.y, coefficients.inverseCorrectionPeriod) - fusionDot(r00, bx, r01, by, r02, bz)
+            ey = lpy.addingProductFast(a.x, coefficients.inverseCorrectionPeriod) - fusionDot(r10, bx, r11, by, r12, bz)
             ez = -fusionDot(r20, bx, r21, by, r22, bz)
             (w0, w1, w2) = (coefficients.biasMotionW, coefficients.biasMotionW, coefficients.biasVerticalW)
         } else {
@@ -618,9 +618,9 @@ public struct DeviceMotionEstimator: Sendable {
         let s12 = fusionDot(r10, m02, r11, m12, r12, m22)
         let s22 = fusionDot(r20, m02, r21, m12, r22, m22) + w2
         // S⁻¹ from the cofactors (no update when |det| ≤ ε, as VQF).
-        let c00 = (s11 * s22).addingProduct(-s12, s12), c01 = (s02 * s12).addingProduct(-s01, s22)
-        let c02 = (s01 * s12).addingProduct(-s02, s11), c11 = (s00 * s22).addingProduct(-s02, s02)
-        let c12 = (s01 * s02).addingProduct(-s00, s12), c22 = (s00 * s11).addingProduct(-s01, s01)
+        let c00 = (s11 * s22).addingProductFast(-s12, s12), c01 = (s02 * s12).addingProductFast(-s01, s22)
+        let c02 = (s01 * s12).addingProductFast(-s02, s11), c11 = (s00 * s22).addingProductFast(-s02, s02)
+        let c12 = (s01 * s02).addingProductFast(-s00, s12), c22 = (s00 * s11).addingProductFast(-s01, s01)
         let det = fusionDot(s00, c00, s01, c01, s02, c02)
         guard det.magnitude > Double.ulpOfOne else {
             state.biasP = p

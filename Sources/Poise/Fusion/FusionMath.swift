@@ -24,8 +24,8 @@ func fusionCosineAndSinc(squared x2: Double) -> (cosine: Double, sinc: Double) {
 /// x⁶, exact to 5e-17.
 @inlinable @inline(__always)
 func fusionCosineAndSincShort(squared x2: Double) -> (cosine: Double, sinc: Double) {
-    (1.0.addingProduct(x2, (-1.0 / 2).addingProduct(x2, (1.0 / 24).addingProduct(x2, -1.0 / 720))),
-     1.0.addingProduct(x2, (-1.0 / 6).addingProduct(x2, (1.0 / 120).addingProduct(x2, -1.0 / 5_040))))
+    (1.0.addingProductFast(x2, (-1.0 / 2).addingProductFast(x2, (1.0 / 24).addingProductFast(x2, -1.0 / 720))),
+     1.0.addingProductFast(x2, (-1.0 / 6).addingProductFast(x2, (1.0 / 120).addingProductFast(x2, -1.0 / 5_040))))
 }
 
 /// `fusionCosineAndSinc` for x² ≤ 0.0625 (the caller guarantees it): the two polynomials only,
@@ -164,29 +164,29 @@ func fusionNormalized(w: Double, x: Double, y: Double, z: Double) -> Quaternion<
 /// x² + y² + z² of the first three lanes (the 4th is ignored), with fused multiply-adds.
 @inlinable @inline(__always)
 func fusionSquaredNorm(_ v: SIMD4<Double>) -> Double {
-    (v.x * v.x).addingProduct(v.y, v.y).addingProduct(v.z, v.z)
+    (v.x * v.x).addingProductFast(v.y, v.y).addingProductFast(v.z, v.z)
 }
 
 /// x² + y² + z² with fused multiply-adds.
 @inlinable @inline(__always)
 func fusionSquaredNorm(_ v: SIMD3<Double>) -> Double {
-    (v.x * v.x).addingProduct(v.y, v.y).addingProduct(v.z, v.z)
+    (v.x * v.x).addingProductFast(v.y, v.y).addingProductFast(v.z, v.z)
 }
 
 /// a0·b0 + a1·b1 + a2·b2 with fused multiply-adds (one rounding per term; with
 /// POISE_TARGET_CPU set, one instruction per term).
 @inlinable @inline(__always)
 func fusionDot(_ a0: Double, _ b0: Double, _ a1: Double, _ b1: Double, _ a2: Double, _ b2: Double) -> Double {
-    (a0 * b0).addingProduct(a1, b1).addingProduct(a2, b2)
+    (a0 * b0).addingProductFast(a1, b1).addingProductFast(a2, b2)
 }
 
 /// The product `a ⊗ b` (not normalised), with fused multiply-adds.
 @inlinable @inline(__always)
 func fusionProduct(_ a: Quaternion<Double>, _ b: Quaternion<Double>) -> Quaternion<Double> {
-    Quaternion(w: (a.w * b.w).addingProduct(-a.x, b.x).addingProduct(-a.y, b.y).addingProduct(-a.z, b.z),
-               x: (a.w * b.x).addingProduct(a.x, b.w).addingProduct(a.y, b.z).addingProduct(-a.z, b.y),
-               y: (a.w * b.y).addingProduct(-a.x, b.z).addingProduct(a.y, b.w).addingProduct(a.z, b.x),
-               z: (a.w * b.z).addingProduct(a.x, b.y).addingProduct(-a.y, b.x).addingProduct(a.z, b.w))
+    Quaternion(w: (a.w * b.w).addingProductFast(-a.x, b.x).addingProductFast(-a.y, b.y).addingProductFast(-a.z, b.z),
+               x: (a.w * b.x).addingProductFast(a.x, b.w).addingProductFast(a.y, b.z).addingProductFast(-a.z, b.y),
+               y: (a.w * b.y).addingProductFast(-a.x, b.z).addingProductFast(a.y, b.w).addingProductFast(a.z, b.x),
+               z: (a.w * b.z).addingProductFast(a.x, b.y).addingProductFast(-a.y, b.x).addingProductFast(a.z, b.w))
 }
 
 /// Rotates `v` by the unit quaternion `q` (v + 2w(u × v) + 2u × (u × v), u the vector part),
@@ -215,12 +215,12 @@ struct FusionRotation {
     /// term by term.)
     @inlinable @inline(__always)
     func rotate(_ vx: Double, _ vy: Double, _ vz: Double) -> (x: Double, y: Double, z: Double) {
-        let tx = (y2 * vz).addingProduct(-z2, vy)
-        let ty = (z2 * vx).addingProduct(-x2, vz)
-        let tz = (x2 * vy).addingProduct(-y2, vx)
-        return (vx.addingProduct(w, tx).addingProduct(y, tz).addingProduct(-z, ty),
-                vy.addingProduct(w, ty).addingProduct(z, tx).addingProduct(-x, tz),
-                vz.addingProduct(w, tz).addingProduct(x, ty).addingProduct(-y, tx))
+        let tx = (y2 * vz).addingProductFast(-z2, vy)
+        let ty = (z2 * vx).addingProductFast(-x2, vz)
+        let tz = (x2 * vy).addingProductFast(-y2, vx)
+        return (vx.addingProductFast(w, tx).addingProductFast(y, tz).addingProductFast(-z, ty),
+                vy.addingProductFast(w, ty).addingProductFast(z, tx).addingProductFast(-x, tz),
+                vz.addingProductFast(w, tz).addingProductFast(x, ty).addingProductFast(-y, tx))
     }
 
     /// q·v·q*.

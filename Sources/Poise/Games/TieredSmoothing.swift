@@ -58,7 +58,7 @@ public struct TieredSmoothing<Value: SignalValue>: TimeAwareFilter where Value.S
         let w = directWeight(input)
         if w < 1 || smoothed != .zero {
             let alpha = dt / (dt + timeConstant)
-            smoothed = smoothed.addingProduct(alpha, (1 - w) * input - smoothed)
+            smoothed = smoothed.addingProductFast(alpha, (1 - w) * input - smoothed)
         }
         output = (w * input) + smoothed
         return output

@@ -157,11 +157,7 @@ public struct LagAccumulator<Value: SignalValue>: Sendable {
             let y0 = rawY.loadUnaligned(fromByteOffset: k * size, as: SIMD4<Double>.self)
             let x1 = rawX.loadUnaligned(fromByteOffset: (k + 4) * size, as: SIMD4<Double>.self)
             let y1 = rawY.loadUnaligned(fromByteOffset: (k + 4) * size, as: SIMD4<Double>.self)
-            #if POISE_NO_FMA
-            a0 += x0 * y0; a1 += x1 * y1
-            #else
-            a0 = a0.addingProduct(x0, y0); a1 = a1.addingProduct(x1, y1)
-            #endif
+            a0 = a0.addingProductFast(x0, y0); a1 = a1.addingProductFast(x1, y1)
             k += 8
         }
         var sum = (a0 + a1).sum()

@@ -228,8 +228,8 @@ public struct AllanDeviationAccumulator: Sendable {
             let b1 = raw.loadUnaligned(fromByteOffset: (k + 4 - m) * stride, as: SIMD4<Double>.self)
             let c1 = raw.loadUnaligned(fromByteOffset: (k + 4 - 2 * m) * stride, as: SIMD4<Double>.self)
             let t0 = (a0 + c0) - 2 * b0, t1 = (a1 + c1) - 2 * b1
-            acc0 = acc0.addingProduct(t0, t0)
-            acc1 = acc1.addingProduct(t1, t1)
+            acc0 = acc0.addingProductFast(t0, t0)
+            acc1 = acc1.addingProductFast(t1, t1)
             k += 8
         }
         var sum = (acc0 + acc1).sum()
