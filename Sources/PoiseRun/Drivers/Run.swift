@@ -27,7 +27,7 @@ public struct Run<Clock: RunClock> {
     public var pipeline: Pipeline
     public var clock: Clock
     /// Samples already read from `source` (for example to find its rate), processed first.
-    private var first: [MotionSample]
+    @usableFromInline var first: [MotionSample]
 
     public init(source: any SampleSource, first: [MotionSample] = [], pipeline: Pipeline, clock: Clock) {
         self.source = source; self.first = first; self.pipeline = pipeline; self.clock = clock
@@ -39,6 +39,7 @@ public struct Run<Clock: RunClock> {
     ///   - shouldStop: polled after every chunk of rows; `true` ends the run (Ctrl-C).
     /// - Returns: how the run ended and the sink's summary.
     /// - Throws: the source's `RecordingError` (file, line, column), or what the sink throws.
+    @inlinable  // specialised for each command's sinks in the module that calls it
     public mutating func run<S: Sink>(into sink: inout S, shouldStop: () -> Bool = { false }) throws -> (end: RunEnd, summary: S.Summary) {
         try sink.begin(RunSchema(source: source.schema, outputs: pipeline.outputs))
         var chunk = first
