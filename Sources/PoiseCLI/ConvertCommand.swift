@@ -41,21 +41,20 @@ struct ConvertCommand: ParsableCommand {
         let schema = source.schema
         let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
         defer { interrupt.restore() }
-        var writeOptions = WriteOptions(
-            includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth, includeMovement: schema.hasMovement,
-            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope)
-        writeOptions.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
-        let writer = try RecordingWriter(path: out, options: writeOptions)
-        var pipeline = Pipeline()
-        let run = try BatchDriver.run(source, through: &pipeline, shouldStop: { interrupt.isSet }) { try writer.write($0.input) }
-        if run.stopped {
-            writer.abandon()
-            StandardError.write("poise convert: \(interrupt.verb) after \(run.samples) samples; \(out) was not written\n")
+        var sink = try RecordingSink(path: out, schema: schema)
+        var run = Run(source: source, pipeline: Pipeline(), clock: AsFastAsPossible())
+        let end = try run.run(into: &sink, shouldStop: { interrupt.isSet }).end
+        if end.stopped {
+            StandardError.write("poise convert: \(interrupt.verb) after \(end.samples) samples; \(out) was not written\n")
             throw ExitCode(interrupt.exitCode)
         }
-        try writer.close()
         if !OutputFile.isStandardOutput(out) {
-            print("\(out): \(run.samples) samples from \(schema.format.name), \(source.summary.rowsDropped) rows left out")
+            print("\(out): \(end.samples) samples from \(schema.format.name), \(source.summary.rowsDropped) rows left out")
         }
     }
+}
+
+extension ConvertCommand: BatchableCommand {
+    static var batchWritesOut: Bool { true }
+    static func batchOutputExtension(options: [String]) -> String { "csv" }
 }

@@ -38,29 +38,23 @@ struct EvaluateCommand: ParsableCommand {
         try schema.require(fusion.sensors, file: file, for: "--mode \(fusion.mode.rawValue) fusion")
         try SampleRateCheck.check(rate: scan.nominalRate, schema: schema, file: file)
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
-        var score = OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer)
-        var rows = RowCounts()
-        var flags = FuseCommand.FlagCounts()
-        var calibration: GyroscopeSelfCalibration?
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
+        let stages = try fusion.calibrationStages(schema: schema)
+        var sinks = SinkPair(OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer),
+                             FusionFlagCounter(FuseCommand.countedFlags))
+        let error: OrientationError
+        let flags: [String: Int]
+        var calibration: GyroscopeSelfCalibration?
         if fusion.offline {
-            let spooled = try OfflineFusion.spool(reader, stages: try fusion.calibrationStages(schema: schema))
-            let offline = OfflineFusion(configuration: configuration, options: try fusion.smootherOptions(),
-                                        exactVQF: fusion.preset == .vqf)
-            calibration = offline.run(spooled.spool) { record in
-                score.receive(record)
-                rows.add(record.input)
-                flags.add(record)
-            }
+            let outcome = try fusion.offlineFusion(configuration).run(reader, stages: stages, into: &sinks)
+            (error, flags) = outcome.summary
+            calibration = outcome.calibration
         } else {
-            var pipeline = Pipeline(try fusion.calibrationStages(schema: schema) + [DeviceMotionStage(configuration: configuration)])
-            _ = try BatchDriver.run(reader, through: &pipeline) { record in
-                score.receive(record)
-                rows.add(record.input)
-                flags.add(record)
-            }
+            var run = Run(source: reader, pipeline: Pipeline(stages + [DeviceMotionStage(configuration: configuration)]),
+                          clock: AsFastAsPossible())
+            (error, flags) = try run.run(into: &sinks).summary
         }
-        let error = score.result
+        let rows = sinks.first.coverage
         guard error.count > 0 else { throw CommandError(Self.nothingScored(rows, hasMovement: schema.hasMovement, file: file)) }
         if json {
             var object: [String: Any] = [
@@ -68,9 +62,9 @@ struct EvaluateCommand: ParsableCommand {
                 "total_rmse_deg": error.total, "heading_rmse_deg": error.heading,
                 "inclination_rmse_deg": error.inclination, "heading_aligned": error.headingAligned, "rows": rows.rows,
                 "heading_offset_deg": error.headingOffset, "scored_samples": error.count,
-                "sample_rate_hz": configuration.sampleRate, "flag_counts": flags.counts,
+                "sample_rate_hz": configuration.sampleRate, "flag_counts": flags,
             ]
-            if fusion.offline { object["gyroscope_calibration"] = OfflineFusion.summary(calibration) }
+            if fusion.offline { object["gyroscope_calibration"] = FusionOptions.summary(calibration) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
@@ -81,20 +75,9 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 
-    /// Rows seen, with ground truth, moving, and both (for the "nothing scored" message).
-    struct RowCounts {
-        var rows = 0, withTruth = 0, moving = 0, both = 0
-        mutating func add(_ sample: MotionSample) {
-            rows += 1
-            if sample.truth != nil { withTruth += 1 }
-            if sample.movement == true { moving += 1 }
-            if sample.movement == true && sample.truth != nil { both += 1 }
-        }
-    }
-
     /// Why no row was scored: a row counts when its ground truth is finite and (with a movement
     /// column) its movement is 1.
-    static func nothingScored(_ counts: RowCounts, hasMovement: Bool, file: String) -> String {
+    static func nothingScored(_ counts: OrientationErrorSink.Coverage, hasMovement: Bool, file: String) -> String {
         var reason = "no row can be scored (a scored row has a finite gt_qw…gt_qz quaternion"
             + (hasMovement ? " and movement = 1" : "") + "): "
         if counts.rows == 0 {
@@ -106,4 +89,12 @@ struct EvaluateCommand: ParsableCommand {
         }
         return "\(file): \(reason); there is no orientation error to report"
     }
+}
+
+extension EvaluateCommand: BatchableCommand {
+    static var batchWritesOut: Bool { false }
+    static func batchOutputExtension(options: [String]) -> String { "json" }
+    static func batchAddedArguments(options: [String]) -> [String] { ["--json"] }
+    static var batchHeadlineColumns: [String] { ["scored_samples", "total_rmse_deg", "heading_rmse_deg", "inclination_rmse_deg"] }
+    static var batchRowsKey: String? { "rows" }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 /// Options shared by `fuse` and `evaluate`.
 struct FusionOptions: ParsableArguments {
@@ -102,6 +103,21 @@ extension FusionOptions {
             throw CommandError("--calibration: \(calibration) calibrates a magnetometer in \(loaded.magnetometerUnit == "au" ? "arbitrary units" : "µT"), but the recording's is in \(schema.magneticFieldIsArbitrary ? "arbitrary units" : "µT")")
         }
         return [CalibrationStage(calibration: loaded, hasGyroscope: schema.hasGyroscope, description: "calibrate:file=\(calibration)")]
+    }
+
+    /// The JSON summary's "gyroscope_calibration" of an offline run: whether the fit was
+    /// accepted, the matrix C applied to the bias-free rate (rows; identity when refused), the
+    /// fitted one, the bias (rad/s), anchors and pairs; null when the fit is off.
+    static func summary(_ calibration: GyroscopeSelfCalibration?) -> Any {
+        guard let c = calibration else { return NSNull() }
+        func rows(_ m: Matrix3) -> [[Double]] { [m.r0, m.r1, m.r2].map { [$0.x, $0.y, $0.z] } }
+        return ["accepted": c.accepted, "matrix": rows(c.matrix), "fitted_matrix": rows(c.fittedMatrix),
+                "bias_radps": [c.bias.x, c.bias.y, c.bias.z], "anchors": c.anchors, "pairs": c.pairs] as [String: Any]
+    }
+
+    /// The offline fusion of these options (`--offline`) for `configuration`.
+    func offlineFusion(_ configuration: DeviceMotionConfiguration) throws -> OfflineFusion {
+        OfflineFusion(configuration: configuration, options: try smootherOptions(), exactVQF: preset == .vqf)
     }
 
     /// Applies NAME=VALUE overrides through the configuration's Codable form, so every

@@ -148,7 +148,7 @@ struct GyroCommand: ParsableCommand {
         var times: [Double] = [], raw: [SIMD2<Double>] = [], smoothed: [SIMD2<Double>] = []
         let reader = try RecordingSources.open(path: path, options: options)
         var chunk: [MotionSample] = []
-        while try reader.read(into: &chunk, maximumCount: BatchDriver.chunkSize) > 0 {
+        while try reader.read(into: &chunk, maximumCount: Run<AsFastAsPossible>.chunkSize) > 0 {
             for input in chunk {
                 var record = ProcessedSample(input)
                 pipeline.process(&record)

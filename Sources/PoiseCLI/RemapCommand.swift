@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 /// `poise remap FILE (--orientation O | --axes ±A±B±C | --mount R,P,Y) [--out FILE]`
 struct RemapCommand: ParsableCommand {
@@ -28,7 +29,9 @@ struct RemapCommand: ParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
-    /// `FILE` may be `-` (standard input); without `--out` (or with `--out -`) the CSV goes to
+    /// `FILE` (or `-`, standard input) → `[truth |] remap` (`RemapStage`; a reflection's
+    /// `AxisAlignmentStage`) → the recording CSV (`RecordingSink`), in one streaming `Run`, so
+    /// memory does not grow with the file. Without `--out` (or with `--out -`) the CSV goes to
     /// standard output and nothing else is printed there.
     func run() throws {
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file])
@@ -37,30 +40,40 @@ struct RemapCommand: ParsableCommand {
             throw ValidationError("give one of --orientation, --axes or --mount")
         }
         // --mount is applied as the recording is read; --orientation or --axes after it.
-        let recording = try reading.load(file, options: ReadOptions(appleAccelerometerSign: appleAccelerometerSign))
-        let samples: [MotionSample]
+        let source = try RecordingSources.open(path: file, options: reading.applied(to: ReadOptions(appleAccelerometerSign: appleAccelerometerSign)))
+        var first: [MotionSample] = []
+        try source.read(into: &first, maximumCount: NominalRate.rowCount)
+        try SampleRateCheck.check(rate: nominalSampleRate(of: first), schema: source.schema, file: file)
+        // The ground truth rides through the remap as the attitude (RecordingSink writes it back).
+        var stages: [any PipelineStage] = source.schema.hasTruth ? [TruthAttitudeStage()] : []
         var label: String
         switch choice {
         case nil:
-            samples = recording.samples
             label = ""
         case .rotation(let remap, let name):
-            samples = recording.samples.map { remap.sample($0) }
+            stages.append(RemapStage(remap: remap, description: name))
             label = name
         case .reflection(let alignment):
-            if recording.schema.hasTruth {
+            if source.schema.hasTruth {
                 throw CommandError("\(file): --axes \(alignment) is a reflection and the recording has ground-truth attitude columns (gt_q*), which a left-handed frame cannot carry; use a proper alignment")
             }
-            samples = recording.samples.map { alignment.vectors(of: $0) }
+            stages.append(AxisAlignmentStage(alignment: alignment))
             label = "\(alignment) (reflection)"
         }
         if let mount = reading.mount { label = "mount \(mount)" + (label.isEmpty ? "" : ", then \(label)") }
-        // PoiseRecording's writer: Poise column names, shortest exact Doubles.
         let destination = out ?? "-"
-        let remapped = Recording(path: destination, schema: recording.schema, samples: samples)
-        try remapped.write(to: destination)
+        let interrupt = InterruptFlag()  // before the output exists: a signal never leaves a partial file
+        defer { interrupt.restore() }
+        var sink = try RecordingSink(path: destination, schema: source.schema)
+        var run = Run(source: source, first: first, pipeline: Pipeline(stages), clock: AsFastAsPossible())
+        let end = try run.run(into: &sink, shouldStop: { interrupt.isSet }).end
+        if end.stopped {
+            let written = OutputFile.isStandardOutput(destination) ? "output incomplete" : "\(destination) was not written"
+            StandardError.write("poise remap: \(interrupt.verb) after \(end.samples) samples; \(written)\n")
+            throw ExitCode(interrupt.exitCode)
+        }
         if !OutputFile.isStandardOutput(destination) {
-            print("remapped \(samples.count) samples of \(file) into \(label) → \(destination)")
+            print("remapped \(end.samples) samples of \(file) into \(label) → \(destination)")
         }
     }
 }

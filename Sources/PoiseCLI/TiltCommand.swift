@@ -181,7 +181,7 @@ struct TiltCommand: ParsableCommand {
         var gapsListed: [String] = []
         let reader = try RecordingSources.open(path: path, options: options)
         var chunk: [MotionSample] = []
-        while try reader.read(into: &chunk, maximumCount: BatchDriver.chunkSize) > 0 {
+        while try reader.read(into: &chunk, maximumCount: Run<AsFastAsPossible>.chunkSize) > 0 {
             for sample in chunk {
                 if source == .truth {
                     if sample.truth == nil {

@@ -139,13 +139,19 @@ extension Recording {
     /// Writes the samples to `path` (see `RecordingWriter`). Includes the sensor, truth and
     /// movement columns the schema has, and only those.
     public func write(to path: String, significantDigits: Int? = nil) throws {
-        var options = WriteOptions(
-            includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth,
-            includeMovement: schema.hasMovement, significantDigits: significantDigits,
-            includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope)
-        options.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
-        let writer = try RecordingWriter(path: path, options: options)
+        let writer = try RecordingWriter(path: path, options: WriteOptions(schema: schema, significantDigits: significantDigits))
         try writer.write(contentsOf: samples)
         try writer.close()
+    }
+}
+
+extension WriteOptions {
+    /// The sensor, truth and movement columns `schema` has, and only those (the magnetometer in
+    /// arbitrary units when the schema's is).
+    public init(schema: RecordingSchema, significantDigits: Int? = nil) {
+        self.init(includeMagneticField: schema.hasMagnetometer, includeTruth: schema.hasTruth,
+                  includeMovement: schema.hasMovement, significantDigits: significantDigits,
+                  includeAcceleration: schema.hasAccelerometer, includeRotationRate: schema.hasGyroscope)
+        magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
     }
 }

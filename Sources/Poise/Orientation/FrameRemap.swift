@@ -169,3 +169,19 @@ extension MotionSample {
         return out
     }
 }
+
+extension ProcessedSample {
+    /// Applies `vectors` to every vector of the record (acceleration, rotation rate, magnetic
+    /// field, gravity, user acceleration) and `attitude` to its attitude; the raw `input` is
+    /// left as delivered.
+    @inlinable
+    mutating func mapVectors(_ vectors: (SIMD3<Double>) -> SIMD3<Double>,
+                             attitude transform: (Quaternion<Double>) -> Quaternion<Double>?) {
+        acceleration = vectors(acceleration)
+        rotationRate = vectors(rotationRate)
+        magneticField = magneticField.map(vectors)
+        gravity = gravity.map(vectors)
+        userAcceleration = userAcceleration.map(vectors)
+        attitude = attitude.flatMap(transform)
+    }
+}

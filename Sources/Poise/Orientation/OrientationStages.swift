@@ -21,12 +21,8 @@ public struct RemapStage: PipelineStage {
 
     @inlinable
     public mutating func process(_ sample: inout ProcessedSample) {
-        sample.acceleration = remap.vector(sample.acceleration)
-        sample.rotationRate = remap.rotationRate(sample.rotationRate)
-        sample.magneticField = sample.magneticField.map { remap.vector($0) }
-        sample.gravity = sample.gravity.map { remap.vector($0) }
-        sample.userAcceleration = sample.userAcceleration.map { remap.vector($0) }
-        sample.attitude = sample.attitude.map { remap.attitude($0) }
+        // One matrix for vectors and rotation rate (`FrameRemap.rotationRate`).
+        sample.mapVectors({ remap.vector($0) }, attitude: { remap.attitude($0) })
     }
 
     public mutating func reset() {}

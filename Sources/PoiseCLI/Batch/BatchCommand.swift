@@ -13,7 +13,7 @@ import PoiseRecording
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
-        abstract: "Run fuse, evaluate, info, spectrum, report or convert over files and folders, on every core, with one summary table.",
+        abstract: "Run \(BatchKind.namesInWords) over files and folders, on every core, with one summary table.",
         discussion: """
         Folders are walked recursively; a session folder or a .zip export is one input. Each input is \
         run by its own `poise COMMAND` process (a crash ends only that input), its output written to \
@@ -27,7 +27,7 @@ struct BatchCommand: ParsableCommand {
         which and why), 130/143 when interrupted (the summary lists what finished; a rerun resumes).
         """)
 
-    @Argument(help: "The command run on each input: fuse, evaluate, info, spectrum, report, convert.")
+    @Argument(help: ArgumentHelp("The command run on each input: \(BatchKind.allCases.map(\.rawValue).joined(separator: ", "))."))
     var command: BatchKind
 
     @Option(help: ArgumentHelp("Folder for the outputs (created when missing).", valueName: "folder"))

@@ -95,7 +95,7 @@ public struct Run<Clock: RunClock> {
     public var framePipeline: Pipeline?
     public var clock: Clock
     /// Samples already read from `source` (for example to find its rate), processed first.
-    private var first: [MotionSample]
+    @usableFromInline var first: [MotionSample]
 
     public init(source: any SampleSource, first: [MotionSample] = [], pipeline: Pipeline,
                 framePipeline: Pipeline? = nil, clock: Clock) {
@@ -111,6 +111,7 @@ public struct Run<Clock: RunClock> {
     ///     waits).
     /// - Returns: how the run ended and the sink's summary.
     /// - Throws: the source's `RecordingError` (file, line, column), or what the sink throws.
+    @inlinable  // specialised for each command's sinks in the module that calls it
     public mutating func run<S: Sink>(into sink: inout S, shouldStop: () -> Bool = { false }) throws -> (end: RunEnd, summary: S.Summary) {
         try sink.begin(RunSchema(source: source.schema, outputs: pipeline.outputs))
         // Locals, so the frame closure and the clock can be used at once; written back at the end.

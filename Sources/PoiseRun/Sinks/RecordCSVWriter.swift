@@ -14,7 +14,11 @@ import PoiseRecording
 /// what the pipeline produces. In frame mode there is one row per game-loop frame: `frame,t_s,
 /// stacked`, the sensor-callback pipeline's columns, then the frame-time pipeline's acceleration
 /// (and gravity) as `frame_acc_x_g…`, `frame_grav_x_g…`.
-public struct RecordCSVWriter: ~Copyable {
+///
+/// As a run's `Sink` it writes every record (or frame) it is given, and `finish(_:)` renames the
+/// file into place, or abandons it when the run was stopped. Copies share one output file: finish
+/// or abandon one of them.
+public struct RecordCSVWriter: Sink {
     /// Destination path.
     public let path: String
     private let file: OutputFile
@@ -69,6 +73,22 @@ public struct RecordCSVWriter: ~Copyable {
     /// written through keeps what was written).
     public consuming func abandon() {
         file.abandon()
+    }
+
+    public mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {
+        write(record)
+    }
+
+    public mutating func consume(frame: FrameDelivery) {
+        write(frame)
+    }
+
+    /// Ends the output: `finish()` after a complete run, `abandon()` after a stopped one (the
+    /// destination is then left as it was; a stream written through keeps what was written).
+    ///
+    /// - Throws: `RecordingError` when writing or renaming failed.
+    public mutating func finish(_ end: RunEnd) throws {
+        if end.stopped { file.abandon() } else { try file.finish() }
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 import Poise
 import PoiseRecording
 
-/// A whole recording's records kept for commands that read them more than once and in both
-/// directions (`fuse --offline`, `evaluate --offline`): a temporary file of fixed-size binary
+/// A whole recording's records kept for work that reads them more than once and in both
+/// directions (`OfflineFusion`: `fuse --offline`, `evaluate --offline`): a temporary file of fixed-size binary
 /// records (192 bytes per sample: the input sample and the signals after the calibration stages),
 /// mapped into memory once written, so that a long recording (10 h at 400 Hz: 2.8 GB) is paged by
 /// the kernel rather than held in the heap.
@@ -11,7 +11,10 @@ import PoiseRecording
 /// The file is made with mode 0600 in the temporary folder (`TMPDIR`, else /tmp) and unlinked as
 /// soon as it is mapped (or when writing fails); a signal while writing removes it through
 /// `TemporaryFiles`.
-final class ProcessedSampleSpool {
+///
+/// As a run's `Sink` it appends every record and, when the run was not stopped, maps the file
+/// (`finish()`) for reading.
+public final class ProcessedSampleSpool: Sink {
     /// Doubles per record: time, input acceleration, rotation rate, magnetic field, truth (w, x,
     /// y, z), presence bits, then the current acceleration, rotation rate, magnetic field.
     static let stride = 24
@@ -24,17 +27,13 @@ final class ProcessedSampleSpool {
     private var mapped: UnsafeMutableRawPointer?
     private var mappedBytes = 0
     /// Records appended.
-    private(set) var count = 0
+    public private(set) var count = 0
 
     /// Creates the (empty) temporary file.
     ///
-    /// - Throws: `CommandError` when the file cannot be made.
-    init() throws {
-        do {
-            (descriptor, path, slot) = try TemporaryFiles.makeFile(prefix: "poise-offline", purpose: "the recording")
-        } catch let error as RecordingError {
-            throw CommandError(error.description)
-        }
+    /// - Throws: `RecordingError` naming the folder when the file cannot be made.
+    public init() throws {
+        (descriptor, path, slot) = try TemporaryFiles.makeFile(prefix: "poise-offline", purpose: "the recording")
         buffer.reserveCapacity(Self.chunk * Self.stride)
     }
 
@@ -50,7 +49,7 @@ final class ProcessedSampleSpool {
     }
 
     /// Appends one record (after the calibration stages, before fusion).
-    func append(_ record: ProcessedSample) throws {
+    public func append(_ record: ProcessedSample) throws {
         let s = record.input
         let m = s.magneticField ?? .zero, q = s.truth ?? .identity
         var bits = 0.0
@@ -77,7 +76,7 @@ final class ProcessedSampleSpool {
                     if errno == EINTR { continue }
                     let reason = String(cString: strerror(errno))
                     removeFile()
-                    throw CommandError("cannot keep the recording in the temporary file \(path): \(reason)")
+                    throw RecordingError(file: path, line: 0, column: 0, message: "cannot keep the recording in this temporary file: \(reason)")
                 }
                 offset += n
             }
@@ -86,14 +85,16 @@ final class ProcessedSampleSpool {
     }
 
     /// Writes what is buffered, maps the file for reading and removes its name.
-    func finish() throws {
+    ///
+    /// - Throws: `RecordingError` when the file cannot be written or mapped.
+    public func finish() throws {
         try flush()
         mappedBytes = count * Self.stride * MemoryLayout<Double>.stride
         if mappedBytes > 0 {
             guard let p = mmap(nil, mappedBytes, PROT_READ, MAP_SHARED, descriptor, 0), p != MAP_FAILED else {
                 let reason = String(cString: strerror(errno))
                 removeFile()
-                throw CommandError("cannot map the temporary file \(path) of the recording: \(reason)")
+                throw RecordingError(file: path, line: 0, column: 0, message: "cannot map this temporary file of the recording: \(reason)")
             }
             mapped = p
         }
@@ -105,7 +106,7 @@ final class ProcessedSampleSpool {
     }
 
     /// Record `i` as it left the calibration stages (nothing derived yet).
-    func record(_ i: Int) -> ProcessedSample {
+    public func record(_ i: Int) -> ProcessedSample {
         let f = field(i)
         let bits = Int(f[14])
         let input = MotionSample(time: f[0], acceleration: SIMD3(f[1], f[2], f[3]), rotationRate: SIMD3(f[4], f[5], f[6]),
@@ -121,19 +122,28 @@ final class ProcessedSampleSpool {
 
     /// The fusion inputs of the mapped records (the current signals; the magnetometer only when
     /// `magnetometer`), in order.
-    func samples(magnetometer: Bool) -> Samples { Samples(spool: self, magnetometer: magnetometer) }
+    public func samples(magnetometer: Bool) -> Samples { Samples(spool: self, magnetometer: magnetometer) }
 
     /// The spool's records as the samples a `DeviceMotionSmoother` reads.
-    struct Samples: RandomAccessCollection {
+    public struct Samples: RandomAccessCollection {
         let spool: ProcessedSampleSpool
         let magnetometer: Bool
-        var startIndex: Int { 0 }
-        var endIndex: Int { spool.count }
-        subscript(i: Int) -> MotionSample {
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { spool.count }
+        public subscript(i: Int) -> MotionSample {
             let f = spool.field(i)
             let hasField = magnetometer && Int(f[14]) & 16 != 0
             return MotionSample(time: f[0], acceleration: SIMD3(f[15], f[16], f[17]), rotationRate: SIMD3(f[18], f[19], f[20]),
                                 magneticField: hasField ? SIMD3(f[21], f[22], f[23]) : nil)
         }
+    }
+
+    public func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) throws {
+        try append(record)
+    }
+
+    /// Maps the file for reading (`finish()`), unless the run was stopped.
+    public func finish(_ end: RunEnd) throws {
+        if !end.stopped { try finish() }
     }
 }
