@@ -228,7 +228,7 @@ struct BatchCommand: ParsableCommand {
             if case .integer(let n)? = row.cells["rows"] { return n } else { return nil }
         }.reduce(0, +)
         text += String(format: "%d rows in %.2f s with %d jobs", processedRows, result.seconds, result.jobs)
-        if processedRows > 0 && result.seconds > 0 { text += " (" + BatchProgressLine.rate(Double(processedRows) / result.seconds) + ")" }
+        if processedRows > 0 && result.seconds > 0 { text += " (" + ProgressLine.rate(Double(processedRows) / result.seconds) + ")" }
         text += "\n"
         if summaryPrefix != "-" { text += "summary: \(summaryPrefix).csv, \(summaryPrefix).json\n" }
         if summaryPrefix == "-" { StandardError.write(text) } else { print(text, terminator: "") }

@@ -53,7 +53,7 @@ struct BatchRunner {
         let executable = BatchWorker.executable
         let interrupt = InterruptFlag()
         defer { interrupt.restore() }
-        let progress = BatchProgressLine.forStandardError(label: kind.rawValue)
+        let progress = ProgressLine.forStandardError(label: kind.rawValue)
         var pending = rows.indices.filter { rows[$0].status == .pending }.reversed() as [Int]
         let toRun = pending.count
         var running: [pid_t: Running] = [:]
