@@ -1,6 +1,6 @@
 import Foundation
 import Poise
-import PoiseRecording
+@testable import PoiseRecording
 import Testing
 @testable import PoiseRun
 
