@@ -1,11 +1,13 @@
 import Poise
 import PoiseRecording
+import PoiseRun
 
 /// The one streaming pass of `poise allan`: the overlapping Allan deviation of the gyroscope
 /// (rad/s) and accelerometer (g) axes the recording has, and what tells whether the recording
 /// suits it (still, not saturated, finite, evenly timed). Keeps no samples beyond the first
 /// `rateSamples` (for the sample rate) and the accumulator's bounded history, so memory does not
-/// grow with the recording; reads standard input (`-`) like a file.
+/// grow with the recording; reads standard input (`-`) like a file. The samples come from one
+/// `Run` over the file.
 struct AllanStream {
     /// The axes analysed, in accumulator channel order.
     enum Axis: String, CaseIterable {
@@ -122,9 +124,12 @@ struct AllanStream {
             count += 1
         }
 
-        while let sample = try reader.next() {
-            guard sample.time >= low else { continue }
-            if sample.time > high { break }
+        // One run over the file (no pipeline stages) into a sink that selects the time range.
+        var past = false
+        var sink = ClosureSink { record in
+            let sample = record.input
+            guard !past, sample.time >= low else { return }
+            if sample.time > high { past = true; return }
             if accumulator == nil {
                 pending.append(sample)
                 if pending.count >= Self.rateSamples { try begin() }
@@ -132,6 +137,8 @@ struct AllanStream {
                 feed(sample)
             }
         }
+        var run = Run(source: reader, pipeline: Pipeline(), clock: AsFastAsPossible())
+        _ = try run.run(into: &sink, shouldStop: { past })
         if accumulator == nil {
             guard pending.count >= 2 || rate != nil else {
                 throw CommandError("\(path): \(pending.count) sample\(pending.count == 1 ? "" : "s")\(start != nil || end != nil ? " in the selected time range" : ""); the Allan deviation needs at least \(AllanCommand.minimumSamples)")

@@ -119,7 +119,6 @@ struct GyroCommand: ParsableCommand {
         } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
-        var pipeline = Pipeline(stages)
         var frames = try GyroAimFrames(frameRate: frameRate, maximumGap: GapPolicy.defaultLimit(rate: sampleRate))
         let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
         let destination = toFile ? try OutputFile(path: out!) : nil
@@ -144,26 +143,26 @@ struct GyroCommand: ParsableCommand {
             text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.flags.names.joined(separator: "|")),\(f.frame.sampleCount)\n"
             flush(force: false)
         }
-        var samples: [MotionSample] = []
-        var times: [Double] = [], raw: [SIMD2<Double>] = [], smoothed: [SIMD2<Double>] = []
-        let reader = try RecordingSources.open(path: path, options: options)
-        var chunk: [MotionSample] = []
-        while try reader.read(into: &chunk, maximumCount: Run<AsFastAsPossible>.chunkSize) > 0 {
-            for input in chunk {
-                var record = ProcessedSample(input)
-                pipeline.process(&record)
-                guard let o = record.aim else { continue }
-                let sample = MotionSample(time: record.time, acceleration: record.acceleration, rotationRate: record.rotationRate)
-                for name in o.flags.names where name != "calibrating" { flagCounts[name, default: 0] += 1 }
-                frames.add(o, emit: emit)
-                samples.append(sample); times.append(o.time); raw.append(o.turnRate); smoothed.append(o.smoothedRate)
-            }
-            chunk.removeAll(keepingCapacity: true)
-        }
-        frames.finish(emit: emit)
+        // One run of the pipeline; the sink keeps each sample's time and turn rates (for the lag,
+        // jitter and the report's plots) and finds the still segments as it goes.
         var detector = RestDetector()
         detector.useAccelerometer = schema.hasAccelerometer
-        let still = detector.stillSegments(in: samples)
+        var tracker = StillSegmentTracker(detector: detector)
+        var still: [Range<Int>] = []
+        var times: [Double] = [], raw: [SIMD2<Double>] = [], smoothed: [SIMD2<Double>] = []
+        var sink = ClosureSink { record in
+            guard let o = record.aim else { return }
+            let sample = MotionSample(time: record.time, acceleration: record.acceleration, rotationRate: record.rotationRate)
+            for name in o.flags.names where name != "calibrating" { flagCounts[name, default: 0] += 1 }
+            frames.add(o, emit: emit)
+            still += tracker.add(sample).map(\.indices)
+            times.append(o.time); raw.append(o.turnRate); smoothed.append(o.smoothedRate)
+        }
+        var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(stages), clock: AsFastAsPossible())
+        _ = try run.run(into: &sink)
+        still += tracker.finish().map(\.indices)
+        frames.finish(emit: emit)
+        let sampleCount = times.count
         if compareSmoothing {
             let comparison = try AimSmoothingComparison(times: times, rates: raw, still: still, sampleRate: sampleRate)
             aimReport.comparison = comparison
@@ -175,13 +174,13 @@ struct GyroCommand: ParsableCommand {
             }
         }
         flush(force: true)
-        let moving = movingSegments(complementing: still, count: samples.count, minimumLength: Int(sampleRate))
+        let moving = movingSegments(complementing: still, count: sampleCount, minimumLength: Int(sampleRate))
         let lag = Poise.lag(output: smoothed, input: raw, segments: moving, sampleRate: sampleRate, maximumShift: max(1, Int(0.25 * sampleRate)))
         let jitter = Poise.jitter(output: smoothed, input: raw, times: times, segments: still)
-        let aim = (pipeline.stages.last as? GyroAimStage)!.aim
+        let aim = (run.pipeline.stages.last as? GyroAimStage)!.aim
         let bias = aim.calibration.bias / Units.radiansPerDegree
         let summary = [
-            "gyro: \(samples.count) samples, space \(space.rawValue) → \(frameCount) frames at \(OptionRange.number(frameRate)) Hz" + (out.map { " → \($0)" } ?? ""),
+            "gyro: \(sampleCount) samples, space \(space.rawValue) → \(frameCount) frames at \(OptionRange.number(frameRate)) Hz" + (out.map { " → \($0)" } ?? ""),
             String(format: "aim path: yaw %+.2f°, pitch %+.2f°, path length %.2f°", yawTotal, pitchTotal, pathLength),
             String(format: "smoothing (tiered, %@ °/s, τ %@ s): lag %@ on %d moving segments, jitter %.4f °/s on %.1f s still (raw %.4f °/s)",
                    OptionRange.number(smoothing), OptionRange.number(smoothingTime),

@@ -66,14 +66,14 @@ struct ReportCommand: ParsableCommand {
         }
         try FileIdentity.requireDistinct(outputs: [out, "-"], inputs: [file, replay])
         let page = try OutputFile(path: out)  // a bad destination is reported before the work
-        let progress = ReportProgressLine.forStandardError()
+        let progress = ProgressLine.forStandardError(label: "report", minimumInterval: 0.1)
         progress?.show("reading \(file)", 0)
         // The report reads its recording in several streaming passes; standard input is kept
         // in a temporary file for them (removed at the end).
         try StandardInputSpool.withFile(file) { path in try write(page, reading: path, progress: progress) }
     }
 
-    func write(_ page: OutputFile, reading path: String, progress: ReportProgressLine?) throws {
+    func write(_ page: OutputFile, reading path: String, progress: ProgressLine?) throws {
         var input = ReportInput(path: path, options: reading.applied(to: ReadOptions()))
         input.path = file
         input.check = { schema, rate in

@@ -19,7 +19,7 @@ public struct SpectrumCommand: RenderingCommand {
         --csv: frequency_hz and one PSD column per analysed column.
         """)
 
-    @Argument(help: "Recording (CSV with Poise/BROAD column names or the x-io Fusion format, or ROS 1 bag).")
+    @Argument(help: "Recording (CSV with Poise/BROAD column names or the x-io Fusion format, or ROS 1 bag; '-': standard input).")
     public var file: String
 
     @Option(help: ArgumentHelp("Comma-separated channels to analyse (see above), e.g. acc_x,acc_z.", valueName: "channels"))
@@ -103,14 +103,14 @@ public struct SpectrumCommand: RenderingCommand {
         guard let detrendValue = Detrend(rawValue: detrend.lowercased()) else {
             throw CommandError("unknown detrend '\(detrend)' (expected none, constant or linear)")
         }
-        guard file != "-" else {
-            throw CommandError("spectrum reads its input several times (so that memory does not grow with the recording); '-' (standard input) cannot be used: save the stream to a file first")
-        }
         // --rate also times the rows of a file without a time column.
         let options = reading.applied(to: ReadOptions(sampleRate: rate))
-        let schema = try RecordingSources.open(path: file, options: options).schema
-        let available = try MotionChannel.available(requested, named: channels != nil, schema: schema, file: file)
-        return try renderStreamed(channels: available, schema: schema, options: options, window: windowValue, detrend: detrendValue)
+        // The passes re-read the input; standard input is kept in a temporary file once.
+        return try StandardInputSpool.withFile(file) { path in
+            let schema = try RecordingSources.open(path: path, options: options).schema
+            let available = try MotionChannel.available(requested, named: channels != nil, schema: schema, file: file)
+            return try renderStreamed(path: path, channels: available, schema: schema, options: options, window: windowValue, detrend: detrendValue)
+        }
     }
 
     /// Most values (segments × frequencies × columns) a spectrogram may hold: 64 MB of numbers,
@@ -132,9 +132,9 @@ public struct SpectrumCommand: RenderingCommand {
     /// The Welch spectrum or the spectrogram streamed from the file (`SpectrumStream`), of the
     /// time range or of its longest still segment: memory does not grow with the recording (a
     /// spectrogram holds at most `maximumSpectrogramValues` numbers).
-    private func renderStreamed(channels: [MotionChannel], schema: RecordingSchema, options: ReadOptions,
+    private func renderStreamed(path: String, channels: [MotionChannel], schema: RecordingSchema, options: ReadOptions,
                                 window: Window, detrend: Detrend) throws -> String {
-        var stream = SpectrumStream(path: file, options: options, start: start, end: end, channels: channels)
+        var stream = SpectrumStream(path: path, options: options, start: start, end: end, channels: channels)
         if still {
             let detector = try RestDetector.forRecording(schema, file: file, purpose: "--still (the rest detector)")
             guard let segment = try stream.longestStillSegment(detector: detector) else {

@@ -1,5 +1,6 @@
 import Poise
 import PoiseRecording
+import PoiseRun
 import PoiseSpectral
 
 /// The Welch analysis (and spectrogram) of `poise spectrum` streamed from the file, in memory that does not grow with the recording: the same numbers as loading the
@@ -40,19 +41,26 @@ struct SpectrumStream {
         var histogram = [Int](repeating: 0, count: 1 << 16)
     }
 
-    /// Calls `visit` with every selected sample, in file order.
+    /// Calls `visit` with every selected sample, in file order: one `Run` over the file (no
+    /// pipeline stages) into a sink that selects by time and position.
     func forEachSelected(_ visit: (MotionSample) throws -> Void) throws {
-        let reader = try RecordingSources.open(path: path, options: options)
         let low = start ?? -.infinity, high = end ?? .infinity
+        let indices = self.indices
         var position = 0
-        while let sample = try reader.next() {
-            guard sample.time >= low && sample.time <= high else { continue }
-            defer { position += 1 }
-            if let indices {
-                if position < indices.lowerBound { continue }
-                if position >= indices.upperBound { break }
+        var done = false
+        var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(), clock: AsFastAsPossible())
+        try withoutActuallyEscaping(visit) { visit in
+            var sink = ClosureSink { record in
+                let sample = record.input
+                guard !done, sample.time >= low && sample.time <= high else { return }
+                defer { position += 1 }
+                if let indices {
+                    if position < indices.lowerBound { return }
+                    if position >= indices.upperBound { done = true; return }
+                }
+                try visit(sample)
             }
-            try visit(sample)
+            _ = try run.run(into: &sink, shouldStop: { done })
         }
     }
 

@@ -132,7 +132,7 @@ struct TiltCommand: ParsableCommand {
         } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
-        var pipeline = Pipeline(stages)
+        let pipeline = Pipeline(stages)
         if let frameRate, let firstTime = scan.firstTime, let lastTime = scan.lastTime {
             // Bounded output: the frame count follows from the time span, checked before any frame is made.
             let frameCount = ((lastTime - firstTime) * frameRate).rounded(.down) + 1
@@ -175,41 +175,34 @@ struct TiltCommand: ParsableCommand {
         }
         // Rows before the first valid truth are left out; later rows without truth (tracking
         // lost) hold the last attitude. Both are counted in the summary.
-        var truthLeading = 0, truthHeld = 0, outputs = 0, full = 0, centred = 0
+        var truthHeld = 0, outputs = 0, full = 0, centred = 0
         var previousTime: Double?
         var gapCount = 0
         var gapsListed: [String] = []
         let reader = try RecordingSources.open(path: path, options: options)
-        var chunk: [MotionSample] = []
-        while try reader.read(into: &chunk, maximumCount: Run<AsFastAsPossible>.chunkSize) > 0 {
-            for sample in chunk {
-                if source == .truth {
-                    if sample.truth == nil {
-                        if outputs == 0 { truthLeading += 1; continue }
-                        truthHeld += 1
-                    }
+        let truthStart = source == .truth ? TruthStartSource(reader) : nil
+        var sink = ClosureSink { record in
+            if truthStart != nil && record.input.truth == nil { truthHeld += 1 }
+            guard let o = record.tilt else { return }
+            outputs += 1
+            if max(abs(o.stick.x), abs(o.stick.y)) >= 1 { full += 1 }
+            if o.stick == .zero { centred += 1 }
+            if resampler != nil {
+                if let p = previousTime, o.time - p > limit {
+                    gapCount += 1
+                    if gapsListed.count < 5 { gapsListed.append(String(format: "%.3f–%.3f s", p, o.time)) }
                 }
-                var record = ProcessedSample(sample)
-                pipeline.process(&record)
-                guard let o = record.tilt else { continue }
-                outputs += 1
-                if max(abs(o.stick.x), abs(o.stick.y)) >= 1 { full += 1 }
-                if o.stick == .zero { centred += 1 }
-                if resampler != nil {
-                    if let p = previousTime, o.time - p > limit {
-                        gapCount += 1
-                        if gapsListed.count < 5 { gapsListed.append(String(format: "%.3f–%.3f s", p, o.time)) }
-                    }
-                    resampler!.add(o, emit: emit)
-                } else {
-                    if let e = o.event { events.append("\(e.rawValue) at \(o.time) s") }
-                    rowCount += 1
-                    writer?.write(record)
-                }
-                previousTime = o.time
+                resampler!.add(o, emit: emit)
+            } else {
+                if let e = o.event { events.append("\(e.rawValue) at \(o.time) s") }
+                rowCount += 1
+                writer?.write(record)
             }
-            chunk.removeAll(keepingCapacity: true)
+            previousTime = o.time
         }
+        var run = Run(source: truthStart ?? reader, pipeline: pipeline, clock: AsFastAsPossible())
+        _ = try run.run(into: &sink)
+        let truthLeading = truthStart?.skipped ?? 0
         if source == .truth && outputs == 0 {
             throw CommandError("\(file): no row has a finite ground-truth quaternion")
         }

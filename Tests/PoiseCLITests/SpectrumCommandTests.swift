@@ -52,6 +52,23 @@ import Testing
         #expect(bands.last?["high_hz"] is NSNull || bands.last?["high_hz"] == nil)
     }
 
+    /// `spectrum -` reads standard input (kept once, read by every pass) and says what the same
+    /// file says.
+    @Test func standardInputEqualsTheFile() throws {
+        let path = try Self.syntheticRecording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fromFile = try PoiseProcess.run(["spectrum", path, "--json"])
+        let piped = try PoiseProcess.run(["spectrum", "-", "--json"], standardInput: try #require(FileHandle(forReadingAtPath: path)))
+        #expect(fromFile.status == 0 && piped.status == 0, "\(piped.stderr)")
+        func withoutName(_ text: String) throws -> NSDictionary {
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(document["samples"] as? Int == 2000)
+            document["file"] = nil
+            return NSDictionary(dictionary: document)
+        }
+        #expect(try withoutName(piped.stdout) == withoutName(fromFile.stdout))
+    }
+
     @Test func csvAndTextOutputs() throws {
         let path = try Self.syntheticRecording()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,6 +1,7 @@
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 /// Where a report reads its recording: a file, streamed once per pass (see ``RecordingReport``),
 /// or samples already in memory.
@@ -78,11 +79,16 @@ public struct ReportInput {
     /// Rows read at a time in each pass.
     static let chunkSize = 16_384
 
-    /// Reads the whole recording once, in order, handing `body` chunks of samples; the next
-    /// chunks are parsed in another thread while `body` works (`ChunkPrefetcher`).
+    /// One pass: a `Run` over the recording (no pipeline stages) into a `ChunkSink` that hands
+    /// `body` the samples in chunks of `chunkSize`, in order; the next samples are parsed in
+    /// another thread while `body` works (`PrefetchedSource`).
     func forEachChunk(_ body: ([MotionSample]) throws -> Void) throws {
-        let ahead = ChunkPrefetcher(try open(), chunkSize: Self.chunkSize)
-        defer { ahead.stop() }
-        while let chunk = try ahead.next() { try body(chunk) }
+        let source = PrefetchedSource(try open(), chunkSize: Self.chunkSize)
+        defer { source.stop() }
+        var run = Run(source: source, pipeline: Pipeline(), clock: AsFastAsPossible())
+        try withoutActuallyEscaping(body) { body in
+            var sink = ChunkSink(size: Self.chunkSize, body)
+            _ = try run.run(into: &sink)
+        }
     }
 }
