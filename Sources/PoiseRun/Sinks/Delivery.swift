@@ -36,4 +36,10 @@ public struct FrameDelivery: Sendable, Equatable {
     /// The frame-time pipeline's output: the latest raw sample run once per frame through the
     /// frame pipeline (smoothing at frame time), `nil` without a frame pipeline or sample.
     public var frameSmoothed: ProcessedSample?
+
+    public init(index: Int, time: Double, scheduled: Int64, delivered: Int64, stackedSamples: Int,
+                latest: ProcessedSample?, frameSmoothed: ProcessedSample?) {
+        self.index = index; self.time = time; self.scheduled = scheduled; self.delivered = delivered
+        self.stackedSamples = stackedSamples; self.latest = latest; self.frameSmoothed = frameSmoothed
+    }
 }
