@@ -68,6 +68,8 @@ demo: build
 # The Swift tests, then every `$ poise …` example of README.md and docs/*.md run with the poise
 # the tests built and compared with its shown output (scripts/check_examples.py), the DocC
 # catalogs, and the C, C++ and Python embedding.
+# The tests' debug build compiles the core with -O (Package.swift, POISE_OPTIMIZED_CORE).
+test: export POISE_OPTIMIZED_CORE = 1
 test: deps
 	$(SWIFT) test --parallel
 	python3 scripts/check_examples.py --poise "$$($(SWIFT) build --show-bin-path)/poise"

@@ -33,6 +33,11 @@ let coreSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu",
 // CPU when `poise` starts (and libpoise when it is loaded) and says what is missing instead of
 // dying on an illegal instruction (Sources/CPoiseCPU).
 let checksCPU = targetCPU == "haswell"
+// POISE_OPTIMIZED_CORE=1 (set by `make test`) compiles the core with -O in the debug build too, so
+// the tests' numerical work (BROAD trials, the offline smoother, simulated sensors) runs at
+// release speed; preconditions and overflow checks stay on, and the other targets stay -Onone.
+let optimizedCore = ProcessInfo.processInfo.environment["POISE_OPTIMIZED_CORE"] == "1"
+let coreTargetSettings = coreSettings + (optimizedCore ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : [])
 
 let package = Package(
     name: "Poise",
@@ -54,7 +59,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "Poise", swiftSettings: coreSettings),
+        .target(name: "Poise", swiftSettings: coreTargetSettings),
         .systemLibrary(
             name: "CFFTW",
             pkgConfig: "fftw3",

@@ -54,6 +54,30 @@ public enum InputSpools {
         return copy
     }
 
+    /// A path from which standard input (`-`) can be read more than once: `/dev/stdin` itself when
+    /// it is a regular file (a redirect, `< file`; every open reads the file from its start), or a
+    /// copy made on the first call (a pipe). Messages about either name the input `-`.
+    ///
+    /// - Throws: `RecordingError` naming `-` when standard input cannot be read or the copy cannot
+    ///   be made or written (a full disk).
+    public static func standardInput() throws -> String {
+        let path = "/dev/stdin"
+        _ = lockReady
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        if let copy = copies["-"] { return copy }
+        var copy = path
+        if isReadOnce(path) {
+            do { copy = try makeCopy(of: path) } catch var error as RecordingError {
+                error.file = "-"
+                throw error
+            }
+        }
+        copies["-"] = copy
+        originals[copy] = "-"
+        return copy
+    }
+
     /// The input a copy was made of, or `file` itself.
     public static func name(of file: String) -> String {
         _ = lockReady

@@ -66,6 +66,15 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     private var seenBad = LiveBadInput()
     /// Called (in the reading thread) each time an input is left out, with the counts so far.
     public var onBadInput: ((LiveBadInput) -> Void)?
+    /// Called (in the reading thread) once when the source has been quiet for `idleDelay` after
+    /// data came. The reader asks for bytes only when it has handed on every complete row, so
+    /// the caller can flush what it wrote: a file being written keeps up with a stream that
+    /// pauses.
+    public var onIdle: (() -> Void)?
+    /// How long the source is quiet before `onIdle`, ns.
+    public static let idleDelay: Int64 = 100_000_000
+    private var lastData: Int64 = 0
+    private var idleNoted = true
     /// With `spin`: when the next datagram should come (`ArrivalPredictor`).
     private let spin: Bool
     private var predictor = ArrivalPredictor()
@@ -192,6 +201,8 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
     /// Notes a read of `count` bytes (as they go to the reader) that arrived at `time`.
     private func noteArrival(count: Int, time: Int64) {
         guard count > 0 else { return }
+        lastData = time
+        idleNoted = false
         lock.lock(); defer { lock.unlock() }
         written += count
         arrivals.append((written, time))
@@ -314,7 +325,13 @@ public final class LiveFeed: ByteStream, @unchecked Sendable {
             if n < 0 {
                 let ready = systemWaitReadable(input, nanoseconds: sleep)
                 if ready < 0 && errno != EINTR { finished = true; return 0 }
-                guard ready > 0 else { continue }
+                guard ready > 0 else {
+                    if !idleNoted, Self.monotonicNow() - lastData >= Self.idleDelay {
+                        idleNoted = true
+                        onIdle?()
+                    }
+                    continue
+                }
             }
             if !isDatagram {
                 if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 1 << 16) }

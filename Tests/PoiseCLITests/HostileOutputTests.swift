@@ -146,6 +146,25 @@ import Glibc
             #expect(replay.status == 0, "\(redirect): \(replay.stderr)")
             #expect(replay.stdout == replayed.stdout && replay.stdout.split(separator: "\n").count == 301, "\(redirect)")
         }
+        // A bad row on standard input is named `-:LINE:COLUMN`, as for a file, however it is read.
+        let bad = scratch.folder.appendingPathComponent("bad.csv").path
+        var lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[5] = "x" + lines[5].dropFirst()
+        try lines.joined(separator: "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        for redirect in ["file", "pipe"] {
+            let stdin: FileHandle
+            if redirect == "file" {
+                stdin = try #require(FileHandle(forReadingAtPath: bad))
+            } else {
+                let pipe = Pipe()
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: bad))
+                Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
+                stdin = pipe.fileHandleForReading
+            }
+            let replay = try HostileRun.run(["replay", "-", "--speed", "max"], standardInput: stdin)
+            #expect(replay.status == 1 && replay.stderr.contains("-:6:1"), "\(redirect): \(replay.stderr)")
+            #expect(!replay.stderr.contains("/dev/stdin") && !replay.stderr.contains("poise-input"), "\(redirect): \(replay.stderr)")
+        }
         // The report reads its input in several passes: standard input (a pipe) is kept in a
         // temporary file for them, removed afterwards; the page's numbers equal the file's.
         let pipe = Pipe()

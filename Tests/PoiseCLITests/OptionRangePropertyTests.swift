@@ -76,7 +76,7 @@ import Testing
 
     @Test(arguments: cases)
     func everyValueIsInRangeOrAUsageErrorNamingTheOption(_ c: Case) {
-        for text in Self.values(count: 40, seed: UInt64(c.description.utf8.count)) {
+        for text in Self.values(count: 32, seed: UInt64(c.description.utf8.count)) {
             let arguments = c.prefix + [c.option, text]
             do {
                 _ = try PoiseCommand.parseAsRoot(arguments)

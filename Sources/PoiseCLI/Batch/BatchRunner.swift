@@ -45,11 +45,14 @@ struct BatchRunner {
     func run(_ plan: [BatchRow]) throws -> Result {
         var rows = plan
         // The workers' standard output and error, read when each ends.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("poise-batch-\(UUID().uuidString)").path
-        do { try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true) } catch {
+        let (scratch, slot): (String, Int?)
+        do { (scratch, slot) = try TemporaryFiles.makeFolder(prefix: "poise-batch", purpose: "the workers' messages") } catch {
             throw ExitPolicy.userFacing(error)
         }
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch)
+            TemporaryFiles.remove(scratch, slot: slot)
+        }
         let executable = BatchWorker.executable
         let interrupt = InterruptFlag()
         defer { interrupt.restore() }

@@ -13,7 +13,8 @@ public struct LiveRequest: Sendable {
     public var sampleRate: Double?
     /// Output CSV path (`-`: standard output), or `nil`. Written in place as the samples come (a
     /// regular file is created or truncated when the stream's header has been read, and flushed
-    /// about every 0.25 s and at the end; anything else is flushed after every sample), so
+    /// about every 0.25 s, when the stream pauses for 0.1 s and at the end; anything else is
+    /// flushed after every sample), so
     /// whatever ends the run, it holds every sample processed until then.
     public var outputPath: String?
     /// Where to send every processed sample (`udp://HOST:PORT`), and in which format.
@@ -224,6 +225,7 @@ public enum LiveSession {
             try UDPSender(target: $0, format: request.sendFormat, lines: RecordLines(columns: columns))
         }
         let outputs = RecordOutputs(writer: writer, sender: sender, flushEachRecord: flushEachSample)
+        if !flushEachSample { feed.onIdle = { outputs.flush() } }
         let metrics = StageMetricsSink(StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate,
                                                                hasGyroscope: schema.hasGyroscope))
         var run = Run(source: live, first: first, pipeline: pipeline,

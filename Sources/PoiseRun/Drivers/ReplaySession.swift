@@ -115,7 +115,7 @@ public struct ReplaySession: Sendable {
             readOptions.sampleRate = hz  // times the rows of a file without a time column
         }
         self.readOptions = readOptions
-        readPath = request.path == "-" ? try InputSpools.regularFile(for: "/dev/stdin") : request.path
+        readPath = request.path == "-" ? try InputSpools.standardInput() : request.path
         scan = try RecordingScan(path: readPath, options: readOptions)
         // The report measures the acceleration (filter latency, jitter): a file without an
         // accelerometer would be measured as zeros.
