@@ -23,11 +23,13 @@ struct CalibrateAccelerometerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let recording = try CalibrationText.load(file, reading: reading, sensors: [.accelerometer], purpose: "accelerometer calibration")
-        var detector = GyroscopeBiasEstimator.calibrationDetector
-        detector.useGyroscope = recording.schema.hasGyroscope
+        let (still, _) = try CalibrationText.gather(file, reading: reading, sensors: [.accelerometer], purpose: "accelerometer calibration") { schema in
+            var detector = GyroscopeBiasEstimator.calibrationDetector
+            detector.useGyroscope = schema.hasGyroscope
+            return AccelerometerStillMeans(detector: detector)
+        }
         let result = try CalibrationText.checked(file) { () throws(CalibrationError) in
-            try AccelerometerCalibrator.calibrate(recording.samples, model: model, detector: detector)
+            try AccelerometerCalibrator.calibrate(still, model: model)
         }
         let t = CalibrationText.self
         let lines = [

@@ -16,8 +16,9 @@ struct CalibrateGyroscopeCommand: ParsableCommand {
     @OptionGroup var output: CalibrationOutputOptions
 
     func run() throws {
-        let recording = try CalibrationText.load(file, reading: reading, sensors: [.accelerometer, .gyroscope], purpose: "gyroscope calibration (the accelerometer finds the still segments)")
-        let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try GyroscopeBiasEstimator.estimate(recording.samples) }
+        var (estimate, _) = try CalibrationText.gather(file, reading: reading, sensors: [.accelerometer, .gyroscope],
+                                                       purpose: "gyroscope calibration (the accelerometer finds the still segments)") { _ in GyroscopeBiasAccumulator() }
+        let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try estimate.finish() }
         let t = CalibrationText.self
         let degrees = 180 / Double.pi
         var lines = [

@@ -21,20 +21,14 @@ struct CalibrateMagnetometerCommand: ParsableCommand {
     @OptionGroup var output: CalibrationOutputOptions
 
     func run() throws {
-        let recording = try CalibrationText.load(file, reading: reading, sensors: [.magnetometer], purpose: "magnetometer calibration")
-        let unit = recording.schema.magneticFieldIsArbitrary ? "au" : "uT"
+        let (collected, schema) = try CalibrationText.gather(file, reading: reading, sensors: [.magnetometer],
+                                                             purpose: "magnetometer calibration") { _ in MagneticFieldCollector() }
+        let unit = schema.magneticFieldIsArbitrary ? "au" : "uT"
         var options = MagnetometerCalibrator.Options()
         options.model = model
-        // A magnetometer slower than the file's rate repeats its last reading on the rows between
-        // (x-IMU3, phones): those repeats are not new measurements and are left out (and counted).
-        var fields: [SIMD3<Double>] = []
-        fields.reserveCapacity(recording.samples.count)
-        var held = 0
-        for sample in recording.samples {
-            let field = sample.magneticField ?? SIMD3(repeating: .nan)
-            if let last = fields.last, last == field { held += 1; continue }
-            fields.append(field)
-        }
+        // Rows repeating the previous reading (a magnetometer slower than the file's rate) are
+        // left out by the collector and counted.
+        let fields = collected.fields, held = collected.held
         let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try MagnetometerCalibrator.calibrate(fields, options: options) }
         let shown = unit == "au" ? "a.u." : "µT"
         let t = CalibrationText.self

@@ -119,43 +119,34 @@ public struct RecordingReport {
 
         // Pass: the raw recording.
         progress?("reading the recording", 0)
-        var raw = try RawPass(count: count, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
-                              hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth, detector: detector)
-        var done = 0
-        try input.forEachChunk { chunk in
-            raw.add(chunk)
-            done += chunk.count
-            progress?("reading the recording", share(0, done))
+        let rawPass = try RawPass(count: count, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
+                                  hasMagnetometer: schema.hasMagnetometer, hasTruth: schema.hasTruth, detector: detector)
+        func pass(_ label: String, _ share: @escaping (Int) -> Double) -> PassProgress {
+            PassProgress(progress.map { progress in { done in progress(label, share(done)) } })
         }
+        let raw: RawPass = try input.run(rawPass.pipeline, into: SinkPair(rawPass, pass("reading the recording") { share(0, $0) })).0
         passes += 1
-        raw.finish()
         let stillRanges = raw.still.map(\.indices)
 
         // Pass: the sweep (latency–jitter plane) and the movement onsets.
         var sweep: SweepComparison?
         var problem: String?
         var onsets = MovementOnsets(still: stillRanges, count: count, rate: rate)
-        func findOnsets(_ chunk: [MotionSample]) {
-            for sample in chunk { onsets.add(time: sample.time - t0, acceleration: sample.acceleration, rotationRate: sample.rotationRate) }
-        }
+        onsets.origin = t0
         do {
             // Without a still segment there is no jitter to measure: no sweep, and no onsets.
             guard !stillRanges.isEmpty else { throw StreamingSweep.noStillSegment(name: name, detector: detector) }
             let kinds = options.kinds.filter { $0 != .butter || rate > 31 }
             let sweeps = try kinds.map { try FilterSweep(filter: $0.rawValue) }
             // Lag is measured later, for the settings the page shows (the pass of the pipeline).
-            var running = try StreamingSweep(settings: sweeps.flatMap(\.settings), name: name, sampleRate: rate, count: count,
+            let running = try StreamingSweep(settings: sweeps.flatMap(\.settings), name: name, sampleRate: rate, count: count,
                                              stillSegments: stillRanges, detector: detector, threads: max(1, options.threads),
                                              measuresLag: false)
-            done = 0
-            try input.forEachChunk { chunk in
-                running.add(chunk)
-                findOnsets(chunk)
-                done += chunk.count
-                progress?("sweep", share(1, done))
-            }
+            let swept = try input.run(into: SinkPair(ChunkSink(size: ReportInput.chunkSize, running),
+                                                     SinkPair(onsets, pass("sweep") { share(1, $0) })))
             passes += 1
-            sweep = try running.comparison(of: sweeps, target: options.target)
+            onsets = swept.1.0
+            sweep = try swept.0.comparison(of: sweeps, target: options.target)
         } catch let error as RecordingError {
             throw error
         } catch {
@@ -164,7 +155,7 @@ public struct RecordingReport {
         if passes == 1 && !stillRanges.isEmpty {
             // The sweep could not start (a filter kind that does not suit the rate): the onsets
             // still need their pass.
-            try input.forEachChunk(findOnsets)
+            onsets = try input.run(into: onsets)
             passes += 1
         }
 
@@ -192,24 +183,22 @@ public struct RecordingReport {
                                                                                            hasGyroscope: schema.hasGyroscope))
 
         // Pass: the pipeline shown.
-        var shown = try FigurePass(pipeline: built, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
+        let figures = try FigurePass(pipeline: built, rate: rate, t0: t0, duration: duration, hasGyroscope: schema.hasGyroscope,
                                    detector: detector, welchSegment: raw.welch == nil ? nil : raw.welchSegment,
                                    windows: ReportFigures.windows(onsets: onsets.onsets, still: stillRanges, count: count, rate: rate,
                                                                   maximum: options.maximumZoomPanels))
         // The lag of each kind's chosen setting (the sweep table's column), in the same pass.
         let shownSettings = recommendation?.choices.compactMap { $0.point?.setting } ?? []
-        var lags = shownSettings.isEmpty ? nil
+        let lagSweep = shownSettings.isEmpty ? nil
             : try StreamingSweep(settings: shownSettings, name: name, sampleRate: rate, count: count, stillSegments: stillRanges,
                                  detector: detector, threads: max(1, options.threads))
-        done = 0
-        try input.forEachChunk { chunk in
-            shown.add(chunk)
-            lags?.add(chunk)
-            done += chunk.count
-            progress?("pipeline metrics and figures", 0.8 + 0.15 * Double(done) / Double(max(1, count)))
-        }
+        let lagSink: ChunkSink<StreamingSweep>? = lagSweep.map { ChunkSink(size: ReportInput.chunkSize, $0) }
+        let figureProgress = pass("pipeline metrics and figures") { (done: Int) -> Double in 0.8 + 0.15 * Double(done) / Double(max(1, count)) }
+        let figured = try input.run(built, into: SinkPair(figures, SinkPair(lagSink, figureProgress)))
         passes += 1
-        metrics = shown.finish()
+        var shown = figured.0
+        let lags = figured.1.0
+        metrics = shown.metrics.finish()
         if let measured = try lags?.finish() {
             let bySetting = Dictionary(measured.map { ($0.setting.spec.description, $0) }, uniquingKeysWith: { a, _ in a })
             func withLag(_ point: SweepPoint) -> SweepPoint { bySetting[point.setting.spec.description] ?? point }
@@ -325,26 +314,8 @@ public struct RecordingReport {
     /// Welch PSDs (three axes) of each setting's output on the recording, in one pass, the
     /// settings in parallel; `nil` for a setting whose PSD cannot be computed.
     static func spectra(of settings: [SweepSetting], input: ReportInput, rate: Double, segment: Int, threads: Int) throws -> [[PowerSpectrum]?] {
-        let configuration = SpectralConfiguration(sampleRate: rate, segmentLength: segment)
-        let runs = try settings.map { setting -> SpectrumRun in
-            SpectrumRun(filter: try setting.spec.makeFilter(sampleRate: rate), welch: try WelchAccumulator(configuration: configuration, channels: 3))
-        }
-        var first = true
-        var previousTime = 0.0
-        var inputs: [SIMD3<Double>] = [], periods: [Double] = []
-        try input.forEachChunk { chunk in
-            inputs.removeAll(keepingCapacity: true)
-            periods.removeAll(keepingCapacity: true)
-            for sample in chunk {
-                inputs.append(sample.acceleration)
-                periods.append(sample.time - previousTime)
-                previousTime = sample.time
-            }
-            let isFirst = first, inputs = inputs, periods = periods
-            first = false
-            _ = parallelMap(count: runs.count, threads: max(1, threads)) { k in runs[k].process(inputs: inputs, periods: periods, first: isFirst) }
-        }
-        return runs.map { try? $0.welch.finish() }
+        let spectra = try SpectrumPass(settings: settings, rate: rate, segment: segment, threads: threads)
+        return try input.run(into: ChunkSink(size: ReportInput.chunkSize, spectra)).spectra()
     }
 
     /// The page as HTML.

@@ -1,6 +1,6 @@
 import Foundation
 import Poise
-import PoiseRecording
+@testable import PoiseRecording
 import Testing
 @testable import PoiseRun
 @testable import PoiseReports
@@ -250,9 +250,9 @@ private func rawPass(_ samples: [MotionSample], rate: Double, hasGyroscope: Bool
                      hasTruth: Bool = true) throws -> RawPass {
     var raw = try RawPass(count: samples.count, rate: rate, t0: samples[0].time, duration: samples.last!.time - samples[0].time,
                           hasGyroscope: hasGyroscope, hasMagnetometer: hasMagnetometer, hasTruth: hasTruth, detector: RestDetector())
-    raw.add(samples)
-    raw.finish()
-    return raw
+    let source = ArraySource(path: "test", schema: RecordingSchema(format: .poise, columns: []), samples: samples)
+    var run = Run(source: source, pipeline: raw.pipeline, clock: AsFastAsPossible())
+    return try run.run(into: &raw).summary
 }
 
 /// The onsets found in `samples` after the still segments `still`.

@@ -24,18 +24,19 @@ public enum AccelerometerCalibrator {
     ///   than six (or nine for `.full`), or when the orientations do not determine the fit.
     public static func calibrate(_ samples: [MotionSample], model: EllipsoidModel? = nil,
                                  detector: RestDetector = GyroscopeBiasEstimator.calibrationDetector) throws(CalibrationError) -> AccelerometerCalibration {
-        var means: [SIMD3<Double>] = []
-        var nonFinite = 0
-        for range in detector.stillSegments(in: samples) {
-            var sum = SIMD3<Double>.zero
-            var finite = true
-            for s in samples[range] {
-                let a = s.acceleration
-                guard a.x.isFinite && a.y.isFinite && a.z.isFinite else { finite = false; break }
-                sum += a
-            }
-            if finite { means.append(sum / Double(range.count)) } else { nonFinite += 1 }
-        }
+        var still = AccelerometerStillMeans(detector: detector)
+        still.add(contentsOf: samples)
+        return try calibrate(still, model: model)
+    }
+
+    /// Calibrates from the still segments' means of a recording (``AccelerometerStillMeans``, its
+    /// `finish()` called here when it was not).
+    ///
+    /// - Throws: ``CalibrationError`` as the form that takes the samples.
+    public static func calibrate(_ still: AccelerometerStillMeans, model: EllipsoidModel? = nil) throws(CalibrationError) -> AccelerometerCalibration {
+        var still = still
+        still.finish()
+        let means = still.means, nonFinite = still.nonFiniteSegments, detector = still.detector
         // Distinct orientations: greedy clustering of the mean directions.
         var representatives: [SIMD3<Double>] = []
         let cosine = cos(distinctAngle * .pi / 180)

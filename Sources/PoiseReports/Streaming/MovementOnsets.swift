@@ -1,4 +1,5 @@
 import Poise
+import PoiseRun
 
 /// Where the device starts to move after each still segment, found while the recording streams
 /// past (the still segments are known beforehand). Movement is measured in units of two
@@ -26,6 +27,9 @@ struct MovementOnsets {
     }
 
     private(set) var onsets: [Onset] = []
+    /// Time of the recording's first sample, s: subtracted from a record's time when the onsets
+    /// are a sink.
+    var origin = 0.0
     let still: [Range<Int>]
     let count: Int
     let smoothing: Int
@@ -103,4 +107,15 @@ struct MovementOnsets {
 
     /// prefix[j] for a j within the ring's reach.
     private func prefixAt(_ j: Int) -> SIMD3<Double> { j == 0 ? .zero : prefixRing[j % prefixRing.count] }
+}
+
+/// The onsets as a sink of the report's sweep pass (or a pass of their own): each record's input
+/// sample, its time from ``origin``.
+extension MovementOnsets: Sink {
+    mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {
+        let sample = record.input
+        add(time: sample.time - origin, acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+    }
+
+    mutating func finish(_ end: RunEnd) -> MovementOnsets { self }
 }

@@ -79,16 +79,13 @@ public struct ReportInput {
     /// Rows read at a time in each pass.
     static let chunkSize = 16_384
 
-    /// One pass: a `Run` over the recording (no pipeline stages) into a `ChunkSink` that hands
-    /// `body` the samples in chunks of `chunkSize`, in order; the next samples are parsed in
-    /// another thread while `body` works (`PrefetchedSource`).
-    func forEachChunk(_ body: ([MotionSample]) throws -> Void) throws {
+    /// One pass: a `Run` of `pipeline` over the recording into `sink`, whose summary it returns;
+    /// the next samples are parsed in another thread while the sinks work (`PrefetchedSource`).
+    func run<S: Sink>(_ pipeline: Pipeline = Pipeline(), into sink: S) throws -> S.Summary {
         let source = PrefetchedSource(try open(), chunkSize: Self.chunkSize)
         defer { source.stop() }
-        var run = Run(source: source, pipeline: Pipeline(), clock: AsFastAsPossible())
-        try withoutActuallyEscaping(body) { body in
-            var sink = ChunkSink(size: Self.chunkSize, body)
-            _ = try run.run(into: &sink)
-        }
+        var run = Run(source: source, pipeline: pipeline, clock: AsFastAsPossible())
+        var sink = sink
+        return try run.run(into: &sink).summary
     }
 }

@@ -6,7 +6,10 @@ import PoiseSpectral
 /// What the report keeps from its pass over the raw recording: the still segments, envelopes of
 /// the raw acceleration and rotation rate, Welch PSDs of the acceleration, the spectrogram of
 /// |a| and the fused attitude with its error against the truth.
-struct RawPass {
+///
+/// A sink of a `Run` whose pipeline is ``pipeline`` (the device-motion fusion when the recording
+/// has a gyroscope, else none); its summary is the pass, finished.
+struct RawPass: Sink {
     let count: Int
     let rate: Double
     let t0: Double
@@ -23,7 +26,8 @@ struct RawPass {
     /// more than ``maximumSpectrogramColumns`` segments).
     let spectrogramGroup: Int
     var spectrogramAccumulator: SpectrogramAccumulator?
-    var fusion: Pipeline?
+    /// The run's pipeline: the fusion of the attitude section, or no stage without a gyroscope.
+    var pipeline = Pipeline()
     var score: OrientationErrorSink?
     var attitude: AttitudeTrace?
     var values = [0.0, 0.0, 0.0]
@@ -59,37 +63,35 @@ struct RawPass {
             var configuration = DeviceMotionConfiguration(sampleRate: rate)
             configuration.reference = hasMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
             let nine = configuration.reference.usesMagnetometer
-            fusion = Pipeline([DeviceMotionStage(configuration: configuration)])
+            pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
             score = OrientationErrorSink(alignHeading: !nine)
             attitude = AttitudeTrace(duration: duration, buckets: ReportFigures.buckets, nine: nine, hasTruth: hasTruth)
         }
     }
 
-    mutating func add(_ chunk: [MotionSample]) {
-        for sample in chunk {
-            still += tracker.add(sample)
-            let x = sample.time - t0
-            let a = sample.acceleration
-            for axis in 0..<3 { acceleration[axis].add(x: x, y: a[axis]) }
-            if !gyroscope.isEmpty {
-                for axis in 0..<3 { gyroscope[axis].add(x: x, y: sample.rotationRate[axis]) }
-            }
-            values[0] = a.x; values[1] = a.y; values[2] = a.z
-            welch?.add(values)
-            magnitude[0] = (a * a).sum().squareRoot()
-            spectrogramAccumulator?.add(magnitude)
-            if fusion != nil {
-                var record = ProcessedSample(sample)
-                fusion!.process(&record)
-                score!.receive(record)
-                attitude!.add(x: x, estimate: record.attitude ?? .identity, truth: record.input.truth)
-            }
+    mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {
+        let sample = record.input
+        still += tracker.add(sample)
+        let x = sample.time - t0
+        let a = sample.acceleration
+        for axis in 0..<3 { acceleration[axis].add(x: x, y: a[axis]) }
+        if !gyroscope.isEmpty {
+            for axis in 0..<3 { gyroscope[axis].add(x: x, y: sample.rotationRate[axis]) }
+        }
+        values[0] = a.x; values[1] = a.y; values[2] = a.z
+        welch?.add(values)
+        magnitude[0] = (a * a).sum().squareRoot()
+        spectrogramAccumulator?.add(magnitude)
+        if attitude != nil {
+            score!.receive(record)
+            attitude!.add(x: x, estimate: record.attitude ?? .identity, truth: record.input.truth)
         }
     }
 
-    mutating func finish() {
+    mutating func finish(_ end: RunEnd) -> RawPass {
         still += tracker.finish()
         attitude?.finish()
+        return self
     }
 
     /// The spectrogram of |a|; `nil` when the recording is too short or holds non-finite values.
@@ -101,9 +103,11 @@ struct RawPass {
 /// What the report keeps from its pass with the pipeline it shows: the pipeline's metrics,
 /// envelopes of the filtered acceleration, the full-rate excerpts of the zoomed panels and the
 /// Welch PSDs of the filtered acceleration.
-struct FigurePass {
+///
+/// A sink of a `Run` with that pipeline: it reads every stage's output for the metrics
+/// (`observe`) and the finished record for the figures; its summary is the pass.
+struct FigurePass: Sink {
     var metrics: StageMetricsAccumulator
-    var pipeline: Pipeline
     let signal: StageSignal
     let t0: Double
     var last = SIMD3<Double>.zero
@@ -116,7 +120,6 @@ struct FigurePass {
     init(pipeline: Pipeline, rate: Double, t0: Double, duration: Double, hasGyroscope: Bool, detector: RestDetector,
          welchSegment: Int?, windows: [ReportWindow]) throws {
         metrics = StageMetricsAccumulator(pipeline: pipeline, sampleRate: rate, hasGyroscope: hasGyroscope, detector: detector)
-        self.pipeline = pipeline
         // Filtered signal: the last filtering stage's signal (acceleration when there is none).
         signal = pipeline.stages.last { $0.measuredSignal != nil }?.measuredSignal ?? .acceleration
         self.t0 = t0
@@ -127,24 +130,29 @@ struct FigurePass {
         }
     }
 
-    mutating func add(_ chunk: [MotionSample]) {
-        for sample in chunk {
-            let record = metrics.add(sample, through: &pipeline)
-            if let value = signal.value(in: record) { last = value }
-            let x = sample.time - t0
-            for axis in 0..<3 { envelopes[axis].add(x: x, y: last[axis]) }
-            values[0] = last.x; values[1] = last.y; values[2] = last.z
-            welch?.add(values)
-            for k in windows.indices where windows[k].range.contains(index) {
-                windows[k].times.append(x)
-                windows[k].raw.append(sample.acceleration)
-                windows[k].filtered.append(last)
-            }
-            index += 1
-        }
+    static var observesStages: Bool { true }
+
+    mutating func observe(stage index: Int, _ record: ProcessedSample) {
+        metrics.observe(stage: index, record)
     }
 
-    mutating func finish() -> StageMetricsSummary { metrics.finish() }
+    mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) {
+        metrics.add(record)
+        let sample = record.input
+        if let value = signal.value(in: record) { last = value }
+        let x = sample.time - t0
+        for axis in 0..<3 { envelopes[axis].add(x: x, y: last[axis]) }
+        values[0] = last.x; values[1] = last.y; values[2] = last.z
+        welch?.add(values)
+        for k in windows.indices where windows[k].range.contains(index) {
+            windows[k].times.append(x)
+            windows[k].raw.append(sample.acceleration)
+            windows[k].filtered.append(last)
+        }
+        index += 1
+    }
+
+    mutating func finish(_ end: RunEnd) -> FigurePass { self }
 }
 
 /// One setting's filter and Welch accumulator in the report's noise-band check; each chunk is

@@ -1,6 +1,7 @@
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 import Testing
 @testable import PoiseReports
 
@@ -35,8 +36,11 @@ import Testing
         #expect(String(reflecting: type(of: try input.open())).contains("SampleSpool"))
         for _ in 0..<2 {
             var read: [MotionSample] = []
-            try input.forEachChunk { read += $0 }
+            var done: [Int] = []
+            _ = try input.run(into: SinkPair(ChunkSink(size: ReportInput.chunkSize) { read += $0 }, PassProgress(step: 1000) { done.append($0) }))
             #expect(read == samples)
+            // The progress after every 1000 samples and at the end.
+            #expect(done == Array(stride(from: 1000, through: samples.count, by: 1000)) + (samples.count % 1000 == 0 ? [] : [samples.count]))
         }
     }
 }
