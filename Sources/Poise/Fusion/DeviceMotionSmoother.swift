@@ -485,7 +485,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// forward and backward, and the rotation that turns that vector up (+z) applied.
     static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: (Int) -> SIMD3<Double>, start: Quaternion<Double>,
                                                                 timeConstant: Double, period: Double,
-                                                                storage: any SmootherStorage) -> StoredValues<SIMD4<Double>>
+                                                                storage: any SmootherStorage = InMemorySmootherStorage()) -> StoredValues<SIMD4<Double>>
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
         let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
@@ -531,7 +531,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// the result (none where every weight is 0).
     static func zeroPhaseHeading<C: RandomAccessCollection>(_ samples: C, offsets: (Int) -> SIMD3<Double>, attitude: (Int) -> Quaternion<Double>,
                                                             timeConstant: Double, period: Double,
-                                                            storage: any SmootherStorage) -> StoredValues<Quaternion<Double>>
+                                                            storage: any SmootherStorage = InMemorySmootherStorage()) -> StoredValues<Quaternion<Double>>
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
         let first = samples.startIndex

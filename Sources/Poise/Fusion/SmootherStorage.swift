@@ -47,17 +47,28 @@ public final class InMemorySmootherStorage: SmootherStorage {
 
 /// A typed view of a `SmootherRecords` array: `count` values of a trivial type (numbers, SIMD
 /// vectors and structs of them; no references), zero when made.
-struct StoredValues<Element> {
+struct StoredValues<Element>: RandomAccessCollection {
     let records: any SmootherRecords
     let count: Int
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    /// The heap storage's values, read directly (no call per access).
+    private let base: UnsafeMutablePointer<Element>?
 
     init(_ storage: any SmootherStorage, count: Int) {
         records = storage.makeRecords(count: count, size: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+        base = (records as? InMemorySmootherStorage.Records)?.base.assumingMemoryBound(to: Element.self)
         self.count = count
     }
 
     subscript(index: Int) -> Element {
-        get { records.record(index, writing: false).load(as: Element.self) }
-        nonmutating set { records.record(index, writing: true).storeBytes(of: newValue, as: Element.self) }
+        get {
+            if let base { return base[index] }
+            return records.record(index, writing: false).load(as: Element.self)
+        }
+        nonmutating set {
+            if let base { base[index] = newValue } else { records.record(index, writing: true).storeBytes(of: newValue, as: Element.self) }
+        }
     }
 }

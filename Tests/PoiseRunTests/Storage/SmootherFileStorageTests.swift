@@ -1,4 +1,3 @@
-import Glibc
 import Testing
 import Poise
 @testable import PoiseRun
@@ -59,33 +58,5 @@ import Poise
         #expect(storage.failure == nil)
         #expect(got == expected)
         #expect(storage.peakOpenArrays <= 8)
-    }
-
-    /// Bytes allocated in the heap now (glibc's count of chunks in use, mapped ones included).
-    static func heapBytes() -> Int {
-        let info = mallinfo2()
-        return Int(info.uordblks) + Int(info.hblkhd)
-    }
-
-    /// The heap while the smoother emits (when every per-sample value is alive): with files it
-    /// grows by the buffered blocks only, not by the 240 bytes per sample the heap storage takes
-    /// (measured too, so the measure is shown to see per-sample storage).
-    @Test func heapDoesNotGrowWithTheRecording() {
-        let n = 60_000
-        let samples = GeneratedMotion(count: n)
-        let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: .arbitraryZVertical),
-                                            options: .init(gyroscopeSelfCalibration: false))
-        func growth(_ storage: any SmootherStorage) -> Int {
-            let before = Self.heapBytes()
-            var during = 0
-            smoother.smooth(samples, gyroscopeCalibration: nil, storage: storage) { i, _ in
-                if i == n / 2 { during = Self.heapBytes() }
-            }
-            return during - before
-        }
-        let files = growth(SmootherFileStorage())
-        let heap = growth(InMemorySmootherStorage())
-        #expect(heap > 200 * n)
-        #expect(files < 8 * BlockRecordFile.blockBytes)
     }
 }
