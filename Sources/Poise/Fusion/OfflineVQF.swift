@@ -24,7 +24,7 @@
 /// Inputs as `DeviceMotionEstimator` (g, rad/s, µT, device frame); a missing magnetometer
 /// sample (nil) counts as zero: skipped by the passes, and for the heading filter a reading
 /// pointing nowhere (VQF's zero vector: heading atan2(0, 0) = 0).
-/// Memory: about 130 bytes per sample and the outputs, kept in a
+/// Memory: about 200 bytes per sample and the outputs (about 150 more), kept in a
 /// `SmootherStorage` (the heap unless the caller provides other storage; each array visited in
 /// order, forward or backward). Time: two estimator passes and three O(n) loops.
 public struct OfflineVQF: Sendable {
