@@ -59,4 +59,29 @@ import Poise
         #expect(got == expected)
         #expect(storage.peakOpenArrays <= 8)
     }
+
+    /// Storage in the heap that counts the bytes the estimators ask for.
+    final class CountingStorage: SmootherStorage {
+        let heap = InMemorySmootherStorage()
+        var bytes = 0
+        func makeRecords(count: Int, size: Int, alignment: Int) -> any SmootherRecords {
+            bytes += count * size
+            return heap.makeRecords(count: count, size: size, alignment: alignment)
+        }
+    }
+
+    /// Every per-sample value of the default smoother and of VQF's offline estimator goes through
+    /// the storage (the smoother's backward records, kept samples and zero-phase inclination, 304
+    /// bytes per sample; VQF's about 350), so none is left in the heap to grow with the recording.
+    @Test func perSampleValuesGoThroughTheStorage() {
+        let n = 2_000
+        let samples = GeneratedMotion(count: n)
+        let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: .magneticNorthZVertical))
+        let counting = CountingStorage()
+        smoother.smooth(samples, gyroscopeCalibration: nil, storage: counting) { _, _ in }
+        #expect(counting.bytes >= 300 * n)
+        let vqf = CountingStorage()
+        OfflineVQF(configuration: .vqfDefaults(sampleRate: 100)).smooth(samples, storage: vqf) { _, _ in }
+        #expect(vqf.bytes >= 300 * n)
+    }
 }
