@@ -49,8 +49,9 @@
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
 /// buffers a block of each (`poise`'s) leaves a working set that does not grow with the
-/// recording; the one exception is the zero-phase heading (`Options.headingLowPassTime`),
-/// whose medians hold each sample's field norm and dip in the heap (16 bytes per sample).
+/// recording; the exceptions are the zero-phase heading (`Options.headingLowPassTime`), whose
+/// medians hold each sample's field norm and dip in the heap (16 bytes per sample), and the
+/// gyroscope fit's anchors (`GyroscopeSelfCalibration`, 384 bytes per quasi-still anchor).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
 /// in 6D) plus the combination, and with the zero-phase inclination one integration and two
 /// filter passes more, O(n).
