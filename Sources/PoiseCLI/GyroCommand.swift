@@ -82,6 +82,10 @@ struct GyroCommand: ParsableCommand {
         try StandardInputSpool.withFile(file) { path in try aim(path) }
     }
 
+    /// Buckets of the page's lines over time: a few per pixel, so that a zoom shows detail; a
+    /// recording of at most twice as many samples (or frames) is plotted whole.
+    static let plotBuckets = 4000
+
     func settings(sampleRate: Double) -> GyroAimSettings {
         var s = GyroAimSettings()
         s.space = space
@@ -130,40 +134,51 @@ struct GyroCommand: ParsableCommand {
         }
         let page = try report.map { try OutputFile(path: $0) }   // a bad destination is reported before the work
         var aimReport = AimReport()
+        // The page's lines over time, reduced as they stream (each line's envelope per bucket).
+        let span = (scan.firstTime ?? 0)...max(scan.firstTime ?? 0, scan.lastTime ?? 0)
+        var cameraEnvelope = PairEnvelope(range: span, buckets: Self.plotBuckets)
+        var speedEnvelope = PairEnvelope(range: span, buckets: Self.plotBuckets)
         var frameCount = 0, yawTotal = 0.0, pitchTotal = 0.0, pathLength = 0.0
         var flagCounts: [String: Int] = [:]
         func emit(_ f: TimedAimFrame) {
             frameCount += 1
             yawTotal += f.frame.yaw; pitchTotal += f.frame.pitch
             pathLength += (f.frame.yaw * f.frame.yaw + f.frame.pitch * f.frame.pitch).squareRoot()
-            if page != nil {
-                aimReport.frameTimes.append(f.time); aimReport.cameraYaw.append(yawTotal); aimReport.cameraPitch.append(pitchTotal)
-            }
+            if page != nil { cameraEnvelope.add(x: f.time, y: SIMD2(yawTotal, pitchTotal)) }
             guard !compareSmoothing else { return }
             text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.flags.names.joined(separator: "|")),\(f.frame.sampleCount)\n"
             flush(force: false)
         }
-        // One run of the pipeline; the sink keeps each sample's time and turn rates (for the lag,
-        // jitter and the report's plots) and finds the still segments as it goes.
+        // One run of the pipeline; the sink keeps each sample's time and turn rates on disk (for
+        // the lag and jitter, measured once the still segments are known) and finds the still
+        // segments as it goes.
         var detector = RestDetector()
         detector.useAccelerometer = schema.hasAccelerometer
         var tracker = StillSegmentTracker(detector: detector)
         var still: [Range<Int>] = []
-        var times: [Double] = [], raw: [SIMD2<Double>] = [], smoothed: [SIMD2<Double>] = []
+        let rates = try AimRateSpool()
         var sink = ClosureSink { record in
             guard let o = record.aim else { return }
             let sample = MotionSample(time: record.time, acceleration: record.acceleration, rotationRate: record.rotationRate)
             for name in o.flags.names where name != "calibrating" { flagCounts[name, default: 0] += 1 }
             frames.add(o, emit: emit)
             still += tracker.add(sample).map(\.indices)
-            times.append(o.time); raw.append(o.turnRate); smoothed.append(o.smoothedRate)
+            try rates.append(time: o.time, raw: o.turnRate, smoothed: o.smoothedRate)
+            if page != nil { speedEnvelope.add(x: o.time, y: SIMD2(o.turnRate.lengthSquared.squareRoot(), o.smoothedRate.lengthSquared.squareRoot())) }
         }
         var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(stages), clock: AsFastAsPossible())
         _ = try run.run(into: &sink)
         still += tracker.finish().map(\.indices)
         frames.finish(emit: emit)
-        let sampleCount = times.count
+        let sampleCount = rates.count
         if compareSmoothing {
+            // The comparison filters the raw rates with many settings: they are read into memory.
+            var times: [Double] = [], raw: [SIMD2<Double>] = []
+            times.reserveCapacity(sampleCount); raw.reserveCapacity(sampleCount)
+            for i in 0..<sampleCount {
+                let s = try rates.sample(i)
+                times.append(s.time); raw.append(s.raw)
+            }
             let comparison = try AimSmoothingComparison(times: times, rates: raw, still: still, sampleRate: sampleRate)
             aimReport.comparison = comparison
             text += "kind,settings,lag_ms,jitter_degps,slow_step_ms,fast_step_ms,pareto\n"
@@ -175,8 +190,8 @@ struct GyroCommand: ParsableCommand {
         }
         flush(force: true)
         let moving = movingSegments(complementing: still, count: sampleCount, minimumLength: Int(sampleRate))
-        let lag = Poise.lag(output: smoothed, input: raw, segments: moving, sampleRate: sampleRate, maximumShift: max(1, Int(0.25 * sampleRate)))
-        let jitter = Poise.jitter(output: smoothed, input: raw, times: times, segments: still)
+        let lag = try rates.lag(segments: moving, sampleRate: sampleRate, maximumShift: max(1, Int(0.25 * sampleRate)))
+        let jitter = try rates.jitter(segments: still)
         let aim = (run.pipeline.stages.last as? GyroAimStage)!.aim
         let bias = aim.calibration.bias / Units.radiansPerDegree
         let summary = [
@@ -192,10 +207,15 @@ struct GyroCommand: ParsableCommand {
         ]
         if let page, let report {
             aimReport.summary = summary
-            aimReport.sampleTimes = times
-            aimReport.rawSpeed = raw.map { $0.lengthSquared.squareRoot() }
-            aimReport.smoothedSpeed = smoothed.map { $0.lengthSquared.squareRoot() }
-            aimReport.still = still.map { times[$0.lowerBound]...times[$0.upperBound - 1] }
+            let camera = cameraEnvelope.values()
+            aimReport.frameTimes = camera.x
+            aimReport.cameraYaw = camera.y.map(\.x)
+            aimReport.cameraPitch = camera.y.map(\.y)
+            let speed = speedEnvelope.values()
+            aimReport.sampleTimes = speed.x
+            aimReport.rawSpeed = speed.y.map(\.x)
+            aimReport.smoothedSpeed = speed.y.map(\.y)
+            aimReport.still = try still.map { try rates.sample($0.lowerBound).time...rates.sample($0.upperBound - 1).time }
             page.append(aimReport.html(title: "poise gyro \((file as NSString).lastPathComponent)"))
             try page.finish()
             if destination == nil && !OutputFile.isStandardOutput(report) { StandardError.write("report → \(report)\n") }

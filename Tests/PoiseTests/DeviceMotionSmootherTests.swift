@@ -228,7 +228,7 @@ import Testing
         }
         let level = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
         func turns(_ samples: [MotionSample]) -> [Double] {
-            DeviceMotionSmoother.zeroPhaseHeading(samples, offsets: Array(repeating: .zero, count: n), attitude: { _ in level },
+            DeviceMotionSmoother.zeroPhaseHeading(samples, offsets: { _ in .zero }, attitude: { _ in level },
                                                   timeConstant: 2, period: 0.01).map { 2 * Double.atan2(y: $0.z, x: $0.w) / degree }
         }
         let clean = turns(samples)
@@ -259,7 +259,7 @@ import Testing
         // The offsets are taken off the reading before it is turned.
         let offset = SIMD3<Double>(5, -3, 2)
         let shifted = samples.map { s -> MotionSample in var s = s; s.magneticField = s.magneticField.map { $0 + offset }; return s }
-        let removed = DeviceMotionSmoother.zeroPhaseHeading(shifted, offsets: Array(repeating: offset, count: n), attitude: { _ in level },
+        let removed = DeviceMotionSmoother.zeroPhaseHeading(shifted, offsets: { _ in offset }, attitude: { _ in level },
                                                             timeConstant: 2, period: 0.01).map { 2 * Double.atan2(y: $0.z, x: $0.w) / degree }
         #expect(abs(removed[200] - disturbed[200]) < 1e-9)
         // No reading at all: no turn.

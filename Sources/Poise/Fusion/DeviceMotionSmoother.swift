@@ -41,11 +41,17 @@
 /// pass's flags. References: magnetic north, true north (`declination`), arbitrary-corrected
 /// (the magnetic-north attitude turned so that its heading at the first sample is 0) or 6D.
 ///
-/// Memory: 64 bytes per sample (the backward pass's attitude, bias and τ, in one array), and
-/// with the zero-phase inclination 176 more (each sample's combined attitude and bias and the
-/// output pass's values, kept until the inclination is known), besides
-/// the samples themselves, which the smoother reads by index in both directions (a
-/// `RandomAccessCollection`: an array, or a memory-mapped spool as `poise fuse --offline` uses).
+/// Memory: the values one pass hands to a later one go to a `SmootherStorage` (the heap unless
+/// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
+/// and τ, in one array), and with the zero-phase inclination 176 more (each sample's combined
+/// attitude and bias and the output pass's values, kept until the inclination is known),
+/// besides the samples themselves, which the smoother reads by index in both directions (a
+/// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
+/// array is visited in order, forward or backward, so storage that keeps them in files and
+/// buffers a block of each (`poise`'s) leaves a working set that does not grow with the
+/// recording; the exceptions are the zero-phase heading (`Options.headingLowPassTime`), whose
+/// medians hold each sample's field norm and dip in the heap (16 bytes per sample), and the
+/// gyroscope fit's anchors (`GyroscopeSelfCalibration`, 384 bytes per quasi-still anchor).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
 /// in 6D) plus the combination, and with the zero-phase inclination one integration and two
 /// filter passes more, O(n).
@@ -244,17 +250,20 @@ public struct DeviceMotionSmoother: Sendable {
 
     /// Runs the passes as `smooth(_:emit:)` with the given gyroscope calibration (nil or refused:
     /// the rates as recorded); the output rotation rate is the corrected one less the bias.
+    /// `storage` keeps the per-sample values the passes hand on (see Memory above; in the heap
+    /// by default).
     public func smooth<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
+                                                  storage: any SmootherStorage = InMemorySmootherStorage(),
                                                   emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         if let calibration = gyroscopeCalibration, calibration.accepted {
-            try smoothPasses(GyroscopeCorrectedSamples(base: samples, calibration: calibration), emit: emit)
+            try smoothPasses(GyroscopeCorrectedSamples(base: samples, calibration: calibration), storage: storage, emit: emit)
         } else {
-            try smoothPasses(samples, emit: emit)
+            try smoothPasses(samples, storage: storage, emit: emit)
         }
     }
 
-    func smoothPasses<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
+    func smoothPasses<C: RandomAccessCollection>(_ samples: C, storage: any SmootherStorage, emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
@@ -289,46 +298,44 @@ public struct DeviceMotionSmoother: Sendable {
         if options.inclinationLowPassTime > 0 && !options.smoothedBias {
             // The passes once, keeping each sample's combined attitude and bias and the output
             // pass's values; the zero-phase inclination from them; then the output.
-            var kept = [KeptSample]()
-            kept.reserveCapacity(samples.count)
+            let n = samples.count
+            let kept = StoredValues<KeptSample>(storage, count: n)
             let correctsHeading = usesMagnetometer && options.headingLowPassTime > 0
-            var offsets = [SIMD3<Double>]()
-            if correctsHeading { offsets.reserveCapacity(samples.count) }
-            combine(samples) { _, forward, enu, bias in
-                kept.append(KeptSample(attitude: enu.components, bias: bias, pass: PassSample(forward)))
-                if correctsHeading { offsets.append(forward.state.magneticOffset) }
+            let offsets = StoredValues<SIMD3<Double>>(storage, count: correctsHeading ? n : 0)
+            combine(samples, storage: storage) { i, forward, enu, bias in
+                kept[i] = KeptSample(attitude: enu.components, bias: bias, pass: PassSample(forward))
+                if correctsHeading { offsets[i] = forward.state.magneticOffset }
             }
             let period = 1 / configuration.sampleRate
-            let tilts = Self.zeroPhaseInclination(samples, bias: { kept[$0].bias }, start: Self.quaternion(kept.first?.attitude ?? SIMD4(1, 0, 0, 0)),
-                                                  timeConstant: options.inclinationLowPassTime, period: period)
+            let tilts = Self.zeroPhaseInclination(samples, bias: { kept[$0].bias }, start: Self.quaternion(n > 0 ? kept[0].attitude : SIMD4(1, 0, 0, 0)),
+                                                  timeConstant: options.inclinationLowPassTime, period: period, storage: storage)
             if correctsHeading {
-                let turns = Self.zeroPhaseHeading(samples, offsets: offsets,
+                let turns = Self.zeroPhaseHeading(samples, offsets: { offsets[$0] },
                                                   attitude: { Self.inclination(of: tilts[$0], heading: Self.quaternion(kept[$0].attitude)) },
-                                                  timeConstant: options.headingLowPassTime, period: period)
-                offsets = []
-                for i in kept.indices {
+                                                  timeConstant: options.headingLowPassTime, period: period, storage: storage)
+                for i in 0..<n {
                     let k = kept[i]
                     try emit(i, motion(turns[i] * Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
                 }
             } else {
-                for i in kept.indices {
+                for i in 0..<n {
                     let k = kept[i]
                     try emit(i, motion(Self.inclination(of: tilts[i], heading: Self.quaternion(k.attitude)), bias: k.bias, k.pass))
                 }
             }
         } else if options.smoothedBias {
             // The mean bias of the two passes, then the passes again with it fixed.
-            var biases = [SIMD3<Double>](repeating: .zero, count: samples.count)
-            combine(samples) { i, _, _, bias in biases[i] = bias }
+            let biases = StoredValues<SIMD3<Double>>(storage, count: samples.count)
+            combine(samples, storage: storage) { i, _, _, bias in biases[i] = bias }
             let corrected = BiasCorrectedSamples(base: samples, bias: biases)
-            try combine(corrected, fixedBias: true) { i, forward, enu, bias in
+            try combine(corrected, storage: storage, fixedBias: true) { i, forward, enu, bias in
                 var p = PassSample(forward)
                 p.rate += biases[i]
                 p.integratedRate += biases[i]
                 try emit(i, motion(enu, bias: bias + biases[i], p))
             }
         } else {
-            try combine(samples) { i, forward, enu, bias in
+            try combine(samples, storage: storage) { i, forward, enu, bias in
                 try emit(i, motion(enu, bias: bias, PassSample(forward)))
             }
         }
@@ -381,7 +388,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// The three passes; `body` gets, per sample in order, its index, the output pass's
     /// estimator after the sample, the combined attitude (device → ENU, magnetic north in 9D)
     /// and the combined bias (rad/s).
-    func combine<C: RandomAccessCollection>(_ samples: C, fixedBias: Bool = false,
+    func combine<C: RandomAccessCollection>(_ samples: C, storage: any SmootherStorage, fixedBias: Bool = false,
                                             body: (Int, DeviceMotionEstimator, Quaternion<Double>, SIMD3<Double>) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
@@ -405,8 +412,9 @@ public struct DeviceMotionSmoother: Sendable {
         // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
         var duration = 0.0
         let weighsBias = options.biasCovarianceWeighting
-        var covariances = [Matrix3](repeating: .scaledIdentity(0), count: weighsBias ? n : 0)
-        var records = [BackwardRecord](unsafeUninitializedCapacity: n) { buffer, count in
+        let covariances = StoredValues<Matrix3>(storage, count: weighsBias ? n : 0)
+        let records = StoredValues<BackwardRecord>(storage, count: n)
+        do {
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
             var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
@@ -419,10 +427,8 @@ public struct DeviceMotionSmoother: Sendable {
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
                 if weighsBias { covariances[i] = backward.state.biasP }
-                (buffer.baseAddress! + i).initialize(to: BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z),
-                                                                        bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages)))
+                records[i] = BackwardRecord(attitude: SIMD4(q.w, q.x, q.y, q.z), bias: (-b.x, -b.y, -b.z), ages: SIMD2<Float>(ages))
             }
-            count = n
             duration = runTime
             if carries { first = backward }
         }
@@ -479,14 +485,15 @@ public struct DeviceMotionSmoother: Sendable {
     /// non-finite time or rate are not turned), the accelerometer turned by it and low-passed
     /// forward and backward, and the rotation that turns that vector up (+z) applied.
     static func zeroPhaseInclination<C: RandomAccessCollection>(_ samples: C, bias: (Int) -> SIMD3<Double>, start: Quaternion<Double>,
-                                                                timeConstant: Double, period: Double) -> [SIMD4<Double>]
+                                                                timeConstant: Double, period: Double,
+                                                                storage: any SmootherStorage = InMemorySmootherStorage()) -> StoredValues<SIMD4<Double>>
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
-        guard n > 0 else { return [] }
+        let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
+        guard n > 0 else { return attitudes }
         let first = samples.startIndex
         let coefficients = CriticalLowPassCoefficients(timeConstant: timeConstant, period: period.isFinite && period > 0 ? period : 0.01)
-        var attitudes = [SIMD4<Double>](repeating: .zero, count: n)
-        var filtered = [SIMD3<Double>](repeating: .zero, count: n)
+        let filtered = StoredValues<SIMD3<Double>>(storage, count: n)
         var g = start, lastTime: Double?, input = SIMD3<Double>(0, 0, 1)
         var low = CriticalLowPassState<SIMD3<Double>>()
         for i in 0..<n {
@@ -523,19 +530,19 @@ public struct DeviceMotionSmoother: Sendable {
     /// others, weigh 0, the rest 1; (w cos δ, w sin δ) is low-passed forward and then backward
     /// (first order, `timeConstant` s, both directions from 0) and the turn is by the angle of
     /// the result (none where every weight is 0).
-    static func zeroPhaseHeading<C: RandomAccessCollection>(_ samples: C, offsets: [SIMD3<Double>], attitude: (Int) -> Quaternion<Double>,
-                                                            timeConstant: Double, period: Double) -> [Quaternion<Double>]
+    static func zeroPhaseHeading<C: RandomAccessCollection>(_ samples: C, offsets: (Int) -> SIMD3<Double>, attitude: (Int) -> Quaternion<Double>,
+                                                            timeConstant: Double, period: Double,
+                                                            storage: any SmootherStorage = InMemorySmootherStorage()) -> StoredValues<Quaternion<Double>>
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
         let first = samples.startIndex
         // The field in ENU per sample (non-finite: no reading).
-        var fields = [SIMD3<Double>](repeating: SIMD3(repeating: .nan), count: n)
+        let fields = StoredValues<SIMD3<Double>>(storage, count: n)
         var norms = [Double](), dips = [Double]()
-        norms.reserveCapacity(n)
-        dips.reserveCapacity(n)
         for i in 0..<n {
+            fields[i] = SIMD3(repeating: .nan)
             guard let m = samples[first + i].magneticField else { continue }
-            let e = attitude(i).act(m - offsets[i])
+            let e = attitude(i).act(m - offsets(i))
             let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
             guard e.isFinite, horizontal > 0 else { continue }
             fields[i] = e
@@ -543,12 +550,16 @@ public struct DeviceMotionSmoother: Sendable {
             dips.append(Double.atan2(y: e.z, x: horizontal))
         }
         let identity = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
-        guard !norms.isEmpty else { return [Quaternion<Double>](repeating: identity, count: n) }
+        let turns = StoredValues<Quaternion<Double>>(storage, count: n)
+        guard !norms.isEmpty else {
+            for i in 0..<n { turns[i] = identity }
+            return turns
+        }
         let medianNorm = Self.median(&norms), medianDip = Self.median(&dips)
         norms = []
         dips = []
         let maximumDip = 10 * Double.pi / 180
-        var sums = [SIMD2<Double>](repeating: .zero, count: n)
+        let sums = StoredValues<SIMD2<Double>>(storage, count: n)
         for i in 0..<n {
             let e = fields[i]
             guard e.isFinite else { continue }
@@ -557,7 +568,6 @@ public struct DeviceMotionSmoother: Sendable {
             guard (norm / medianNorm - 1).magnitude <= 0.1, (Double.atan2(y: e.z, x: horizontal) - medianDip).magnitude <= maximumDip else { continue }
             sums[i] = SIMD2(e.y, e.x) / horizontal
         }
-        fields = []
         let a = 1 - Double.exp(-(period.isFinite && period > 0 ? period : 0.01) / timeConstant)
         var state = SIMD2<Double>.zero
         for i in 0..<n {
@@ -565,11 +575,11 @@ public struct DeviceMotionSmoother: Sendable {
             sums[i] = state
         }
         state = .zero
-        var turns = [Quaternion<Double>](repeating: identity, count: n)
         for i in stride(from: n - 1, through: 0, by: -1) {
             state += a * (sums[i] - state)
             let norm = (state * state).sum().squareRoot()
             // cos δ̄ and sin δ̄, then the half angle's (δ̄ in (−π, π]).
+            turns[i] = identity
             guard norm > 0, norm.isFinite else { continue }
             let c = state.x / norm, s = state.y / norm
             let halfCos = ((1 + c) / 2).squareRoot(), halfSin = ((1 - c) / 2).squareRoot()
@@ -672,7 +682,7 @@ extension DeviceMotionEstimator {
 struct BiasCorrectedSamples<Base: RandomAccessCollection>: RandomAccessCollection
     where Base.Element == MotionSample, Base.Index == Int {
     let base: Base
-    let bias: [SIMD3<Double>]
+    let bias: StoredValues<SIMD3<Double>>
     var startIndex: Int { base.startIndex }
     var endIndex: Int { base.endIndex }
     subscript(i: Int) -> MotionSample {

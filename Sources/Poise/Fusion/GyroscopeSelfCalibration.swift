@@ -35,8 +35,8 @@
 /// measures its effect on the BROAD trials (research/fusion-tuning.md, "Offline").
 ///
 /// Cost: `Options.iterations` passes over the recording (a rotation exponential and 9 vector
-/// accumulations per sample) plus one over the anchor pairs each; memory 32 bytes per sample
-/// (time and rate, read once), 384 per anchor and 24 per pair.
+/// accumulations per sample, the samples read again in each) plus one over the anchor pairs
+/// each; memory 384 bytes per anchor and 24 per pair, nothing per sample.
 public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
     /// C, the matrix applied to the bias-free rate (identity when refused). Dimensionless,
     /// device frame.
@@ -165,16 +165,13 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         result.pairs = pairs.count
         guard !pairs.isEmpty else { return result }
 
-        // Gauss–Newton over (t, g − b) up to the last anchor, read once (32 bytes per sample,
-        // freed before the smoother's passes allocate theirs).
+        // Gauss–Newton over (t, g − b) up to the last anchor, read from the samples in each
+        // iteration (nothing kept per sample).
         let last = anchorIndex[anchorIndex.count - 1]
-        let stream = [SIMD4<Double>](unsafeUninitializedCapacity: last + 1) { buffer, count in
-            for k in 0...last {
-                let sample = samples[s0 + k]
-                let u = sample.rotationRate - bias
-                buffer[k] = SIMD4(sample.time, u.x, u.y, u.z)
-            }
-            count = last + 1
+        let stream = (0..<(last + 1)).lazy.map { k -> SIMD4<Double> in
+            let sample = samples[s0 + k]
+            let u = sample.rotationRate - bias
+            return SIMD4(sample.time, u.x, u.y, u.z)
         }
         let e = gaussNewton(stream, anchors: anchorIndex, ups: ups, pairs: pairs, options: options, result: &result)
         let fitted = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
@@ -191,8 +188,9 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
 
     /// The Gauss–Newton steps over (t, g − b) per sample up to the last anchor: the entries of
     /// C − I, row by row; fills the residuals and solved directions of `result`.
-    static func gaussNewton(_ stream: [SIMD4<Double>], anchors anchorIndex: [Int], ups: [SIMD3<Double>], pairs: [(Int, Int)],
-                            options: Options, result: inout GyroscopeSelfCalibration) -> [Double] {
+    static func gaussNewton<S: RandomAccessCollection>(_ stream: S, anchors anchorIndex: [Int], ups: [SIMD3<Double>], pairs: [(Int, Int)],
+                            options: Options, result: inout GyroscopeSelfCalibration) -> [Double]
+        where S.Element == SIMD4<Double>, S.Index == Int {
         func norm(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
         let last = anchorIndex[anchorIndex.count - 1]
         var e = [Double](repeating: 0, count: 9)

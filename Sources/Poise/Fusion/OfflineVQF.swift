@@ -24,7 +24,9 @@
 /// Inputs as `DeviceMotionEstimator` (g, rad/s, µT, device frame); a missing magnetometer
 /// sample (nil) counts as zero: skipped by the passes, and for the heading filter a reading
 /// pointing nowhere (VQF's zero vector: heading atan2(0, 0) = 0).
-/// Memory: about 130 bytes per sample. Time: two estimator passes and three O(n) loops.
+/// Memory: about 200 bytes per sample and the outputs (about 150 more), kept in a
+/// `SmootherStorage` (the heap unless the caller provides other storage; each array visited in
+/// order, forward or backward). Time: two estimator passes and three O(n) loops.
 public struct OfflineVQF: Sendable {
     /// The settings of the passes and of the offline filters (`sampleRate`, time constants,
     /// magnetic rejection settings).
@@ -54,8 +56,17 @@ public struct OfflineVQF: Sendable {
 
     /// The estimate at every sample of `samples` (in order), one output per sample.
     public func estimate<C: RandomAccessCollection>(_ samples: C) -> [Output] where C.Element == MotionSample, C.Index == Int {
+        let outputs = estimate(samples, storage: InMemorySmootherStorage())
+        return (0..<outputs.count).map { outputs[$0] }
+    }
+
+    /// The estimate at every sample of `samples` (in order), its per-sample values (and the
+    /// outputs) kept in `storage`.
+    func estimate<C: RandomAccessCollection>(_ samples: C, storage: any SmootherStorage) -> StoredValues<Output>
+        where C.Element == MotionSample, C.Index == Int {
         let n = samples.count
-        guard n > 0 else { return [] }
+        let output = StoredValues<Output>(storage, count: n)
+        guard n > 0 else { return output }
         let start = samples.startIndex
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var pass = configuration
@@ -65,10 +76,10 @@ public struct OfflineVQF: Sendable {
         // 1. Forward and backward passes; the biases combined by their covariances.
         var estimator = DeviceMotionEstimator(configuration: pass)
         let period = estimator.coefficients.period
-        var bias = [SIMD3<Double>](repeating: .zero, count: n)
-        var inverseCovariance = [Matrix3](repeating: .scaledIdentity(0), count: n)
-        var rest = [Bool](repeating: false, count: n)
-        var disturbed = [Bool](repeating: false, count: n)
+        let bias = StoredValues<SIMD3<Double>>(storage, count: n)
+        let inverseCovariance = StoredValues<Matrix3>(storage, count: n)
+        let rest = StoredValues<Bool>(storage, count: n)
+        let disturbed = StoredValues<Bool>(storage, count: n)
         for i in 0..<n {
             let s = samples[start + i]
             estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate,
@@ -91,10 +102,9 @@ public struct OfflineVQF: Sendable {
                                    inverseCovariance[i].r2 + backwardInverse.r2).inverse
             bias[i] = combined * sum
         }
-        inverseCovariance = []
         // 2. Integration with that bias, the accelerometer in the integrated frame, zero-phase low-pass.
-        var integrated = [Quaternion<Double>](repeating: .identity, count: n)
-        var accelerometer = [SIMD3<Double>](repeating: .zero, count: n)
+        let integrated = StoredValues<Quaternion<Double>>(storage, count: n)
+        let accelerometer = StoredValues<SIMD3<Double>>(storage, count: n)
         var q = Quaternion<Double>.identity
         for i in 0..<n {
             let s = samples[start + i]
@@ -117,29 +127,30 @@ public struct OfflineVQF: Sendable {
         for i in stride(from: n - 1, through: 0, by: -1) { accelerometer[i] = state.step(accelerometer[i], lowPass) }
         // Inclination correction, cumulative.
         var correction = Quaternion<Double>.identity
-        var output = [Output]()
-        output.reserveCapacity(n)
         for i in 0..<n {
             let a = Self.normalized(Self.rotate(correction, accelerometer[i]))
             let w = ((a.z + 1) / 2).squareRoot()
             let step = w > 1e-6 ? Quaternion(w: w, x: 0.5 * a.y / w, y: -0.5 * a.x / w, z: 0) : Quaternion(w: 0, x: 1, y: 0, z: 0)
             correction = Self.normalized(step * correction)
             let sixD = correction * integrated[i]
-            output.append(Output(attitude6D: sixD, attitude: sixD, headingCorrection: 0, bias: bias[i],
-                                 atRest: rest[i], magneticDisturbance: usesMagnetometer && disturbed[i]))
+            output[i] = Output(attitude6D: sixD, attitude: sixD, headingCorrection: 0, bias: bias[i],
+                               atRest: rest[i], magneticDisturbance: usesMagnetometer && disturbed[i])
         }
         guard usesMagnetometer else { return output }
         // 3. Heading: the disagreement filtered forward and backward.
-        var delta = (0..<n).map { i -> Double in
+        let delta = StoredValues<Double>(storage, count: n)
+        for i in 0..<n {
             let e = Self.rotate(output[i].attitude6D, samples[start + i].magneticField ?? .zero)
-            return Double.atan2(y: e.x, x: e.y)
+            delta[i] = Double.atan2(y: e.x, x: e.y)
         }
-        filterHeading(&delta, disturbed: disturbed, period: period, backward: false)
-        filterHeading(&delta, disturbed: disturbed, period: period, backward: true)
+        filterHeading(delta, disturbed: disturbed, period: period, backward: false)
+        filterHeading(delta, disturbed: disturbed, period: period, backward: true)
         for i in 0..<n {
             let c = Double.cos(delta[i] / 2), s = Double.sin(delta[i] / 2)
-            output[i].attitude = Quaternion(w: c, x: 0, y: 0, z: s) * output[i].attitude6D
-            output[i].headingCorrection = delta[i]
+            var o = output[i]
+            o.attitude = Quaternion(w: c, x: 0, y: 0, z: s) * o.attitude6D
+            o.headingCorrection = delta[i]
+            output[i] = o
         }
         return output
     }
@@ -150,18 +161,21 @@ public struct OfflineVQF: Sendable {
     /// sample), gravity and user acceleration (g) from it, the rate less the bias, the bias, the
     /// heading (9D) and the flags `atRest` and `magneticDisturbance`. `emit` gets each sample's
     /// index (0-based) and motion, in order, after the whole recording is estimated.
-    public func smooth<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
+    /// `storage` keeps the per-sample values (in the heap by default).
+    public func smooth<C: RandomAccessCollection>(_ samples: C, storage: any SmootherStorage = InMemorySmootherStorage(),
+                                                  emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
-        let outputs = estimate(samples)
+        let outputs = estimate(samples, storage: storage)
         let frame = configuration.earthFrame
         let usesMagnetometer = configuration.reference.usesMagnetometer
         var yaw = 0.0
         switch configuration.reference {
         case .arbitraryZVertical, .magneticNorthZVertical: break
         case .trueNorthZVertical: yaw = -configuration.declination * .pi / 180
-        case .arbitraryCorrectedZVertical: yaw = -DeviceMotionSmoother.yaw(outputs.first?.attitude ?? .identity)
+        case .arbitraryCorrectedZVertical: yaw = -DeviceMotionSmoother.yaw(outputs.count > 0 ? outputs[0].attitude : .identity)
         }
-        for (i, o) in outputs.enumerated() {
+        for i in 0..<outputs.count {
+            let o = outputs[i]
             let s = samples[samples.startIndex + i]
             let attitude = yaw == 0 ? o.attitude : DeviceMotionSmoother.aboutVertical(yaw) * o.attitude
             let up = DeviceMotionSmoother.up(o.attitude)
@@ -178,7 +192,7 @@ public struct OfflineVQF: Sendable {
     }
 
     /// VQF's first-order heading filter over `delta` (rad) in one direction, in place.
-    func filterHeading(_ delta: inout [Double], disturbed: [Bool], period: Double, backward: Bool) {
+    func filterHeading(_ delta: StoredValues<Double>, disturbed: StoredValues<Bool>, period: Double, backward: Bool) {
         let n = delta.count
         var d = backward ? delta[n - 1] : delta[0]
         let c = configuration

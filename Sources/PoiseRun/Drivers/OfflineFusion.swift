@@ -7,15 +7,16 @@ import PoiseRecording
 ///
 /// Two passes, each feeding sinks as `Run` does:
 /// 1. a `Run` of the source through the stages before fusion (calibration) into a
-///    `ProcessedSampleSpool`, the recording kept on disk and mapped, which the smoother reads by
-///    index in both directions;
+///    `ProcessedSampleSpool`, the recording kept on disk and read through one buffered block,
+///    which the smoother reads by index in both directions;
 /// 2. the smoother over the spool, which hands each record in order, with the fields the online
 ///    fusion stage writes (attitude, gravity, user acceleration, bias-corrected rotation rate,
 ///    fusion status), to the caller's sink: `begin`, `consume` per record, `finish`.
 ///
 /// The smoother's own passes (forward, backward, combination) are not `Run`s: it reads the
 /// spooled recording by index, backward as well as forward, and emits the records only once it
-/// has seen the last one.
+/// has seen the last one. What its passes hand on per sample goes to temporary files too
+/// (`SmootherFileStorage`), so the memory of an offline run does not grow with the recording.
 public struct OfflineFusion {
     /// The estimator settings (rate, reference, earth frame; `DeviceMotionSmoother`'s defaults
     /// for the default preset).
@@ -44,8 +45,8 @@ public struct OfflineFusion {
     /// - Parameters:
     ///   - shouldStop: polled after every chunk of rows while reading, and once after the
     ///     smoothing; `true` stops the run (the sink's `finish` gets a stopped `RunEnd`).
-    /// - Throws: the source's `RecordingError`, the spool's (a full temporary folder), or what the
-    ///   sink throws.
+    /// - Throws: the source's `RecordingError`, the spool's or the smoother storage's (a full
+    ///   temporary folder, named), or what the sink throws.
     public func run<S: Sink>(_ source: any SampleSource, first: [MotionSample] = [], stages: [any PipelineStage],
                              into sink: inout S, shouldStop: () -> Bool = { false }) throws -> Outcome<S.Summary> {
         var spool = try ProcessedSampleSpool()
@@ -66,15 +67,26 @@ public struct OfflineFusion {
     /// Smooths the spooled recording and calls `body` with each finished record, in order.
     /// Returns the gyroscope calibration the smoother fitted (nil when that option is off, and
     /// with `exactVQF`).
-    func smooth(_ spool: ProcessedSampleSpool, _ body: (Int, ProcessedSample) throws -> Void) rethrows -> GyroscopeSelfCalibration? {
+    ///
+    /// - Throws: what `body` throws, or the storage's error (a temporary file that could not be
+    ///   written or read), before the first record that depends on it.
+    func smooth(_ spool: ProcessedSampleSpool, _ body: (Int, ProcessedSample) throws -> Void) throws -> GyroscopeSelfCalibration? {
         let samples = spool.samples(magnetometer: configuration.reference.usesMagnetometer)
-        if exactVQF {
-            try OfflineVQF(configuration: configuration).smooth(samples) { i, motion in try body(i, Self.record(spool, i, motion)) }
-            return nil
+        let storage = SmootherFileStorage()
+        func emit(_ i: Int, _ motion: DeviceMotion) throws {
+            let record = Self.record(spool, i, motion)
+            if let failure = spool.failure ?? storage.failure { throw failure }
+            try body(i, record)
         }
-        let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
-        let calibration = smoother.gyroscopeCalibration(for: samples)
-        try smoother.smooth(samples, gyroscopeCalibration: calibration) { i, motion in try body(i, Self.record(spool, i, motion)) }
+        var calibration: GyroscopeSelfCalibration?
+        if exactVQF {
+            try OfflineVQF(configuration: configuration).smooth(samples, storage: storage, emit: emit)
+        } else {
+            let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
+            calibration = smoother.gyroscopeCalibration(for: samples)
+            try smoother.smooth(samples, gyroscopeCalibration: calibration, storage: storage, emit: emit)
+        }
+        if let failure = spool.failure ?? storage.failure { throw failure }
         return calibration
     }
 

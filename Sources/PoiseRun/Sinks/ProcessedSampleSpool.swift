@@ -3,52 +3,43 @@ import Poise
 import PoiseRecording
 
 /// A whole recording's records kept for work that reads them more than once and in both
-/// directions (`OfflineFusion`: `fuse --offline`, `evaluate --offline`): a temporary file of fixed-size binary
-/// records (192 bytes per sample: the input sample and the signals after the calibration stages),
-/// mapped into memory once written, so that a long recording (10 h at 400 Hz: 2.8 GB) is paged by
-/// the kernel rather than held in the heap.
+/// directions (`OfflineFusion`: `fuse --offline`, `evaluate --offline`): a temporary file of
+/// fixed-size binary records (192 bytes per sample: the input sample and the signals after the
+/// calibration stages), read and written through one buffered block (`BlockRecordFile`), so
+/// that a long recording (10 h at 400 Hz: 2.8 GB) stays on disk and the heap holds 256 KB of it.
 ///
-/// The file is made with mode 0600 in the temporary folder (`TMPDIR`, else /tmp) and unlinked as
-/// soon as it is mapped (or when writing fails); a signal while writing removes it through
-/// `TemporaryFiles`.
+/// The file is made with mode 0600 in the temporary folder (`TMPDIR`, else /tmp) and unlinked
+/// at once, so it is gone when the spool is, however the process ends.
 ///
-/// As a run's `Sink` it appends every record and, when the run was not stopped, maps the file
-/// (`finish()`) for reading.
+/// As a run's `Sink` it appends every record and, when the run was not stopped, writes the last
+/// block (`finish()`) for reading. Reading (`record(_:)`, `samples`) cannot throw: a block that
+/// cannot be read back is recorded in `failure`, which the reader checks before using a record.
 public final class ProcessedSampleSpool: Sink {
     /// Doubles per record: time, input acceleration, rotation rate, magnetic field, truth (w, x,
     /// y, z), presence bits, then the current acceleration, rotation rate, magnetic field.
     static let stride = 24
-    private static let chunk = 4096
 
-    private let path: String
-    private var slot: Int?
-    private var descriptor: Int32
-    private var buffer: [Double] = []
-    private var mapped: UnsafeMutableRawPointer?
-    private var mappedBytes = 0
+    private let file: BlockRecordFile
     /// Records appended.
     public private(set) var count = 0
+    /// The first error reading the records back (nil: every record read is as written).
+    public private(set) var failure: RecordingError?
+    /// A zero record, handed out once reading has failed.
+    private let scratch = UnsafeMutablePointer<Double>.allocate(capacity: ProcessedSampleSpool.stride)
 
     /// Creates the (empty) temporary file.
     ///
     /// - Throws: `RecordingError` naming the folder when the file cannot be made.
     public init() throws {
-        (descriptor, path, slot) = try TemporaryFiles.makeFile(prefix: "poise-offline", purpose: "the recording")
-        buffer.reserveCapacity(Self.chunk * Self.stride)
+        file = try BlockRecordFile(size: Self.stride * MemoryLayout<Double>.stride, purpose: "the recording")
+        scratch.initialize(repeating: 0, count: Self.stride)
     }
 
-    deinit {
-        if let mapped { munmap(mapped, mappedBytes) }
-        if descriptor >= 0 { close(descriptor) }
-        removeFile()
-    }
-
-    private func removeFile() {
-        TemporaryFiles.remove(path, slot: slot)
-        slot = nil
-    }
+    deinit { scratch.deallocate() }
 
     /// Appends one record (after the calibration stages, before fusion).
+    ///
+    /// - Throws: `RecordingError` naming the temporary folder when the file cannot be written.
     public func append(_ record: ProcessedSample) throws {
         let s = record.input
         let m = s.magneticField ?? .zero, q = s.truth ?? .identity
@@ -58,51 +49,31 @@ public final class ProcessedSampleSpool: Sink {
         if let moving = s.movement { bits += moving ? 12 : 4 }
         if record.magneticField != nil { bits += 16 }
         let c = record.magneticField ?? .zero
-        buffer.append(contentsOf: [s.time, s.acceleration.x, s.acceleration.y, s.acceleration.z,
-                                   s.rotationRate.x, s.rotationRate.y, s.rotationRate.z, m.x, m.y, m.z,
-                                   q.w, q.x, q.y, q.z, bits,
-                                   record.acceleration.x, record.acceleration.y, record.acceleration.z,
-                                   record.rotationRate.x, record.rotationRate.y, record.rotationRate.z, c.x, c.y, c.z])
+        let f = try file.record(count, writing: true).assumingMemoryBound(to: Double.self)
+        (f[0], f[1], f[2], f[3]) = (s.time, s.acceleration.x, s.acceleration.y, s.acceleration.z)
+        (f[4], f[5], f[6], f[7], f[8], f[9]) = (s.rotationRate.x, s.rotationRate.y, s.rotationRate.z, m.x, m.y, m.z)
+        (f[10], f[11], f[12], f[13], f[14]) = (q.w, q.x, q.y, q.z, bits)
+        (f[15], f[16], f[17]) = (record.acceleration.x, record.acceleration.y, record.acceleration.z)
+        (f[18], f[19], f[20]) = (record.rotationRate.x, record.rotationRate.y, record.rotationRate.z)
+        (f[21], f[22], f[23]) = (c.x, c.y, c.z)
         count += 1
-        if buffer.count >= Self.chunk * Self.stride { try flush() }
     }
 
-    private func flush() throws {
-        try buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    removeFile()
-                    throw RecordingError(file: path, line: 0, column: 0, message: "cannot keep the recording in this temporary file: \(reason)")
-                }
-                offset += n
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes what is buffered, maps the file for reading and removes its name.
+    /// Writes what is buffered, so that every record can be read.
     ///
-    /// - Throws: `RecordingError` when the file cannot be written or mapped.
+    /// - Throws: `RecordingError` when the file cannot be written.
     public func finish() throws {
-        try flush()
-        mappedBytes = count * Self.stride * MemoryLayout<Double>.stride
-        if mappedBytes > 0 {
-            guard let p = mmap(nil, mappedBytes, PROT_READ, MAP_SHARED, descriptor, 0), p != MAP_FAILED else {
-                let reason = String(cString: strerror(errno))
-                removeFile()
-                throw RecordingError(file: path, line: 0, column: 0, message: "cannot map this temporary file of the recording: \(reason)")
-            }
-            mapped = p
-        }
-        removeFile()
+        try file.flush()
     }
 
     private func field(_ i: Int) -> UnsafePointer<Double> {
-        UnsafePointer(mapped!.assumingMemoryBound(to: Double.self)) + i * Self.stride
+        guard failure == nil else { return UnsafePointer(scratch) }
+        do {
+            return UnsafePointer(try file.record(i, writing: false).assumingMemoryBound(to: Double.self))
+        } catch {
+            failure = error as? RecordingError ?? RecordingError(file: TemporaryFiles.temporaryFolder, line: 0, column: 0, message: "\(error)")
+            return UnsafePointer(scratch)
+        }
     }
 
     /// Record `i` as it left the calibration stages (nothing derived yet).
@@ -120,7 +91,7 @@ public final class ProcessedSampleSpool: Sink {
         return record
     }
 
-    /// The fusion inputs of the mapped records (the current signals; the magnetometer only when
+    /// The fusion inputs of the records (the current signals; the magnetometer only when
     /// `magnetometer`), in order.
     public func samples(magnetometer: Bool) -> Samples { Samples(spool: self, magnetometer: magnetometer) }
 
@@ -142,7 +113,7 @@ public final class ProcessedSampleSpool: Sink {
         try append(record)
     }
 
-    /// Maps the file for reading (`finish()`), unless the run was stopped.
+    /// Writes the last block (`finish()`), unless the run was stopped.
     public func finish(_ end: RunEnd) throws {
         if !end.stopped { try finish() }
     }
