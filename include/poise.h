@@ -251,8 +251,8 @@ typedef struct poise_fusion_config {
     double correction_rate;               /* Hz, 0 = every sample (VQF); default 10 */
     int32_t magnetic_offset_estimation;   /* hard iron moving with the device; default 1 (VQF: 0) */
     double magnetic_offset_time_constant; /* s, its sphere fit's weighting; default 5 */
-    double magnetic_offset_minimum_coverage; /* relative spread of the fitted readings; default 0.25 */
-    double magnetic_offset_maximum_residual; /* relative misfit to the sphere; default 0.03 */
+    double magnetic_offset_minimum_coverage; /* relative spread of the fitted readings; default 0.2 */
+    double magnetic_offset_maximum_residual; /* relative misfit to the sphere; default 0.02 */
     double magnetic_direction_threshold;  /* degrees, field-direction test, 0 = off; default 4 (VQF: 0) */
     double magnetic_direction_time_constant; /* s, its low-pass; default 2 */
     double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */

@@ -193,8 +193,8 @@ class Scores:
         self.cache = everything.get(digest, {})
         self.everything, self.digest = everything, digest
 
-    def compute(self, candidates):
-        work = [(mode, s, t) for s in candidates for mode in ("9d", "6d") for t in self.trials
+    def compute(self, candidates, modes=("9d", "6d")):
+        work = [(mode, s, t) for s in candidates for mode in modes for t in self.trials
                 if settings_key(mode, s) + " " + t not in self.cache]
         with ThreadPoolExecutor(self.jobs) as pool:
             for (mode, s, t), r in zip(work, pool.map(lambda w: evaluate(self.poise, w[2], w[0], w[1]), work)):

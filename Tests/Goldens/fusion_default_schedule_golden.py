@@ -29,7 +29,7 @@ is the schedule:
   whose block had a magnetometer sample, the block's last raw sample joins a sphere fit whose
   sums decay by exp(−Tc/5 s) per step; the fit (least squares |m|² = 2h·m + c, solved here with
   numpy from the 4×4 normal equations; coverage from numpy's eigenvalues) is subtracted from
-  the following samples when its coverage ≥ 0.25, relative residual ≤ 0.03, radius within
+  the following samples when its coverage ≥ 0.2, relative residual ≤ 0.02, radius within
   10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius,
   else nothing is;
 - the field-direction test (docs/fusion.md, Algorithm step 6): at each magnetometer update
@@ -80,7 +80,7 @@ REST_MIN_T, REST_TAU, REST_TH_GYR, REST_TH_ACC = 1.0, 0.5, 2.0, 0.5 / 9.80665
 MAG_CURRENT_TAU, MAG_REF_TAU, MAG_NORM_TH, MAG_DIP_TH = 0.05, 20.0, 0.1, 10.0
 MAG_NEW_TIME, MAG_NEW_FIRST_TIME, MAG_NEW_MIN_GYR = 20.0, 5.0, 20.0
 MAG_MIN_UNDISTURBED_TIME, MAG_MAX_REJECTION_TIME, MAG_REJECTION_FACTOR = 0.5, 60.0, 2.0
-MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.25, 0.03
+MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.2, 0.02
 MAG_DIRECTION_TH, MAG_DIRECTION_TAU, MAG_DIRECTION_GAIN_FACTOR = 4.0, 2.0, 0.25
 OUTPUT_PREDICTION = 0.0025
 

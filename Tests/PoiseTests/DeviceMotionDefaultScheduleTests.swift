@@ -97,8 +97,10 @@ import Testing
             #expect(worst9 < 1e-10, "\(name) \(trial): 9D differs from the independent computation by \(worst9) rad")
             #expect(worstBias < 1e-12, "\(name) \(trial): the bias differs by \(worstBias) rad/s")
             // The attached magnet of trial 34 is removed (so the golden checks the offset's fit),
-            // and no offset is applied on the other trials.
-            #expect(offsetApplied == trial.hasPrefix("34"), "\(name) \(trial)")
+            // and no offset is applied on the other trials, except that at the fast preset's 5-Hz
+            // steps the fit accepts the field bent by trial 29's stationary magnet for a while
+            // (the independent computation does the same).
+            #expect(offsetApplied == trial.hasPrefix("34") || (name == "fast" && trial.hasPrefix("29")), "\(name) \(trial)")
         }
     }
 }

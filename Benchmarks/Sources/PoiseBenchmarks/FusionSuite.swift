@@ -59,6 +59,8 @@ func fusionSuite(_ r: Report) {
         r.add(nineAxis("Poise 9D update without any bias estimation", correctionRate: nil) {
             $0.motionBiasEstimation = false; $0.restBiasEstimation = false }.0)
         r.add(nineAxis("Poise 9D update without disturbance rejection", correctionRate: nil) { $0.magneticDisturbanceRejection = false }.0)
+        r.add(nineAxis("Poise 9D update, offset fit with coverage 0.25 and residual 0.03", correctionRate: nil) {
+            $0.magneticOffsetMinimumCoverage = 0.25; $0.magneticOffsetMaximumResidual = 0.03 }.0)
         r.add(nineAxis("Poise 6D-reference update through the 9D loop", correctionRate: nil) { $0.reference = .arbitraryZVertical }.0)
         r.add(nineAxis("Poise 6D-reference update through the 9D loop, correctionRate 0.01 Hz", correctionRate: 0.01) { $0.reference = .arbitraryZVertical }.0)
     }
