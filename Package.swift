@@ -21,8 +21,8 @@ import class Foundation.ProcessInfo
 
 // Code generation for the host CPU. The default build is portable. Setting
 // POISE_TARGET_CPU (for example `native` or `haswell`) compiles the core for that CPU, which
-// enables fused multiply-add: the one-pole filter's recurrence becomes one FMA per step instead
-// of a dependent multiply and add. The Makefile sets POISE_TARGET_CPU=native for local builds,
+// enables fused multiply-adds and AVX (plain x86-64 splits a 4-lane Double vector, as in the
+// Butterworth sections, into two SSE halves). The Makefile sets POISE_TARGET_CPU=native for local builds,
 // tests and benchmarks; a package that depends on Poise gets the portable build, in which
 // POISE_NO_FMA makes the hot loops use separate multiplies and adds on x86 (`addingProductFast`,
 // Sources/Poise/Math/MultiplyAdd.swift): a fused step there would be a call to libm's `fma` per
