@@ -71,6 +71,27 @@ import Testing
         #expect(aligned.total < 1e-6 && aligned.headingAligned && abs(aligned.headingOffset + 5) < 1e-6)
     }
 
+    @Test func anAccumulatorThatKeepsNoErrorsGivesTheSameUnalignedResultBitForBit() {
+        var generator = SystemRandomNumberGenerator()
+        var kept = OrientationErrorAccumulator(), summed = OrientationErrorAccumulator(keepsErrors: false)
+        for _ in 0..<5000 {
+            func random() -> Quaternion<Double> {
+                Quaternion(axis: SIMD3(.random(in: -1...1, using: &generator), .random(in: -1...1, using: &generator), 1),
+                           angle: .random(in: -3...3, using: &generator))
+            }
+            let truth = random(), estimate = random()
+            #expect(kept.add(estimate: estimate, truth: truth) == summed.add(estimate: estimate, truth: truth))
+        }
+        kept.add(estimate: Quaternion(w: .nan, x: 0, y: 0, z: 0), truth: Quaternion(w: 1, x: 0, y: 0, z: 0))
+        summed.add(estimate: Quaternion(w: .nan, x: 0, y: 0, z: 0), truth: Quaternion(w: 1, x: 0, y: 0, z: 0))
+        #expect(summed.count == 5000 && kept.count == 5000)
+        #expect(summed.result(alignHeading: false) == kept.result(alignHeading: false))
+        // Without the errors there is nothing to align: the result says it is not aligned.
+        let asked = summed.result(alignHeading: true)
+        #expect(!asked.headingAligned && asked == kept.result(alignHeading: false))
+        #expect(kept.result(alignHeading: true).headingAligned)
+    }
+
     @Test func headingAlignmentMinimisesRMSEAcrossTheWrap() {
         // Heading errors of 170° and −170° (wrapped): the best constant is 180°, giving 10° RMSE.
         var acc = OrientationErrorAccumulator()

@@ -9,16 +9,29 @@
 /// Feed scored samples with `add`, then read `result(alignHeading:)`. With heading alignment
 /// (for 6D estimates, whose heading is only defined up to a constant) the estimate is first
 /// rotated about the vertical by the one constant angle that minimises the heading RMSE.
-/// Keeps 16 bytes per scored sample (the alignment needs all of them).
+/// Keeps 16 bytes per scored sample for the alignment, which needs all of them; an accumulator
+/// made with `keepsErrors: false` keeps none and sums as it goes (fixed memory, the same result
+/// without alignment to the last bit).
 public struct OrientationErrorAccumulator: Sendable {
-    /// (w, z) of each scored error quaternion, sign-normalised to w ≥ 0.
+    /// (w, z) of each scored error quaternion, sign-normalised to w ≥ 0 (with `keepsErrors`).
     private var errors: [SIMD2<Double>] = []
     private var inclinationSquareSum: Double = 0
+    /// Without `keepsErrors`: the squared total and heading errors summed as they come.
+    private var totalSquareSum: Double = 0
+    private var headingSquareSum: Double = 0
+    private var scored = 0
+    /// Whether each error is kept, so that `result(alignHeading: true)` can align the heading.
+    public let keepsErrors: Bool
 
-    public init() {}
+    /// An accumulator that keeps every scored error, for either result.
+    public init() { keepsErrors = true }
+
+    /// - Parameter keepsErrors: keep every scored error (16 bytes each) for the heading
+    ///   alignment; `false` for a fixed memory when the heading is not aligned (9D).
+    public init(keepsErrors: Bool) { self.keepsErrors = keepsErrors }
 
     /// Number of scored samples.
-    public var count: Int { errors.count }
+    public var count: Int { scored }
 
     /// Adds one sample. Non-finite or zero quaternions are not scored (returns false).
     @discardableResult
@@ -29,33 +42,47 @@ public struct OrientationErrorAccumulator: Sendable {
         let wz = Swift.min(1, (e.w * e.w + e.z * e.z).squareRoot())
         let inclination = 2 * Double.acos(wz)
         inclinationSquareSum += inclination * inclination
-        errors.append(SIMD2(e.w, e.z))
+        scored += 1
+        if keepsErrors {
+            errors.append(SIMD2(e.w, e.z))
+        } else {
+            let (t, h) = Self.totalAndHeading(w: e.w, z: e.z)
+            totalSquareSum += t * t; headingSquareSum += h * h
+        }
         return true
     }
 
-    /// RMSE in degrees. `alignHeading` applies the constant heading alignment described above.
+    /// Total and heading error angles (rad) of an error quaternion's w and z.
+    @inline(__always)
+    private static func totalAndHeading(w: Double, z: Double) -> (Double, Double) {
+        (2 * Double.acos(Swift.min(1, w.magnitude)), 2 * Double.atan((z / w).magnitude))
+    }
+
+    /// RMSE in degrees. `alignHeading` applies the constant heading alignment described above;
+    /// an accumulator that keeps no errors cannot align, and says so (`headingAligned` false).
     public func result(alignHeading: Bool) -> OrientationError {
-        let n = Double(errors.count)
-        guard errors.count > 0 else {
+        let n = Double(scored)
+        let aligns = alignHeading && keepsErrors
+        guard scored > 0 else {
             return OrientationError(total: .nan, heading: .nan, inclination: .nan, count: 0,
-                                    headingAligned: alignHeading, headingOffset: 0)
+                                    headingAligned: aligns, headingOffset: 0)
         }
         // Heading error angle per sample: ψ = 2·atan2(z, w) ∈ (−π, π]. Rotating the estimate by
         // α about the vertical turns it into wrap(ψ + α) and leaves w² + z² unchanged.
-        let alpha = alignHeading ? bestAlignment() : 0
-        let (c, s) = (Double.cos(alpha / 2), Double.sin(alpha / 2))
-        var total = 0.0, heading = 0.0
-        for e in errors {
-            let w = c * e.x - s * e.y, z = c * e.y + s * e.x
-            let t = 2 * Double.acos(Swift.min(1, w.magnitude))
-            let h = 2 * Double.atan((z / w).magnitude)
-            total += t * t; heading += h * h
+        var total = totalSquareSum, heading = headingSquareSum, alpha = 0.0
+        if keepsErrors {
+            alpha = aligns ? bestAlignment() : 0
+            let (c, s) = (Double.cos(alpha / 2), Double.sin(alpha / 2))
+            for e in errors {
+                let (t, h) = Self.totalAndHeading(w: c * e.x - s * e.y, z: c * e.y + s * e.x)
+                total += t * t; heading += h * h
+            }
         }
         let degrees = 180 / Double.pi
         return OrientationError(total: (total / n).squareRoot() * degrees,
                                 heading: (heading / n).squareRoot() * degrees,
                                 inclination: (inclinationSquareSum / n).squareRoot() * degrees,
-                                count: errors.count, headingAligned: alignHeading,
+                                count: scored, headingAligned: aligns,
                                 headingOffset: alpha * degrees)
     }
 
