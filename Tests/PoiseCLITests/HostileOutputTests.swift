@@ -107,21 +107,23 @@ import Glibc
         #expect(try FolderState(scratch.folder.path) == before)
     }
 
+    /// Standard input for a command: `path` opened (`redirect` "file", as `< path`), or its bytes
+    /// written into a pipe by another thread ("pipe", as `cat path |`).
+    static func standardInput(reading path: String, through redirect: String) throws -> FileHandle {
+        if redirect == "file" { return try #require(FileHandle(forReadingAtPath: path)) }
+        let pipe = Pipe()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
+        return pipe.fileHandleForReading
+    }
+
     @Test func dashReadsStandardInputReplayIncluded() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let input = try scratch.recording(count: 300, rate: 100)
         let direct = try HostileRun.run(["fuse", input, "--mode", "6d"])
         for redirect in ["file", "pipe"] {
-            let stdin: FileHandle
-            if redirect == "file" {
-                stdin = try #require(FileHandle(forReadingAtPath: input))
-            } else {
-                let pipe = Pipe()
-                let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
-                Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
-                stdin = pipe.fileHandleForReading
-            }
+            let stdin = try Self.standardInput(reading: input, through: redirect)
             let piped = try HostileRun.run(["fuse", "-", "--mode", "6d"], standardInput: stdin)
             #expect(piped.status == 0, "\(redirect): \(piped.stderr)")
             #expect(piped.stdout == direct.stdout && !piped.stdout.isEmpty, "\(redirect)")
@@ -132,15 +134,7 @@ import Glibc
         // once, and the output stream equals the file's.
         let replayed = try HostileRun.run(["replay", input, "--speed", "max", "--pipeline", "lowpass:cutoff=5", "--out", "-"])
         for redirect in ["file", "pipe"] {
-            let stdin: FileHandle
-            if redirect == "file" {
-                stdin = try #require(FileHandle(forReadingAtPath: input))
-            } else {
-                let pipe = Pipe()
-                let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
-                Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
-                stdin = pipe.fileHandleForReading
-            }
+            let stdin = try Self.standardInput(reading: input, through: redirect)
             let replay = try HostileRun.run(["replay", "-", "--speed", "max", "--pipeline", "lowpass:cutoff=5", "--out", "-"],
                                             standardInput: stdin)
             #expect(replay.status == 0, "\(redirect): \(replay.stderr)")
@@ -152,27 +146,17 @@ import Glibc
         lines[5] = "x" + lines[5].dropFirst()
         try lines.joined(separator: "\n").write(toFile: bad, atomically: true, encoding: .utf8)
         for redirect in ["file", "pipe"] {
-            let stdin: FileHandle
-            if redirect == "file" {
-                stdin = try #require(FileHandle(forReadingAtPath: bad))
-            } else {
-                let pipe = Pipe()
-                let bytes = try Data(contentsOf: URL(fileURLWithPath: bad))
-                Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
-                stdin = pipe.fileHandleForReading
-            }
+            let stdin = try Self.standardInput(reading: bad, through: redirect)
             let replay = try HostileRun.run(["replay", "-", "--speed", "max"], standardInput: stdin)
             #expect(replay.status == 1 && replay.stderr.contains("-:6:1"), "\(redirect): \(replay.stderr)")
             #expect(!replay.stderr.contains("/dev/stdin") && !replay.stderr.contains("poise-input"), "\(redirect): \(replay.stderr)")
         }
         // The report reads its input in several passes: standard input (a pipe) is kept in a
         // temporary file for them, removed afterwards; the page's numbers equal the file's.
-        let pipe = Pipe()
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
-        Thread.detachNewThread { pipe.fileHandleForWriting.write(bytes); try? pipe.fileHandleForWriting.close() }
         let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         let spoolsBefore = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("poise-stdin-") }
-        let piped = try HostileRun.run(["report", "-", "--kinds", "factor", "--out", "-"], standardInput: pipe.fileHandleForReading)
+        let piped = try HostileRun.run(["report", "-", "--kinds", "factor", "--out", "-"],
+                                       standardInput: try Self.standardInput(reading: input, through: "pipe"))
         let fromFile = try HostileRun.run(["report", input, "--kinds", "factor", "--out", "-"])
         #expect(piped.status == 0 && fromFile.status == 0, "\(piped.stderr)")
         func table(_ html: String) -> String { html.components(separatedBy: "<table>").dropFirst().first ?? "" }
