@@ -49,9 +49,10 @@
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
 /// buffers a block of each (`poise`'s) leaves a working set that does not grow with the
-/// recording; the exceptions are the zero-phase heading (`Options.headingLowPassTime`), whose
-/// medians hold each sample's field norm and dip in the heap (16 bytes per sample), and the
-/// gyroscope fit's anchors (`GyroscopeSelfCalibration`, 384 bytes per quasi-still anchor).
+/// recording. The zero-phase heading (`Options.headingLowPassTime`) keeps its values there too,
+/// its medians of the field's norm and dip included (`ExactMedian`, read in order), and so does
+/// the gyroscope fit given the same storage (`gyroscopeCalibration(for:storage:)`: 432 bytes per
+/// quasi-still anchor, at most one per 0.1 s).
 /// Time: the gyroscope fit (four passes of rotation integration), three estimator passes (four
 /// in 6D) plus the combination, and with the zero-phase inclination one integration and two
 /// filter passes more, O(n).
@@ -113,7 +114,7 @@ public struct DeviceMotionSmoother: Sendable {
         /// others' angles are low-passed forward and backward (first order, this time constant)
         /// and each sample's attitude is turned about the vertical by the angle of the result
         /// (counter-clockwise seen from above when north lies clockwise of the frame's). 0: the
-        /// combined passes' heading. 24 bytes per sample more. Default 0.
+        /// combined passes' heading. 128 bytes per sample more. Default 0.
         public var headingLowPassTime: Double = 0
         /// Combine the two passes' gyroscope biases per sample by their covariances (the
         /// minimum-variance combination b_f + P_f (P_f + P_b)⁻¹ (b_b − b_f), P each pass's bias
@@ -234,7 +235,7 @@ public struct DeviceMotionSmoother: Sendable {
     /// (0-based offset from `samples.startIndex`) and device motion, in order, after the
     /// backward pass (so a writer can stream the output). With
     /// `Options.gyroscopeSelfCalibration`, the gyroscope calibration is fitted first
-    /// (`gyroscopeCalibration(for:)`).
+    /// (`gyroscopeCalibration(for:storage:)`).
     public func smooth<C: RandomAccessCollection>(_ samples: C, emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         try smooth(samples, gyroscopeCalibration: gyroscopeCalibration(for: samples), emit: emit)
@@ -243,9 +244,10 @@ public struct DeviceMotionSmoother: Sendable {
     /// The gyroscope calibration the smoother fits to `samples` (nil when
     /// `Options.gyroscopeSelfCalibration` is off; refused fits have `accepted` false and change
     /// nothing).
-    public func gyroscopeCalibration<C: RandomAccessCollection>(for samples: C) -> GyroscopeSelfCalibration?
-        where C.Element == MotionSample, C.Index == Int {
-        options.gyroscopeSelfCalibration ? GyroscopeSelfCalibration.fit(samples, options: options.gyroscopeFitOptions) : nil
+    /// `storage` keeps the fit's anchors (see `GyroscopeSelfCalibration`; the heap by default).
+    public func gyroscopeCalibration<C: RandomAccessCollection>(for samples: C, storage: any SmootherStorage = InMemorySmootherStorage())
+        -> GyroscopeSelfCalibration? where C.Element == MotionSample, C.Index == Int {
+        options.gyroscopeSelfCalibration ? GyroscopeSelfCalibration.fit(samples, options: options.gyroscopeFitOptions, storage: storage) : nil
     }
 
     /// Runs the passes as `smooth(_:emit:)` with the given gyroscope calibration (nil or refused:
@@ -538,26 +540,25 @@ public struct DeviceMotionSmoother: Sendable {
         let first = samples.startIndex
         // The field in ENU per sample (non-finite: no reading).
         let fields = StoredValues<SIMD3<Double>>(storage, count: n)
-        var norms = [Double](), dips = [Double]()
+        // Each sample's field norm and dip (NaN: no reading), for their medians.
+        let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
         for i in 0..<n {
             fields[i] = SIMD3(repeating: .nan)
+            normsAndDips[i] = SIMD2(repeating: .nan)
             guard let m = samples[first + i].magneticField else { continue }
             let e = attitude(i).act(m - offsets(i))
             let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
             guard e.isFinite, horizontal > 0 else { continue }
             fields[i] = e
-            norms.append((e * e).sum().squareRoot())
-            dips.append(Double.atan2(y: e.z, x: horizontal))
+            normsAndDips[i] = SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
         }
         let identity = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
         let turns = StoredValues<Quaternion<Double>>(storage, count: n)
-        guard !norms.isEmpty else {
+        guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
+              let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else {
             for i in 0..<n { turns[i] = identity }
             return turns
         }
-        let medianNorm = Self.median(&norms), medianDip = Self.median(&dips)
-        norms = []
-        dips = []
         let maximumDip = 10 * Double.pi / 180
         let sums = StoredValues<SIMD2<Double>>(storage, count: n)
         for i in 0..<n {
@@ -595,13 +596,6 @@ public struct DeviceMotionSmoother: Sendable {
         let sum = Matrix3(pa.r0 + pb.r0, pa.r1 + pb.r1, pa.r2 + pb.r2).inverse
         let c = a + pa * (sum * (b - a))
         return c.isFinite && sum.r0 != .zero ? c : (a + b) * 0.5
-    }
-
-    /// The median of `values` (sorted in place; the mean of the middle two for an even count).
-    static func median(_ values: inout [Double]) -> Double {
-        values.sort()
-        let n = values.count
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
     }
 
     /// The attitude with the inclination of `tilt` (device → ENU) and the heading of `enu`:

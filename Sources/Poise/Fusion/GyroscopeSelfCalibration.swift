@@ -35,8 +35,14 @@
 /// measures its effect on the BROAD trials (research/fusion-tuning.md, "Offline").
 ///
 /// Cost: `Options.iterations` passes over the recording (a rotation exponential and 9 vector
-/// accumulations per sample, the samples read again in each) plus one over the anchor pairs
-/// each; memory 384 bytes per anchor and 24 per pair, nothing per sample.
+/// accumulations per sample, the samples read again in each) plus two over the anchor pairs
+/// each and the median of their residual norms (`ExactMedian`, five reads of each norm); the
+/// anchor scan runs twice (to count the anchors, then to keep them). Memory: nothing per
+/// sample; per anchor 432 bytes and per pair 8 in a `SmootherStorage` (the heap by default),
+/// each array read and written in order, so storage in files (`poise`'s) leaves a working set
+/// that does not grow with the recording (a ring of at most 65 anchors and the median's 512 KB
+/// of counters). A recording holds at most one anchor per `Options.window` (a still one that
+/// many: 36,000 an hour), and about four pairs per anchor.
 public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
     /// C, the matrix applied to the bias-free rate (identity when refused). Dimensionless,
     /// device frame.
@@ -105,8 +111,10 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
 
     /// Fits the calibration to `samples` (in time order; accelerometer in any unit, gyroscope
     /// rad/s). Non-finite readings are never anchors or rest, and a non-finite rate or time step
-    /// integrates as no turn.
-    public static func fit<C: RandomAccessCollection>(_ samples: C, options: Options = Options()) -> GyroscopeSelfCalibration
+    /// integrates as no turn. `storage` keeps the anchors and the pairs' residuals (see Cost
+    /// above; the heap by default).
+    public static func fit<C: RandomAccessCollection>(_ samples: C, options: Options = Options(),
+                                                      storage: any SmootherStorage = InMemorySmootherStorage()) -> GyroscopeSelfCalibration
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, s0 = samples.startIndex
         guard n >= 2 else { return .identity }
@@ -139,41 +147,45 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         var result = GyroscopeSelfCalibration.identity
         result.bias = bias
 
-        // Anchors.
+        // Anchors: counted, then kept in the storage (sample index and up).
         let m = windowLength(options.window)
-        var anchorIndex: [Int] = [], ups: [SIMD3<Double>] = []
-        start = 0
-        while start + m <= n {
-            defer { start += m }
-            var sum = SIMD3<Double>.zero, calm = true
-            for k in start..<(start + m) {
-                let s = samples[s0 + k]
-                if !(norm(s.rotationRate) < options.maximumRate) { calm = false; break }
-                sum += s.acceleration
+        func forEachAnchor(_ body: (Int, SIMD3<Double>) -> Void) {
+            var start = 0
+            while start + m <= n {
+                defer { start += m }
+                var sum = SIMD3<Double>.zero, calm = true
+                for k in start..<(start + m) {
+                    let s = samples[s0 + k]
+                    if !(norm(s.rotationRate) < options.maximumRate) { calm = false; break }
+                    sum += s.acceleration
+                }
+                guard calm, norm(samples[s0 + start + m - 1].rotationRate - samples[s0 + start].rotationRate) <= options.maximumRateChange else { continue }
+                let a = sum / Double(m), length = norm(a)
+                guard length.isFinite, length > 0, (length / magnitude - 1).magnitude <= options.magnitudeTolerance else { continue }
+                body(start + m / 2, a / length)
             }
-            guard calm, norm(samples[s0 + start + m - 1].rotationRate - samples[s0 + start].rotationRate) <= options.maximumRateChange else { continue }
-            let a = sum / Double(m), length = norm(a)
-            guard length.isFinite, length > 0, (length / magnitude - 1).magnitude <= options.magnitudeTolerance else { continue }
-            anchorIndex.append(start + m / 2)
-            ups.append(a / length)
         }
-        var pairs: [(Int, Int)] = []
-        for step in steps where step < anchorIndex.count {
-            for a in 0..<(anchorIndex.count - step) { pairs.append((a, a + step)) }
+        var count = 0
+        forEachAnchor { _, _ in count += 1 }
+        let anchors = StoredValues<Anchor>(storage, count: count)
+        var next = 0
+        forEachAnchor { index, up in
+            anchors[next] = Anchor(up: up, rotation: .scaledIdentity(1), sums: Anchor.Sums(), index: index)
+            next += 1
         }
-        result.anchors = anchorIndex.count
-        result.pairs = pairs.count
-        guard !pairs.isEmpty else { return result }
+        result.anchors = count
+        result.pairs = steps.reduce(0) { $0 + max(0, count - $1) }
+        guard result.pairs > 0 else { return result }
 
         // Gauss–Newton over (t, g − b) up to the last anchor, read from the samples in each
         // iteration (nothing kept per sample).
-        let last = anchorIndex[anchorIndex.count - 1]
+        let last = anchors[count - 1].index
         let stream = (0..<(last + 1)).lazy.map { k -> SIMD4<Double> in
             let sample = samples[s0 + k]
             let u = sample.rotationRate - bias
             return SIMD4(sample.time, u.x, u.y, u.z)
         }
-        let e = gaussNewton(stream, anchors: anchorIndex, ups: ups, pairs: pairs, options: options, result: &result)
+        let e = gaussNewton(stream, anchors: anchors, pairs: result.pairs, options: options, storage: storage, result: &result)
         let fitted = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
         result.fittedMatrix = fitted
         let plausible = e.allSatisfy(\.isFinite)
@@ -186,17 +198,54 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         return result
     }
 
+    /// An anchor as the fit keeps it (432 bytes): up there (unit, device frame), and in each
+    /// Gauss–Newton iteration R_0k and S_k (below) at its sample k.
+    struct Anchor {
+        /// The nine sums S_k, vector p = 3·column + component of (g − b)·Δt.
+        struct Sums {
+            var v: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>,
+                    SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+                = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+            subscript(p: Int) -> SIMD3<Double> {
+                withUnsafeBytes(of: v) { $0.load(fromByteOffset: p * MemoryLayout<SIMD3<Double>>.stride, as: SIMD3<Double>.self) }
+            }
+        }
+        var up: SIMD3<Double>
+        var rotation: Matrix3
+        var sums: Sums
+        /// The sample index (from 0) of the window's centre.
+        var index: Int
+    }
+
+    /// Calls `body` with each anchor pair's number q (in the order of `steps`, then of the first
+    /// anchor) and its two anchors, reading `anchors` in order once per step (the anchors between
+    /// the two of a pair, at most 65, in a ring).
+    static func forEachPair(_ anchors: StoredValues<Anchor>, _ body: (Int, Anchor, Anchor) -> Void) {
+        let count = anchors.count
+        var q = 0
+        for step in steps where step < count {
+            var ring = [Anchor](repeating: anchors[0], count: step + 1)
+            for k in 1..<step { ring[k] = anchors[k] }
+            for a in 0..<(count - step) {
+                let j = a + step
+                ring[j % (step + 1)] = anchors[j]
+                body(q, ring[a % (step + 1)], ring[j % (step + 1)])
+                q += 1
+            }
+        }
+    }
+
     /// The Gauss–Newton steps over (t, g − b) per sample up to the last anchor: the entries of
-    /// C − I, row by row; fills the residuals and solved directions of `result`.
-    static func gaussNewton<S: RandomAccessCollection>(_ stream: S, anchors anchorIndex: [Int], ups: [SIMD3<Double>], pairs: [(Int, Int)],
-                            options: Options, result: inout GyroscopeSelfCalibration) -> [Double]
+    /// C − I, row by row; fills the residuals and solved directions of `result`. `pairs` is the
+    /// number of anchor pairs (`forEachPair`), whose residual norms go to `storage`.
+    static func gaussNewton<S: RandomAccessCollection>(_ stream: S, anchors: StoredValues<Anchor>, pairs: Int,
+                                                        options: Options, storage: any SmootherStorage,
+                                                        result: inout GyroscopeSelfCalibration) -> [Double]
         where S.Element == SIMD4<Double>, S.Index == Int {
         func norm(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
-        let last = anchorIndex[anchorIndex.count - 1]
+        let last = anchors[anchors.count - 1].index
         var e = [Double](repeating: 0, count: 9)
-        var rotations = [Matrix3](repeating: .scaledIdentity(1), count: anchorIndex.count)
-        var sums = [SIMD3<Double>](repeating: .zero, count: anchorIndex.count * 9)
-        var norms = [Double](repeating: 0, count: pairs.count)
+        let norms = StoredValues<Double>(storage, count: pairs)
         for iteration in 0..<max(0, options.iterations) {
             let c = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
             // R_0k and S_k = Σ_{l≤k} R_0l ⊗ (g_l − b)ᵀ Δt_l at the anchors.
@@ -204,7 +253,7 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             var s0x = SIMD3<Double>.zero, s0y = SIMD3<Double>.zero, s0z = SIMD3<Double>.zero
             var s1x = SIMD3<Double>.zero, s1y = SIMD3<Double>.zero, s1z = SIMD3<Double>.zero
             var s2x = SIMD3<Double>.zero, s2y = SIMD3<Double>.zero, s2z = SIMD3<Double>.zero
-            var next = 0, previousTime = stream[0].x, nextIndex = anchorIndex[0]
+            var next = 0, previousTime = stream[0].x, anchor = anchors[0]
             for k in 0...last {
                 let v = stream[k]
                 let u = SIMD3(v.y, v.z, v.w)
@@ -222,36 +271,42 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
                     s1x += c1 * ud.x; s1y += c1 * ud.y; s1z += c1 * ud.z
                     s2x += c2 * ud.x; s2y += c2 * ud.y; s2z += c2 * ud.z
                 }
-                if k == nextIndex {
-                    rotations[next] = r
-                    let base = 9 * next
-                    sums[base] = s0x; sums[base + 1] = s0y; sums[base + 2] = s0z
-                    sums[base + 3] = s1x; sums[base + 4] = s1y; sums[base + 5] = s1z
-                    sums[base + 6] = s2x; sums[base + 7] = s2y; sums[base + 8] = s2z
+                if k == anchor.index {
+                    anchor.rotation = r
+                    anchor.sums.v = (s0x, s0y, s0z, s1x, s1y, s1z, s2x, s2y, s2z)
+                    anchors[next] = anchor
                     next += 1
-                    if next < anchorIndex.count { nextIndex = anchorIndex[next] }
+                    if next < anchors.count { anchor = anchors[next] }
                 }
             }
             // Residual norms, then the weighted normal equations.
-            func residual(_ i: Int, _ j: Int) -> (SIMD3<Double>, Matrix3) {
-                let rij = rotations[i].transposed * rotations[j]
+            func residual(_ i: Anchor, _ j: Anchor) -> (SIMD3<Double>, Matrix3) {
+                let rij = i.rotation.transposed * j.rotation
                 let rjiT = rij.transposed
-                return (rjiT * ups[i] - ups[j], rjiT)
+                return (rjiT * i.up - j.up, rjiT)
             }
-            for (q, (i, j)) in pairs.enumerated() { norms[q] = norm(residual(i, j).0) }
-            let delta = 3 * Self.median(norms)
+            var nonFinite = false
+            forEachPair(anchors) { q, i, j in
+                let value = norm(residual(i, j).0)
+                norms[q] = value
+                if value.isNaN { nonFinite = true }
+            }
+            // The median as sorting finds it; with a NaN (a diverged step) by sorting.
+            let median = nonFinite ? Self.median((0..<pairs).map { norms[$0] }) : ExactMedian.of(count: pairs) { norms[$0] } ?? 0
+            let delta = 3 * median
             var normal = [Double](repeating: 0, count: 81), rhs = [Double](repeating: 0, count: 9)
             var weightSum = 0.0, weightedSquares = 0.0
             var jac = [SIMD3<Double>](repeating: .zero, count: 9)
-            for (q, (i, j)) in pairs.enumerated() {
+            forEachPair(anchors) { q, i, j in
                 let (res, rijT) = residual(i, j)
-                let w = norms[q] <= delta ? 1.0 : delta / max(norms[q], .leastNormalMagnitude)
+                let nq = norms[q]
+                let w = nq <= delta ? 1.0 : delta / max(nq, .leastNormalMagnitude)
                 weightSum += w
-                weightedSquares += w * norms[q] * norms[q]
-                let ri = rotations[i].transposed
+                weightedSquares += w * nq * nq
+                let ri = i.rotation.transposed
                 for p in 0..<9 {
-                    let dphi = ri * (sums[9 * j + p] - sums[9 * i + p])
-                    jac[p] = rijT * Self.cross(ups[i], dphi)
+                    let dphi = ri * (j.sums[p] - i.sums[p])
+                    jac[p] = rijT * Self.cross(i.up, dphi)
                 }
                 for p in 0..<9 {
                     rhs[p] -= w * (jac[p] * res).sum()

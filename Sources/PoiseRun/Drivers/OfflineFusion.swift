@@ -15,8 +15,9 @@ import PoiseRecording
 ///
 /// The smoother's own passes (forward, backward, combination) are not `Run`s: it reads the
 /// spooled recording by index, backward as well as forward, and emits the records only once it
-/// has seen the last one. What its passes hand on per sample goes to temporary files too
-/// (`SmootherFileStorage`), so the memory of an offline run does not grow with the recording.
+/// has seen the last one. What its passes hand on per sample, and the gyroscope fit's anchors,
+/// go to temporary files too (`SmootherFileStorage`), so the memory of an offline run does not
+/// grow with the recording.
 public struct OfflineFusion {
     /// The estimator settings (rate, reference, earth frame; `DeviceMotionSmoother`'s defaults
     /// for the default preset).
@@ -83,7 +84,7 @@ public struct OfflineFusion {
             try OfflineVQF(configuration: configuration).smooth(samples, storage: storage, emit: emit)
         } else {
             let smoother = DeviceMotionSmoother(configuration: configuration, options: options)
-            calibration = smoother.gyroscopeCalibration(for: samples)
+            calibration = smoother.gyroscopeCalibration(for: samples, storage: storage)
             try smoother.smooth(samples, gyroscopeCalibration: calibration, storage: storage, emit: emit)
         }
         if let failure = spool.failure ?? storage.failure { throw failure }

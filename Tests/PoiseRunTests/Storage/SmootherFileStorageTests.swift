@@ -60,6 +60,56 @@ import Poise
         #expect(storage.peakOpenArrays <= 8)
     }
 
+    /// 100 Hz with a magnetometer: 3 s still, then `turns` turns of 60–150° about varied axes
+    /// (rate ∝ sin² over 2 s), each followed by 0.6 s still; the gyroscope with scale errors,
+    /// misalignment and a bias, the accelerometer up in the device frame with a little noise.
+    /// Quasi-still moments give the gyroscope fit its anchors.
+    static func turnsAndRests(turns: Int) -> [MotionSample] {
+        let a = Matrix3(SIMD3(1.004, 0.001, -0.0008), SIMD3(0.001, 0.997, 0.0005), SIMD3(-0.0008, 0.0005, 1.002))
+        let axes: [SIMD3<Double>] = [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1), SIMD3(1, 1, 0), SIMD3(0, 1, 1), SIMD3(-1, 1, 1)]
+        var rates = [SIMD3<Double>](repeating: .zero, count: 300)
+        for turn in 0..<turns {
+            var axis = axes[turn % axes.count] * (turn % 4 == 1 ? -1 : 1)
+            axis /= (axis * axis).sum().squareRoot()
+            let angle = Double(60 + (turn * 37) % 90) * .pi / 180
+            for k in 1...200 {
+                let x = Double.sin(Double.pi * Double(k) / 200)
+                rates.append(axis * (angle * x * x))
+            }
+            rates.append(contentsOf: [SIMD3<Double>](repeating: .zero, count: 60))
+        }
+        var q = Quaternion<Double>(w: 1, x: 0, y: 0, z: 0)
+        return rates.enumerated().map { k, w in
+            if k > 0 { q = (q * Quaternion(rotationVector: w * 0.01)).normalized }
+            let noise = 0.001 * Double.sin(Double(k) * 1.7)
+            return MotionSample(time: Double(k) * 0.01, acceleration: q.conjugate.act(SIMD3(0, 0, 1)) + SIMD3(noise, -noise, noise),
+                                rotationRate: a * w + SIMD3(0.004, -0.003, 0.002) + SIMD3(noise, noise, -noise),
+                                magneticField: q.conjugate.act(SIMD3(0, 20, -40)))
+        }
+    }
+
+    /// The gyroscope fit with its anchors in files (here more than a 256 KB block of them) equals
+    /// the fit in the heap, and the smoother with that fit and its values in files gives the
+    /// heap's output, with and without the zero-phase heading.
+    @Test func gyroscopeFitAndSmootherWithRestsEqualThoseInMemory() {
+        let samples = Self.turnsAndRests(turns: 110)
+        let expected = GyroscopeSelfCalibration.fit(samples)
+        #expect(expected.accepted && expected.anchors * 432 > BlockRecordFile.blockBytes)
+        let storage = SmootherFileStorage()
+        #expect(GyroscopeSelfCalibration.fit(samples, storage: storage) == expected)
+        #expect(storage.failure == nil && storage.openArrays == 0)
+        for options in [DeviceMotionSmoother.Options(), .init(headingLowPassTime: 10)] {
+            let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: .magneticNorthZVertical),
+                                                options: options)
+            let inMemory = smoother.smooth(samples)
+            var got: [DeviceMotion] = []
+            let files = SmootherFileStorage()
+            smoother.smooth(samples, gyroscopeCalibration: smoother.gyroscopeCalibration(for: samples, storage: files), storage: files) { _, m in got.append(m) }
+            #expect(files.failure == nil)
+            #expect(got == inMemory)
+        }
+    }
+
     /// Storage in the heap that counts the bytes the estimators ask for.
     final class CountingStorage: SmootherStorage {
         let heap = InMemorySmootherStorage()
@@ -83,5 +133,25 @@ import Poise
         let vqf = CountingStorage()
         OfflineVQF(configuration: .vqfDefaults(sampleRate: 100)).smooth(samples, storage: vqf) { _, _ in }
         #expect(vqf.bytes >= 300 * n)
+        // The zero-phase heading: 128 bytes per sample more (its medians' norms and dips included).
+        let heading = CountingStorage()
+        DeviceMotionSmoother(configuration: smoother.configuration, options: .init(headingLowPassTime: 10))
+            .smooth(samples, gyroscopeCalibration: nil, storage: heading) { _, _ in }
+        #expect(heading.bytes == counting.bytes + 128 * n)
+    }
+
+    /// The gyroscope fit keeps its anchors (432 bytes each) and its pairs' residual norms (8
+    /// bytes each) in the storage; a still recording has an anchor in every 0.1-s window.
+    @Test func gyroscopeFitAnchorsGoThroughTheStorage() {
+        let n = 30_000
+        let still = (0..<n).map { k in
+            MotionSample(time: Double(k) * 0.01, acceleration: SIMD3(0.001 * Double.sin(Double(k)), 0, 1), rotationRate: SIMD3(0.001, 0, -0.002))
+        }
+        let counting = CountingStorage()
+        let fit = GyroscopeSelfCalibration.fit(still, storage: counting)
+        #expect(fit.anchors == n / 10)
+        #expect(fit.pairs == 4 * fit.anchors - (1 + 4 + 16 + 64))
+        #expect(counting.bytes == 432 * fit.anchors + 8 * fit.pairs)
+        #expect(fit == GyroscopeSelfCalibration.fit(still))
     }
 }
