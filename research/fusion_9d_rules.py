@@ -160,6 +160,24 @@ def loco(scores, candidates, trials, pool=None):
     return held, picks
 
 
+def broad_trials():
+    """The BROAD trials in ../shared/data/broad, sorted (exits when there are none)."""
+    trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
+    if not trials:
+        sys.exit("no BROAD trials in ../shared/data/broad")
+    return trials
+
+
+def write_report(path, lines):
+    """Writes the report's `lines` to `path` (replaced atomically) and prints them."""
+    out = "\n".join(lines) + "\n"
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(out)
+    os.replace(tmp, path)
+    print(out)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--poise", default=os.path.join(".build", "release", "poise"))
@@ -168,9 +186,7 @@ def main():
     parser.add_argument("--no-matrix", action="store_true", help="BROAD only")
     parser.add_argument("--out", default=os.path.join("research", "fusion-9d-rules.md"))
     options = parser.parse_args()
-    trials = sorted(glob.glob(os.path.join("..", "shared", "data", "broad", "*.csv")))
-    if not trials:
-        sys.exit("no BROAD trials in ../shared/data/broad")
+    trials = broad_trials()
     names = [os.path.basename(t)[:2] for t in trials]
     rules = {r: RULES[r] for r in (options.rule or RULES)}
     broad = Scores(options.poise, trials, os.path.join(".build", "fusion_9d_rules_broad.json"), options.jobs)
@@ -256,12 +272,7 @@ def main():
         text.append("| the `vqf` package | %.3f | %.3f | %s |" % (mean(vqf_broad), mean(vqf_cells), " | ".join(
             "%.2f" % mean([vqf_cells[i] for i in allcells if cells[i][0] == g]) for g in MATRIX)))
         text.append("")
-    out = "\n".join(text) + "\n"
-    tmp = options.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(out)
-    os.replace(tmp, options.out)
-    print(out)
+    write_report(options.out, text)
 
 
 if __name__ == "__main__":

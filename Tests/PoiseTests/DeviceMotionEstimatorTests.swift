@@ -189,13 +189,13 @@ import Testing
         let saved = try JSONEncoder().encode(estimator.state)
         var json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
         #expect(json["layout"] as? Int == DeviceMotionEstimator.StateLayout.current)
-        // The stored fields of layout 7. Change this list and StateLayout.current together.
-        let layout7 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
+        // The stored fields of layout 8. Change this list and StateLayout.current together.
+        let layout8 = ["accelerometerEarthSum", "accelerometerLowPass", "accelerometerMean",
                        "arbitraryHeadingOffset", "bias", "biasP", "gyroscopeAttitude",
                        "headingCacheAngle", "headingCorrection", "headingCosine", "headingSine", "inclinationAligned",
                        "inclinationCorrection", "lastMagneticField", "lastMagneticTime",
                        "lastSaturationTime", "lastTime", "layout", "magneticCandidateDip", "magneticCandidateNorm",
-                       "magneticCandidateTime", "magneticDirectionMean", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
+                       "magneticCandidateTime", "magneticDirectionMean", "magneticDirectionPause", "magneticDisturbanceDetected", "magneticElapsed", "magneticFieldSum",
                        "magneticInitialGain", "magneticNormDipLowPass", "magneticOffset", "magneticOffsetSample",
                        "magneticOffsetSums", "magneticReferenceDip",
                        "magneticReferenceNorm", "magneticRejectionTime", "magneticUndisturbedTime",
@@ -203,7 +203,7 @@ import Testing
                        "restAccelerometerMean", "restAccelerometerSum", "restDetected",
                        "restGyroscopeLowPass", "restGyroscopeMean", "restGyroscopeMeanWithinClip", "restGyroscopeSum",
                        "restTime", "rotationRatePeak", "samplesToCorrection", "secondPreviousRotationRate"]
-        #expect(DeviceMotionEstimator.StateLayout.current == 7 && json.keys.sorted() == layout7,
+        #expect(DeviceMotionEstimator.StateLayout.current == 8 && json.keys.sorted() == layout8,
                 "State's stored fields changed: bump StateLayout.current and update this list: \(json.keys.sorted())")
 
         json["layout"] = 1
@@ -211,7 +211,7 @@ import Testing
         #expect {
             _ = try JSONDecoder().decode(DeviceMotionEstimator.State.self, from: older)
         } throws: { error in
-            "\(error)".contains("layout 1") && "\(error)".contains("layout 7")
+            "\(error)".contains("layout 1") && "\(error)".contains("layout 8")
         }
         // Saved before layouts existed: no `layout` key.
         json["layout"] = nil

@@ -4,8 +4,8 @@ import Testing
 
 /// A run in two lanes (`DeviceMotionEstimator+Lanes.swift`) gives, sample by sample, the outputs
 /// of `update`, and ends in the same state, bit for bit: on a simulated run with a magnet and
-/// hostile samples, under every schedule and reference, and on BROAD trials with magnetic
-/// disturbances and a magnet fixed to the device.
+/// hostile samples (and with a clipped gyroscope), under every schedule and reference, and on
+/// BROAD trials with magnetic disturbances and a magnet fixed to the device.
 @Suite struct DeviceMotionLaneTests {
     /// The simulated run with a magnet from 40 to 70 s and, every few hundred samples, a hostile
     /// sample: non-finite or huge inputs, a zero or held magnetometer sample, a missing one, a
@@ -68,7 +68,7 @@ import Testing
         return bits(a) == bits(b) && a.flags == b.flags
     }
 
-    @Test(arguments: ["defaults", "fast", "vqf", "6D", "arbitrary corrected", "skip held"])
+    @Test(arguments: ["defaults", "fast", "vqf", "6D", "arbitrary corrected", "skip held", "clipped"])
     func hostileRunIsBitIdentical(_ name: String) {
         var c: DeviceMotionConfiguration
         switch name {
@@ -79,7 +79,15 @@ import Testing
         default: c = DeviceMotionConfiguration(sampleRate: 100)
         }
         if name == "skip held" { c.skipHeldMagnetometerSamples = true }
-        let samples = Self.hostileRun()
+        var samples = Self.hostileRun()
+        if name == "clipped" {
+            // A gyroscope clipped at ±1.1 rad/s on X: the clips' saturated samples restart the
+            // inclination low-pass in the 6D lane and pause the field-direction test in the
+            // magnetometer lane.
+            for i in samples.indices { samples[i].rotationRate.x = max(-1.1, min(1.1, samples[i].rotationRate.x)) }
+            var e = DeviceMotionEstimator(configuration: c)
+            #expect(samples.filter { e.process($0).flags.contains(.gyroscopeSaturated) }.count > 100)
+        }
         let corrections = Self.expectLanesEqualOneLane(samples, c)
         // The handover is exercised: about one correction step per block of
         // `correctionInterval` samples (every sample for VQF's schedule).

@@ -179,10 +179,13 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// What a sample flagged `gyroscopeSaturated` does, s (≥ 0; 0: saturation does not change
     /// the estimation): the in-motion bias measurement is left out for this long after it, and
     /// the inclination low-pass (with the bias measurement's) restarts, as at the first sample,
-    /// from the mean of the samples that follow. A clipped rate turns the gyroscope's earth
-    /// frame away from the accelerometer's up; the running low-pass would take a few
-    /// `accelerometerTimeConstant`s to follow, and the bias filter would read that correction as
-    /// a bias (up to `biasClip`). Default 9 (three accelerometer time constants).
+    /// from the mean of the samples that follow, and the field-direction test
+    /// (`magneticDirectionThreshold`) is paused for this long (magnetometer time). A clipped rate
+    /// turns the gyroscope's earth frame away from the accelerometer's up and from magnetic
+    /// north; the running low-pass would take a few `accelerometerTimeConstant`s to follow, the
+    /// bias filter would read that correction as a bias (up to `biasClip`), and the
+    /// field-direction test would take the heading's jump for a disturbance and slow its
+    /// correction. Default 9 (three accelerometer time constants).
     /// `vqfDefaults` sets 0.
     public var saturationBiasHoldOff: Double = 9
 

@@ -106,6 +106,9 @@ extension DeviceMotionEstimator {
         if sample.magnetometerAdmitted, let m = magneticField {
             addMagnetometer(m, covering: sample.magneticStep, earth: FusionRotation(sample.attitude))
         }
+        if sample.flags.contains(.gyroscopeSaturated) && coefficients.saturationBiasHoldOff > 0 {
+            state.magneticDirectionPause = coefficients.saturationBiasHoldOff
+        }
         if let c = correction {
             state.gyroscopeAttitude = c.attitude
             state.inclinationCorrection = c.inclination
@@ -146,6 +149,7 @@ extension DeviceMotionEstimator {
         state.magneticCandidateTime = m.magneticCandidateTime
         state.magneticOffsetSums = m.magneticOffsetSums
         state.magneticDirectionMean = m.magneticDirectionMean
+        state.magneticDirectionPause = m.magneticDirectionPause
         state.headingCosine = m.headingCosine
         state.headingSine = m.headingSine
         state.headingCacheAngle = m.headingCacheAngle

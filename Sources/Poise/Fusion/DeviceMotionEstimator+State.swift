@@ -94,6 +94,10 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticOffsetSums = SIMD16<Double>.zero
         /// Low-pass of the heading disagreement for the field-direction test, rad.
         @usableFromInline var magneticDirectionMean: Double = 0
+        /// Magnetometer time left, s, during which the field-direction test does not lower the
+        /// heading gain: `saturationBiasHoldOff` from a `gyroscopeSaturated` sample (the clipped
+        /// rate turned the gyroscope's heading, and the disagreement's jump is that error).
+        @usableFromInline var magneticDirectionPause: Double = 0
         /// cos and sin of `headingCorrection` when it was `headingCacheAngle` (kept up to date
         /// by the update, which rotates them by each heading step; recomputed when
         /// `headingCorrection` is changed from outside). State, not a cache of outputs: being
@@ -127,7 +131,9 @@ extension DeviceMotionEstimator {
         /// 6: the field-direction test's low-pass (`magneticDirectionMean`).
         /// 7: the held-sample and saturation tests (`previousRotationRate`,
         ///    `secondPreviousRotationRate`, `rotationRatePeak`, `lastSaturationTime`).
-        @usableFromInline static let current = 7
+        /// 8: the field-direction test's pause after a clipped gyroscope sample
+        ///    (`magneticDirectionPause`).
+        @usableFromInline static let current = 8
         @usableFromInline let version: Int
 
         @usableFromInline init() { version = Self.current }

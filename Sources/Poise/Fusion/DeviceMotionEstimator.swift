@@ -172,7 +172,8 @@ public struct DeviceMotionEstimator: Sendable {
     /// row cannot tell a plateau from a hold). A plateau of two, or one below the largest
     /// magnitude, is the quantisation of a smooth peak (BROAD's gyroscope has such plateaus and
     /// no clipping). Records the time of a saturated sample and, with `saturationBiasHoldOff`,
-    /// restarts the inclination and bias-measurement low-passes.
+    /// restarts the inclination and bias-measurement low-passes and pauses the field-direction
+    /// test for that long (magnetometer time).
     @usableFromInline @inline(never)
     mutating func repeatedRotationRate(_ rotationRate: SIMD3<Double>, magnitude: SIMD3<Double>, time: Double) -> DeviceMotion.Flags {
         let repeated = rotationRate .== state.previousRotationRate
@@ -189,6 +190,7 @@ public struct DeviceMotionEstimator: Sendable {
             // sample) instead of turning its old output over seconds.
             state.accelerometerLowPass = .init()
             state.motionBiasLowPass = .init()
+            state.magneticDirectionPause = coefficients.saturationBiasHoldOff
         }
         return .gyroscopeSaturated
     }
@@ -710,7 +712,11 @@ public struct DeviceMotionEstimator: Sendable {
         }
         var k = nominal ? coefficients.magnetometerGain : Self.gain(dt: dt, inverseTau: coefficients.inverseMagnetometerTau)
         // (not during the initial convergence, whose disagreement starts anywhere)
-        if coefficients.magneticDirectionTest && !directionConsistent(disagreement) && state.magneticInitialGain == 0 { k *= coefficients.magneticDirectionGainFactor }
+        // (nor while paused after a clipped gyroscope sample: the jump is the gyroscope's heading
+        // error, for the magnetometer to correct at its full gain)
+        if coefficients.magneticDirectionTest && !directionConsistent(disagreement) && state.magneticInitialGain == 0
+            && state.magneticDirectionPause <= 0 { k *= coefficients.magneticDirectionGainFactor }
+        if state.magneticDirectionPause > 0 { state.magneticDirectionPause -= dt }
         if coefficients.magneticDisturbanceRejection {
             if state.magneticDisturbanceDetected {
                 if state.magneticRejectionTime <= coefficients.magneticMaximumRejectionTime {
