@@ -10,10 +10,7 @@ BIN=$(dirname "$(command -v "$SWIFT")")
 DOCC=${DOCC:-$BIN/docc}
 [ -x "$DOCC" ] || DOCC=$(command -v docc || true)
 [ -n "$DOCC" ] || { echo "check_docs: docc not found in the toolchain" >&2; exit 2; }
-BUILT=$("$SWIFT" build --show-bin-path)
-MODULES=$BUILT/Modules
-# Poise imports the C target CPoiseKernels, whose module map SwiftPM writes into the build.
-KERNELS=$BUILT/CPoiseKernels.build/module.modulemap
+MODULES=$("$SWIFT" build --show-bin-path)/Modules
 WORK=${WORK:-$(mktemp -d)}
 trap 'rm -rf "$WORK"' EXIT
 status=0
@@ -21,7 +18,7 @@ for module in Poise PoiseSpectral; do
   catalog=Sources/$module/$module.docc
   mkdir -p "$WORK/sg-$module"
   "$SWIFT" symbolgraph-extract -module-name "$module" -I "$MODULES" -I Sources/CFFTW \
-    -Xcc -fmodule-map-file="$KERNELS" \
+    -I Sources/CPoiseKernels/include \
     -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public -output-dir "$WORK/sg-$module"
   log="$WORK/docc-$module.log"
   "$DOCC" convert "$catalog" --additional-symbol-graph-dir "$WORK/sg-$module" \
@@ -61,7 +58,7 @@ open(sys.argv[2], "w", encoding="utf-8").write("\n".join(imports + body) + "\n" 
 PY
     [ -s "$source" ] || continue
     if "$SWIFT"c -typecheck -parse-as-library -swift-version 6 -I "$MODULES" -I Sources/CFFTW \
-        -Xcc -fmodule-map-file="$KERNELS" "$source" 2>"$WORK/tc.log"; then
+        -I Sources/CPoiseKernels/include "$source" 2>"$WORK/tc.log"; then
       echo "check_docs: $article: examples compile"
     else
       echo "check_docs: $article: an example does not compile:" >&2
