@@ -41,6 +41,14 @@ import Testing
         values.flatMap { v in (0..<Value.laneCount).map { v.lane($0).bitPattern } }
     }
 
+    /// The index of the first Double whose bits differ (nil when all agree or the counts do),
+    /// so a failure names one place instead of printing the arrays.
+    static func firstDifference<Value: SignalValue>(_ a: [Value], _ b: [Value]) -> Int? where Value.Scalar == Double {
+        let x = bits(a), y = bits(b)
+        guard x.count == y.count else { return -1 }
+        return x.indices.first { x[$0] != y[$0] }
+    }
+
     /// The Swift reference: sample by sample, section by section, `stepUnfused`.
     static func reference<Value: SignalValue>(_ coefficients: [Double], _ state: inout [Value], _ x: [Value]) -> [Value] where Value.Scalar == Double {
         coefficients.withUnsafeBufferPointer { c in
@@ -98,11 +106,11 @@ import Testing
             var expectedState = start
             let expected = Self.reference(c, &expectedState, x)
             let actual = Self.kernel(c, &start, x, calls: calls)
-            #expect(Self.bits(actual) == Self.bits(expected), "\(Value.self), \(sectionCount) sections")
-            #expect(Self.bits(start) == Self.bits(expectedState), "\(Value.self), \(sectionCount) sections: state")
+            #expect(Self.firstDifference(actual, expected) == nil, "\(Value.self), \(sectionCount) sections")
+            #expect(Self.firstDifference(start, expectedState) == nil, "\(Value.self), \(sectionCount) sections: state")
             var inPlaceState = Self.signal(2 * sectionCount, seed: 99, as: Value.self)
             let inPlace = Self.kernel(c, &inPlaceState, x, calls: calls, inPlace: true)
-            #expect(Self.bits(inPlace) == Self.bits(expected), "\(Value.self), \(sectionCount) sections, in place")
+            #expect(Self.firstDifference(inPlace, expected) == nil, "\(Value.self), \(sectionCount) sections, in place")
         }
         check(SIMD4<Double>.self)
         check(SIMD8<Double>.self)
@@ -148,8 +156,8 @@ import Testing
                 swift.dispatches = false
                 let expected = x.map { single.process($0) }
                 let withKernel = dispatched.process(x), withSwift = swift.process(x)
-                #expect(Self.bits(withKernel) == Self.bits(withSwift), "\(band) order \(order) \(start)")
-                #expect(Self.bits(withKernel) == Self.bits(expected), "\(band) order \(order) \(start): per sample")
+                #expect(Self.firstDifference(withKernel, withSwift) == nil, "\(band) order \(order) \(start)")
+                #expect(Self.firstDifference(withKernel, expected) == nil, "\(band) order \(order) \(start): per sample")
             }
         }
     }
