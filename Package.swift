@@ -12,9 +12,11 @@
 //   PoiseC (the C API of include/poise.h, via the CPoise module map) ─▶ Poise   (no FFTW);
 //   CLanes: header-only C (a prefetch, acquire/release counters) for its two-thread fusion buffer.
 //   CPoiseCPU: header-only C, the CPU check of builds for x86-64-v3 (the `poise` tool, libpoise).
+//   Poise ─▶ CPoiseKernels: C kernels for AVX, chosen at run time by the portable build.
 //   PoiseReadersC (the readers' C API of include/poise_readers.h, via CPoiseReaders) ─▶ PoiseRecording,
 //   PoiseC: a library of its own (libpoise-readers), so that libpoise stays the core alone.
-// `Poise` is the embeddable core and uses the Swift standard library only (no Foundation).
+// `Poise` is the embeddable core and uses the Swift standard library only (no Foundation), plus
+// CPoiseKernels, C compiled by the toolchain against libc.
 
 import PackageDescription
 import class Foundation.ProcessInfo
@@ -26,7 +28,9 @@ import class Foundation.ProcessInfo
 // tests and benchmarks; a package that depends on Poise gets the portable build, in which
 // POISE_NO_FMA makes the hot loops use separate multiplies and adds on x86 (`addingProductFast`,
 // Sources/Poise/Math/MultiplyAdd.swift): a fused step there would be a call to libm's `fma` per
-// operation (docs/filters.md; the peers table in BENCHMARKS.md compares the two builds).
+// operation (docs/filters.md; the peers table in BENCHMARKS.md compares the two builds). That
+// build also selects, on a CPU with AVX, the Butterworth cascade's kernel for Double vectors
+// compiled for AVX in C (CPoiseKernels): the same operations, the same bits.
 let targetCPU = ProcessInfo.processInfo.environment["POISE_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
 let coreSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", $0])] } ?? [.define("POISE_NO_FMA")]
 // `make dist` builds for the x86-64-v3 level (`haswell`: AVX2, FMA, BMI2). Such a build checks the
@@ -59,7 +63,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "Poise", swiftSettings: coreTargetSettings),
+        .target(name: "Poise", dependencies: ["CPoiseKernels"], swiftSettings: coreTargetSettings),
+        // C kernels compiled with a per-function target (AVX) that the portable build of `Poise`
+        // selects at run time on a CPU that has it (Sources/Poise/Filters/BiquadAVXKernel.swift).
+        .target(name: "CPoiseKernels"),
         .systemLibrary(
             name: "CFFTW",
             pkgConfig: "fftw3",

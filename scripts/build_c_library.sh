@@ -5,8 +5,8 @@
 #   libpoise.a — static, one relocatable object with the Swift runtime inside and only poise_*
 #                global (a host links it with -lstdc++ -lm -ldl -lpthread);
 #   poise.pc, PoiseConfig.cmake, PoiseConfigVersion.cmake are written by `make install`.
-# Uses the release objects of the Poise and PoiseC targets (`swift build -c release`, with
-# SWIFT_BUILD_FLAGS added: `make dist` passes its own scratch path). Linux only (ELF linker
+# Uses the release objects of the Poise, CPoiseKernels and PoiseC targets (`swift build -c release`,
+# with SWIFT_BUILD_FLAGS added: `make dist` passes its own scratch path). Linux only (ELF linker
 # flags); the architecture is the toolchain's (x86_64, aarch64).
 # When POISE_TARGET_CPU=haswell (x86-64-v3), Sources/CPoiseCPU/cpu_check.c is linked in: the
 # library checks the CPU when it is loaded.
@@ -35,7 +35,7 @@ if [ "${POISE_TARGET_CPU:-}" = haswell ]; then
 fi
 
 . "$(dirname "$0")/library_objects.sh"
-OBJECTS="$(objects Poise) $(objects PoiseC)"
+OBJECTS="$(objects Poise) $(c_objects CPoiseKernels) $(objects PoiseC)"
 export_map poise_ PoiseC
 # Swift libraries the objects ask for (normally only swiftCore).
 AUTOLINK=$("$TOOLCHAIN/bin/swift-autolink-extract" $OBJECTS -o - | grep '^-lswift' | sort -u | tr '\n' ' ')

@@ -7,7 +7,8 @@
 # and Foundation libraries of their autolink entries from the toolchain's static folder, every
 # other -l entry (zlib, libbz2, liblz4, libzstd, …, as the readers' system-library modules
 # declare them) from the system.
-# Uses the release objects of the Poise, PoiseC, PoiseRecording and PoiseReadersC targets.
+# Uses the release objects of the Poise, CPoiseKernels, PoiseC, PoiseRecording and PoiseReadersC
+# targets.
 set -eu
 OUT=${1:-.build/c-library}
 SWIFT=${SWIFT:-swift}
@@ -26,7 +27,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 . "$(dirname "$0")/library_objects.sh"
-OBJECTS="$(objects Poise) $(objects PoiseC) $(objects PoiseRecording) $(objects PoiseReadersC)"
+OBJECTS="$(objects Poise) $(c_objects CPoiseKernels) $(objects PoiseC) $(objects PoiseRecording) $(objects PoiseReadersC)"
 export_map poise_read PoiseReadersC
 # Every library the objects ask for, and (to a fixed point) every library those the toolchain has
 # as static archives ask for (Foundation needs ICU, dispatch, …): the static archives are linked

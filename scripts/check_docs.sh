@@ -18,6 +18,7 @@ for module in Poise PoiseSpectral; do
   catalog=Sources/$module/$module.docc
   mkdir -p "$WORK/sg-$module"
   "$SWIFT" symbolgraph-extract -module-name "$module" -I "$MODULES" -I Sources/CFFTW \
+    -I Sources/CPoiseKernels/include \
     -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public -output-dir "$WORK/sg-$module"
   log="$WORK/docc-$module.log"
   "$DOCC" convert "$catalog" --additional-symbol-graph-dir "$WORK/sg-$module" \
@@ -56,7 +57,8 @@ for i, b in enumerate(blocks):
 open(sys.argv[2], "w", encoding="utf-8").write("\n".join(imports + body) + "\n" if blocks else "")
 PY
     [ -s "$source" ] || continue
-    if "$SWIFT"c -typecheck -parse-as-library -swift-version 6 -I "$MODULES" -I Sources/CFFTW "$source" 2>"$WORK/tc.log"; then
+    if "$SWIFT"c -typecheck -parse-as-library -swift-version 6 -I "$MODULES" -I Sources/CFFTW \
+        -I Sources/CPoiseKernels/include "$source" 2>"$WORK/tc.log"; then
       echo "check_docs: $article: examples compile"
     else
       echo "check_docs: $article: an example does not compile:" >&2

@@ -20,6 +20,8 @@ SAN="-sanitize=fuzzer,address"
 # PoiseRecording's decompressors: the system zlib, libbz2, liblz4 and libzstd (module maps in Sources/).
 CODECS="-I Sources/CZlib -I Sources/CBzip2 -I Sources/CLz4 -I Sources/CZstd"
 CODEC_LIBS="-lz -lbz2 -llz4 -lzstd"
+# Poise's C kernels (Sources/CPoiseKernels): its module map for the compiler, its object in libPoise.
+KERNELS="-I Sources/CPoiseKernels/include"
 mkdir -p "$B"
 
 quiet() { "$@" 2>&1 | grep -v "Cannot export local symbol" || true; }
@@ -30,8 +32,12 @@ module() {  # module NAME SOURCE_DIR — static library + swiftmodule, rebuilt w
     echo "fuzz: compiling $name ($OPT)…"
     # shellcheck disable=SC2046
     swiftc $SAN $OPT -parse-as-library -package-name Poise -module-name "$name" -I "$B" -I include $CODECS \
-        -emit-module -emit-module-path "$B/$name.swiftmodule" \
+        $KERNELS -emit-module -emit-module-path "$B/$name.swiftmodule" \
         -emit-library -static -o "$B/lib$name.a" $(find "$dir" -name '*.swift' | sort)
+    if [ "$name" = Poise ]; then
+        clang -c -O2 -fPIC -I Sources/CPoiseKernels/include -o "$B/biquad_avx.o" Sources/CPoiseKernels/biquad_avx.c
+        ar rs "$B/libPoise.a" "$B/biquad_avx.o" 2>/dev/null
+    fi
 }
 
 build() {  # build TARGET → $B/TARGET
@@ -53,7 +59,7 @@ build() {  # build TARGET → $B/TARGET
     echo "fuzz: linking $1…"
     # shellcheck disable=SC2086
     case $libs in *PoiseRecording*) libs="$libs $CODEC_LIBS" ;; esac
-    quiet swiftc $SAN $OPT -parse-as-library -package-name Poise -I "$B" -I include $CODECS -L "$B" $src $libs -o "$B/$1"
+    quiet swiftc $SAN $OPT -parse-as-library -package-name Poise -I "$B" -I include $CODECS $KERNELS -L "$B" $src $libs -o "$B/$1"
     [ -x "$B/$1" ] || { echo "fuzz: build of $1 failed" >&2; exit 1; }
 }
 

@@ -6,6 +6,10 @@ objects() {
 for source, entry in json.load(open(sys.argv[1])).items():
     if source.endswith(".swift") and "object" in entry: print(entry["object"])' "$BIN/$1.build/output-file-map.json"
 }
+# c_objects TARGET: the objects of the C target's current sources (Sources/TARGET/*.c).
+c_objects() {
+    for source in Sources/"$1"/*.c; do echo "$BIN/$1.build/${source##*/}.o"; done
+}
 # export_map PREFIX TARGET: $WORK/symbols.txt, every PREFIX* function TARGET's objects define, and
 # $WORK/exports.map, the version script that exports only those.
 export_map() {

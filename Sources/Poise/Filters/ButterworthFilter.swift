@@ -28,6 +28,9 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
     @usableFromInline var snapshot: [Value]
     @usableFromInline var output: Value = .zero
     @usableFromInline var started = false
+    /// False keeps the buffer form on the Swift kernels where the portable build would hand its
+    /// blocks to the AVX kernel (`BiquadAVXKernel`); tests compare the two.
+    @usableFromInline var dispatches = true
 
     /// Designs and makes the filter.
     ///
@@ -83,7 +86,9 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
 
     /// Buffer form: blocks of 1,024 samples (`blockLength`), each run through `BiquadCascade`'s
     /// kernels (up to four sections per pass, interleaved sample by sample, state in registers).
-    /// Same arithmetic per sample as `process(_:)`, so bit-identical output. A non-finite value
+    /// Same arithmetic per sample as `process(_:)`, so bit-identical output (the portable
+    /// x86-64 build runs Double vectors through the same arithmetic compiled for AVX when the
+    /// CPU has it, `BiquadAVXKernel`). A non-finite value
     /// cannot become finite again in the recurrence (`0·∞` is NaN, `∞ − ∞` is NaN), so a block
     /// that met a non-finite input or overflowed ends with a non-finite state; that block is
     /// then redone from its starting state with the per-sample loop, which applies the recovery
@@ -121,7 +126,8 @@ public struct ButterworthFilter<Value: SignalValue>: Filter {
                     for k in s.indices { saved[k] = s[k] }
                 }
                 if let coefficients = c.baseAddress, let state = s.baseAddress {
-                    BiquadCascade<Value>.run(coefficients, sections: count, state: state, x, y, count: m)
+                    BiquadCascade<Value>.run(coefficients, sections: count, state: state, x, y, count: m,
+                                             dispatch: dispatches)
                 } else {
                     y.update(from: x, count: m)   // no sections
                 }
