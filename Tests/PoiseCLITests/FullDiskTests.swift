@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import Poise
 
+/// `prlimit` (util-linux), which runs a command under a resource limit.
+private let prlimitPath: String? = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
 /// A temporary folder that fills up while a command keeps per-sample values in it: the command
 /// stops with an error that names the folder and what it was keeping, exits non-zero, writes no
 /// output file (not even in part) and no NaN.
@@ -9,9 +12,8 @@ import Poise
 /// The full disk is a file-size limit (RLIMIT_FSIZE, set by `prlimit`) with SIGXFSZ ignored, so
 /// that every write past the limit fails with EFBIG, as a write to a full disk fails with ENOSPC:
 /// the commands' own writes and reservations meet it, not a stand-in.
-@Suite(.serialized, .enabled(if: FullDiskTests.prlimit != nil, "needs prlimit (util-linux)"))
+@Suite(.serialized, .enabled(if: prlimitPath != nil, "needs prlimit (util-linux)"))
 struct FullDiskTests {
-    static let prlimit: String? = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Largest file the command may write: more than one block of a temporary file (256 KB), far
     /// less than the values of the recording below.
@@ -44,7 +46,7 @@ struct FullDiskTests {
         let poise = try #require(PoiseProcess.executable, "the poise executable was not built next to the tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' XFSZ; exec \"$0\" --fsize=\(limit) -- \"$@\"", try #require(prlimit), poise.path] + arguments
+        process.arguments = ["-c", "trap '' XFSZ; exec \"$0\" --fsize=\(limit) -- \"$@\"", try #require(prlimitPath), poise.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -62,8 +64,9 @@ struct FullDiskTests {
         (["evaluate", "--mode", "6d", "--json"], "the heading errors of the 6D alignment"),
         (["calibrate", "mag", "--out", "OUT"], "the magnetometer readings"),
         (["gyro", "--compare-smoothing", "--out", "OUT"], "the turn rates"),
-        (["fuse", "--mode", "9d", "--offline", "--out", "OUT"], "the offline fusion's per-sample values"),
-        (["evaluate", "--mode", "9d", "--offline", "--json"], "the offline fusion's per-sample values"),
+        // The recording's spool (192 B per sample) is the largest file of --offline: it fails first.
+        (["fuse", "--mode", "9d", "--offline", "--out", "OUT"], "the recording"),
+        (["evaluate", "--mode", "9d", "--offline", "--json"], "the recording"),
     ]
 
     @Test(arguments: cases.indices)
@@ -86,6 +89,13 @@ struct FullDiskTests {
         // No output, not even in part; the temporary files were unlinked when made.
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.folder.path).sorted() == ["tmp", "turning.csv"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+        // A temporary folder that does not exist: named, with what the command keeps there.
+        if keeps != "the recording" {
+            let missing = scratch.path("missing")
+            let run = try PoiseProcess.run(command.map { $0 == "OUT" ? output : $0 }, environment: ["TMPDIR": missing])
+            #expect(run.status != 0 && run.stdout.isEmpty, "\(run.stdout)")
+            #expect(run.stderr.contains(missing) && run.stderr.contains(keeps) && !run.stderr.contains("Fatal error"), "\(run.stderr)")
+        }
         // Without the limit the same command succeeds (the limit is what failed).
         let free = try PoiseProcess.run(command.map { $0 == "OUT" ? output : $0 }, environment: ["TMPDIR": temporary])
         #expect(free.status == 0, "\(free.stderr)")
