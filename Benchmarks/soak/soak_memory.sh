@@ -6,9 +6,10 @@
 #   Benchmarks/soak/soak_memory.sh [GIGABYTES] [COMMAND-NAME…]   (names as in the table, in the order given)
 #   POISE=.build/release/poise POISE_BASE=/path/to/other/poise Benchmarks/soak/soak_memory.sh 2
 # Needs the recording's size free in $TMPDIR (the file is kept for a second run; delete
-# $TMPDIR/poise-soak-memory afterwards), plus the temporary files of `fuse --offline`
-# (about 1 GB for 2 GB of CSV). Only standard output is hashed (a CSV or HTML written to a
-# file is written to /dev/null's place: standard output).
+# $TMPDIR/poise-soak-memory afterwards), plus the temporary files of `fuse --offline` (about
+# 430 bytes per row). Every command writes its output (CSV, HTML, JSON or text) to standard
+# output, which is hashed, not kept; the output names the file, so compare hashes only between
+# runs over the same path.
 set -u
 cd "$(dirname "$0")/../.."
 GB=${1:-2}
