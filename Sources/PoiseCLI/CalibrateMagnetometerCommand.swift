@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Poise
 import PoiseRecording
+import PoiseRun
 
 extension EllipsoidModel: ExpressibleByArgument {}
 
@@ -21,15 +22,24 @@ struct CalibrateMagnetometerCommand: ParsableCommand {
     @OptionGroup var output: CalibrationOutputOptions
 
     func run() throws {
+        // The fit's rejection rounds revisit every reading: they are kept in a temporary file.
+        let log = ValueLogFile<MagneticReading>(purpose: "the magnetometer readings")
         let (collected, schema) = try CalibrationText.gather(file, reading: reading, sensors: [.magnetometer],
-                                                             purpose: "magnetometer calibration") { _ in MagneticFieldCollector() }
+                                                             purpose: "magnetometer calibration") { _ in MagneticFieldCollector(log: log) }
         let unit = schema.magneticFieldIsArbitrary ? "au" : "uT"
         var options = MagnetometerCalibrator.Options()
         options.model = model
         // Rows repeating the previous reading (a magnetometer slower than the file's rate) are
         // left out by the collector and counted.
-        let fields = collected.fields, held = collected.held
-        let result = try CalibrationText.checked(file) { () throws(CalibrationError) in try MagnetometerCalibrator.calibrate(fields, options: options) }
+        let held = collected.held
+        let result: MagnetometerCalibration
+        do {
+            result = try CalibrationText.checked(file) { () throws(CalibrationError) in try MagnetometerCalibrator.calibrate(log, options: options) }
+        } catch {
+            try log.check()   // a full disk, rather than what the fit made of the readings kept before it
+            throw error
+        }
+        try log.check()
         let shown = unit == "au" ? "a.u." : "µT"
         let t = CalibrationText.self
         var lines = [

@@ -40,7 +40,9 @@ struct EvaluateCommand: ParsableCommand {
         let configuration = try fusion.configuration(medianRate: scan.nominalRate)
         let reader = try RecordingSources.open(path: path, options: fusion.readOptions)
         let stages = try fusion.calibrationStages(schema: schema)
-        var sinks = SinkPair(OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer),
+        // 6D's heading alignment revisits every scored row's error: they are kept in a temporary file.
+        let errorLog = ValueLogFile<SIMD2<Double>>(purpose: "the heading errors of the 6D alignment")
+        var sinks = SinkPair(OrientationErrorSink(alignHeading: !configuration.reference.usesMagnetometer, errorLog: errorLog),
                              FusionFlagCounter(FuseCommand.countedFlags))
         let error: OrientationError
         let flags: [String: Int]
@@ -54,6 +56,7 @@ struct EvaluateCommand: ParsableCommand {
                           clock: AsFastAsPossible())
             (error, flags) = try run.run(into: &sinks).summary
         }
+        try errorLog.check()
         let rows = sinks.first.coverage
         guard error.count > 0 else { throw CommandError(Self.nothingScored(rows, hasMovement: schema.hasMovement, file: file)) }
         if json {

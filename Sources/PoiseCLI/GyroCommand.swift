@@ -172,14 +172,8 @@ struct GyroCommand: ParsableCommand {
         frames.finish(emit: emit)
         let sampleCount = rates.count
         if compareSmoothing {
-            // The comparison filters the raw rates with many settings: they are read into memory.
-            var times: [Double] = [], raw: [SIMD2<Double>] = []
-            times.reserveCapacity(sampleCount); raw.reserveCapacity(sampleCount)
-            for i in 0..<sampleCount {
-                let s = try rates.sample(i)
-                times.append(s.time); raw.append(s.raw)
-            }
-            let comparison = try AimSmoothingComparison(times: times, rates: raw, still: still, sampleRate: sampleRate)
+            // The comparison filters the raw rates with many settings, each reading them back from the spool.
+            let comparison = try AimSmoothingComparison(spool: rates, still: still, sampleRate: sampleRate)
             aimReport.comparison = comparison
             text += "kind,settings,lag_ms,jitter_degps,slow_step_ms,fast_step_ms,pareto\n"
             func ms(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "" }

@@ -283,7 +283,9 @@ public struct RecordingReport {
         // 6. Attitude.
         page.heading("Attitude from device-motion fusion")
         if let trace = raw.attitude {
-            let attitude = builder.attitude(trace, score: raw.score?.result)
+            let score = raw.score?.result
+            if let failure = raw.score?.failure { throw failure }
+            let attitude = builder.attitude(trace, score: score)
             attitudeError = attitude.error
             page.paragraph(attitude.narrative)
             for panel in attitude.angles { page.figure(panel.svg, caption: panel.caption) }

@@ -32,16 +32,24 @@ public struct DirectionCoverage: Sendable, Equatable {
 
     /// Coverage of the vectors `vector(i)` for i in 0..<count (nil: not counted).
     init(count total: Int, _ vector: (Int) -> SIMD3<Double>?) {
+        self.init(count: total) { step, add in
+            for index in stride(from: 0, to: total, by: step) { add(vector(index)) }
+        }
+    }
+
+    /// Coverage of `count` vectors kept elsewhere (a `ValueLog`): `vectors(step, add)` hands
+    /// `add` the vectors at `stride(from: 0, to: count, by: step)` in order (nil: not counted).
+    init(count total: Int, vectors: (_ step: Int, _ add: (SIMD3<Double>?) -> Void) -> Void) {
         var cells = [Bool](repeating: false, count: 200)
         var bins = [Bool](repeating: false, count: 3 * 360)
         var sum = SIMD3<Double>.zero
         var products = [Double](repeating: 0, count: 9)
         var n = 0
         let step = max(1, (total + Self.maximumCount - 1) / Self.maximumCount)
-        for index in stride(from: 0, to: total, by: step) {
-            guard let vector = vector(index) else { continue }
+        vectors(step) { vector in
+            guard let vector else { return }
             let length = (vector * vector).sum().squareRoot()
-            guard length > 0, length.isFinite else { continue }
+            guard length > 0, length.isFinite else { return }
             let u = vector / length
             n += 1
             sum += u

@@ -30,17 +30,25 @@ struct EllipsoidFit: Sendable, Equatable {
     ///   do not determine the quadric, or when the best quadric is not an ellipsoid.
     /// - Complexity: O(n) (one pass for the mean and scale, one for the normal equations).
     init(_ points: UnsafeBufferPointer<SIMD3<Double>>, include: UnsafeBufferPointer<Bool>, model: EllipsoidModel) throws(CalibrationError) {
+        try self.init(model: model) { body in
+            for i in points.indices where include.isEmpty || include[i] { body(points[i]) }
+        }
+    }
+
+    /// Fits `model` to the points `points` hands to its argument, in the same order on each of
+    /// its three calls (points kept outside the heap, such as a `ValueLog`).
+    init(model: EllipsoidModel, points: ((SIMD3<Double>) -> Void) -> Void) throws(CalibrationError) {
         let m = model.parameterCount
         var sum = SIMD3<Double>.zero
         var count = 0
-        for i in points.indices where include.isEmpty || include[i] { sum += points[i]; count += 1 }
+        points { p in sum += p; count += 1 }
         guard count >= m else {
             throw CalibrationError("\(count) usable samples cannot determine the \(m) unknowns of the \(model.rawValue) ellipsoid")
         }
         let mean = sum / Double(count)
         var spread = 0.0
-        for i in points.indices where include.isEmpty || include[i] {
-            let d = points[i] - mean
+        points { p in
+            let d = p - mean
             spread += (d * d).sum()
         }
         let scale = (spread / Double(count)).squareRoot()
@@ -57,21 +65,21 @@ struct EllipsoidFit: Sendable, Equatable {
             }
             switch model {
             case .full:
-                for i in points.indices where include.isEmpty || include[i] {
-                    let y = (points[i] - mean) * inverseScale
+                points { p in
+                    let y = (p - mean) * inverseScale
                     let t = 2 * y
                     add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.y * y.z, t.x * y.z, t.x * y.y, t.x, t.y, t.z,
                                0, 0, 0, 0, 0, 0, 0), 9)
                 }
             case .diagonal:
-                for i in points.indices where include.isEmpty || include[i] {
-                    let y = (points[i] - mean) * inverseScale
+                points { p in
+                    let y = (p - mean) * inverseScale
                     let t = 2 * y
                     add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 6)
                 }
             case .offset:
-                for i in points.indices where include.isEmpty || include[i] {
-                    let y = (points[i] - mean) * inverseScale
+                points { p in
+                    let y = (p - mean) * inverseScale
                     let t = 2 * y
                     add(SIMD16((y * y).sum(), t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 4)
                 }

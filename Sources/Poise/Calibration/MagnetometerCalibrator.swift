@@ -67,12 +67,30 @@ public enum MagnetometerCalibrator {
     ///   directions"), a fit that is not an ellipsoid, or more than half the samples rejected.
     /// - Complexity: O(n · iterations).
     public static func calibrate(_ fields: [SIMD3<Double>], options: Options = Options()) throws(CalibrationError) -> MagnetometerCalibration {
-        var finite = fields.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
-        let nonFinite = fields.count - finite.filter { $0 }.count
-        let clipped = Self.markClipped(fields, usable: &finite)
-        let finiteCount = finite.filter { $0 }.count
-        guard 2 * clipped <= fields.count - nonFinite else {
-            throw CalibrationError("\(clipped) of \(fields.count - nonFinite) samples sit at the largest or smallest reading of an axis: the magnetometer saturates (a magnet too close, or a range set too small); record again")
+        let readings = InMemoryValueLog<MagneticReading>()
+        for field in fields { readings.append(MagneticReading(field)) }
+        return try calibrate(readings, options: options)
+    }
+
+    /// Calibrates from the readings of a ``MagneticFieldCollector`` (its `readings`), kept in the
+    /// heap or elsewhere: every step is a pass over them in order (a few per rejection round),
+    /// and the fit's state per reading is kept in their marks, so a log outside the heap keeps
+    /// the memory fixed whatever the number of readings. The result equals that of
+    /// `calibrate(_:options:)` over the same fields, to the last bit. Check the log's `failure`
+    /// before using the result (or the error).
+    public static func calibrate(_ readings: any ValueLog<MagneticReading>, options: Options = Options()) throws(CalibrationError) -> MagnetometerCalibration {
+        let count = readings.count
+        var nonFinite = 0
+        readings.update { _, r in
+            r.marks = 0
+            r.usable = r.x.isFinite && r.y.isFinite && r.z.isFinite
+            r.included = r.usable
+            if !r.usable { nonFinite += 1 }
+        }
+        let clipped = Self.markClipped(readings)
+        let finiteCount = count - nonFinite - clipped
+        guard 2 * clipped <= count - nonFinite else {
+            throw CalibrationError("\(clipped) of \(count - nonFinite) samples sit at the largest or smallest reading of an axis: the magnetometer saturates (a magnet too close, or a range set too small); record again")
         }
         guard finiteCount >= options.minimumSamples else {
             throw CalibrationError("\(finiteCount) usable magnetometer samples\(nonFinite > 0 ? " (\(nonFinite) not finite)" : "")\(clipped > 0 ? " (\(clipped) saturated)" : ""); calibration needs at least \(options.minimumSamples), recorded while the device turns in all directions")
@@ -82,19 +100,27 @@ public enum MagnetometerCalibrator {
         // some differences contain): for Gaussian noise of σ per axis a difference has Maxwell-
         // distributed length with median 1.5382 · √2 σ, and the noise vector's RMS length is √3 σ.
         var mean = SIMD3<Double>.zero
-        for (v, ok) in zip(fields, finite) where ok { mean += v }
+        readings.forEach { _, r in if r.usable { mean += r.field } }
         mean /= Double(finiteCount)
         var spread = 0.0
         var differences: [Double] = []
-        let step = Swift.max(1, fields.count / Self.statisticsCount)
-        for i in fields.indices where finite[i] {
-            let d = fields[i] - mean
+        let step = Swift.max(1, count / Self.statisticsCount)
+        var previous: MagneticReading?
+        readings.forEach { i, r in
+            defer { previous = r }
+            guard r.usable else { return }
+            let d = r.field - mean
             spread += (d * d).sum()
-            if i % step == 0, i > 0, finite[i - 1] { let e = fields[i] - fields[i - 1]; differences.append((e * e).sum().squareRoot()) }
+            if i % step == 0, i > 0, let previous, previous.usable {
+                let e = r.field - previous.field
+                differences.append((e * e).sum().squareRoot())
+            }
         }
         spread = (spread / Double(finiteCount)).squareRoot()
         let noise = differences.isEmpty ? 0 : 3.squareRoot() * Self.median(differences) / (1.5382 * 2.squareRoot())
-        let raw = DirectionCoverage(count: fields.count) { finite[$0] ? fields[$0] - mean : nil }
+        let raw = DirectionCoverage(count: count) { step, add in
+            readings.forEach(every: step) { _, r in add(r.usable ? r.field - mean : nil) }
+        }
         guard spread >= options.minimumSpreadOverNoise * noise, spread > 0 else {
             throw CalibrationError("the device hardly turned: the readings vary by \(Self.text(spread)) (RMS about their mean, in the sensor's unit), no more than \(Int(options.minimumSpreadOverNoise)) × the sensor noise (\(Self.text(noise))); calibration needs a recording in which the device turns in all directions")
         }
@@ -102,16 +128,19 @@ public enum MagnetometerCalibrator {
         guard raw.thickness >= options.minimumThickness(options.model) / 2 else {
             throw undetermined(raw, options: options)
         }
-        var include = finite
         var iterations = 0
         var fit: EllipsoidFit
-        var correction: SensorCorrection
+        var correction = SensorCorrection(offset: .zero, matrix: .scaledIdentity(1))
         var strength = 0.0
-        var magnitudes = [Double](repeating: 0, count: fields.count)
+        /// The calibrated |B| of a reading.
+        func magnitude(_ r: MagneticReading) -> Double {
+            let c = correction.apply(r.field)
+            return (c * c).sum().squareRoot()
+        }
         while true {
             iterations += 1
             do throws(CalibrationError) {
-                fit = try EllipsoidFit(fields, include: include, model: options.model)
+                fit = try EllipsoidFit(model: options.model) { add in readings.forEach { _, r in if r.included { add(r.field) } } }
             } catch {
                 throw CalibrationError(error.message + "; the device turned \(raw.turnText): turn it in all directions")
             }
@@ -120,38 +149,40 @@ public enum MagnetometerCalibrator {
             strength = 1 / cubeRoot(root.values.map { Swift.max(0, $0).squareRoot() }.reduce(1, *))
             let matrix = root.map3 { strength * $0.squareRoot() }
             correction = SensorCorrection(offset: fit.center, matrix: matrix)
-            for i in fields.indices where finite[i] {
-                let c = correction.apply(fields[i])
-                magnitudes[i] = (c * c).sum().squareRoot()
-            }
             guard iterations < options.maximumIterations else { break }
             // Median and MAD of the kept samples' |B|, from at most 20 000 evenly spaced ones.
             var kept: [Double] = []
-            kept.reserveCapacity(Swift.min(fields.count, 2 * Self.statisticsCount))
-            let step = Swift.max(1, fields.count / Self.statisticsCount)
-            for i in stride(from: 0, to: fields.count, by: step) where include[i] { kept.append(magnitudes[i]) }
+            kept.reserveCapacity(Swift.min(count, 2 * Self.statisticsCount))
+            readings.forEach(every: step) { _, r in if r.included { kept.append(magnitude(r)) } }
             let median = Self.median(kept)
             for k in kept.indices { kept[k] = (kept[k] - median).magnitude }
             let deviation = 1.4826 * Self.median(kept)
             let limit = Swift.max(options.outlierThreshold * deviation, options.minimumOutlierFraction * strength)
             var changed = false
-            var next = include
-            for i in fields.indices where finite[i] {
-                let inside = (magnitudes[i] - median).magnitude <= limit
-                if inside != include[i] { next[i] = inside; changed = true }
+            var keptCount = 0
+            readings.update { _, r in
+                if r.usable {
+                    let inside = (magnitude(r) - median).magnitude <= limit
+                    if inside != r.included { r.included = inside; changed = true }
+                }
+                if r.included { keptCount += 1 }
             }
             if !changed { break }
-            let keptCount = next.filter { $0 }.count
             guard 2 * keptCount >= finiteCount else {
                 throw CalibrationError("more than half of the \(finiteCount) samples disagree with one field strength: the field was not steady (a magnet or steel nearby?); record again away from metal")
             }
-            include = next
         }
-        let kept = include.filter { $0 }.count
+        var kept = 0
         var squares = 0.0
-        for i in fields.indices where include[i] { squares += (magnitudes[i] - strength) * (magnitudes[i] - strength) }
-        let calibrated = fields.map { correction.apply($0) }
-        let coverage = DirectionCoverage(count: fields.count) { include[$0] ? calibrated[$0] : nil }
+        readings.forEach { _, r in
+            guard r.included else { return }
+            kept += 1
+            let m = magnitude(r)
+            squares += (m - strength) * (m - strength)
+        }
+        let coverage = DirectionCoverage(count: count) { step, add in
+            readings.forEach(every: step) { _, r in add(r.included ? correction.apply(r.field) : nil) }
+        }
         let coverageNeeded = options.model == .offset ? options.minimumShapeCoverage / 2 : options.minimumShapeCoverage
         guard coverage.thickness >= options.minimumThickness(options.model), coverage.sphereFraction >= coverageNeeded else {
             throw undetermined(coverage, options: options)
@@ -167,35 +198,45 @@ public enum MagnetometerCalibrator {
         if rejected * 10 > finiteCount {
             warnings.append("\(rejected) of \(finiteCount) samples (\(Int((Double(rejected) * 100 / Double(finiteCount)).rounded())) %) were left out as disturbed: the field was not steady during the recording")
         }
+        let before = MagnitudeSpread { add in readings.forEach { _, r in if r.included { add(r.field) } } }
+        let after = MagnitudeSpread { add in readings.forEach { _, r in if r.included { add(correction.apply(r.field)) } } }
+        let afterAll = MagnitudeSpread { add in readings.forEach { _, r in if r.usable { add(correction.apply(r.field)) } } }
         return MagnetometerCalibration(
             correction: correction, model: options.model, fieldStrength: strength,
             residual: (squares / Double(kept)).squareRoot(),
-            before: MagnitudeSpread(fields, include: include), after: MagnitudeSpread(calibrated, include: include),
-            afterAll: MagnitudeSpread(calibrated, include: finite), coverage: coverage,
-            samples: fields.count, rejected: rejected, nonFinite: nonFinite, saturated: clipped, iterations: iterations, warnings: warnings)
+            before: before, after: after, afterAll: afterAll, coverage: coverage,
+            samples: count, rejected: rejected, nonFinite: nonFinite, saturated: clipped, iterations: iterations, warnings: warnings)
     }
 
-    /// Marks as unusable the samples sitting at an axis's largest or smallest reading when at
-    /// least 0.5 % of the samples (and at least 10) share that exact value: a saturated sensor
-    /// repeats its limit, a good one reaches its extremes once or twice. Returns how many.
-    static func markClipped(_ fields: [SIMD3<Double>], usable: inout [Bool]) -> Int {
+    /// Marks as unusable the readings sitting at an axis's largest or smallest reading when at
+    /// least 0.5 % of the usable readings (and at least 10) share that exact value: a saturated
+    /// sensor repeats its limit, a good one reaches its extremes once or twice. Returns how many.
+    static func markClipped(_ readings: any ValueLog<MagneticReading>) -> Int {
         var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
         var count = 0
-        for (v, ok) in zip(fields, usable) where ok { low = pointwiseMin(low, v); high = pointwiseMax(high, v); count += 1 }
+        readings.forEach { _, r in
+            guard r.usable else { return }
+            low = pointwiseMin(low, r.field); high = pointwiseMax(high, r.field); count += 1
+        }
         let needed = Swift.max(10, count / 200)
         var atLow = SIMD3<Int>.zero, atHigh = SIMD3<Int>.zero
-        for (v, ok) in zip(fields, usable) where ok {
+        readings.forEach { _, r in
+            guard r.usable else { return }
+            let v = r.field
             for axis in 0..<3 {
                 if v[axis] == low[axis] { atLow[axis] += 1 }
                 if v[axis] == high[axis] { atHigh[axis] += 1 }
             }
         }
         var clipped = 0
-        for i in fields.indices where usable[i] {
+        readings.update { _, r in
+            guard r.usable else { return }
+            let v = r.field
             // An axis that never changed (low = high) did not saturate: the device did not turn.
-            for axis in 0..<3 where low[axis] < high[axis] && ((atLow[axis] >= needed && fields[i][axis] == low[axis])
-                || (atHigh[axis] >= needed && fields[i][axis] == high[axis])) {
-                usable[i] = false
+            for axis in 0..<3 where low[axis] < high[axis] && ((atLow[axis] >= needed && v[axis] == low[axis])
+                || (atHigh[axis] >= needed && v[axis] == high[axis])) {
+                r.usable = false
+                r.included = false
                 clipped += 1
                 break
             }

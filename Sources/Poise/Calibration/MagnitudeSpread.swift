@@ -11,8 +11,16 @@ public struct MagnitudeSpread: Sendable, Equatable {
 
     /// Spread of the lengths of `vectors` whose `include` entry is true (all when empty).
     public init(_ vectors: [SIMD3<Double>], include: [Bool] = []) {
+        self.init { add in
+            for (i, v) in vectors.enumerated() where include.isEmpty || include[i] { add(v) }
+        }
+    }
+
+    /// Spread of the lengths of the vectors `vectors` hands to its argument (vectors kept
+    /// elsewhere, such as a `ValueLog`).
+    init(vectors: ((SIMD3<Double>) -> Void) -> Void) {
         var sum = 0.0, sumSquares = 0.0, n = 0
-        for (i, v) in vectors.enumerated() where include.isEmpty || include[i] {
+        vectors { v in
             let length = (v * v).sum().squareRoot()
             sum += length; sumSquares += length * length; n += 1
         }

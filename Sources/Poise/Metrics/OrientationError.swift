@@ -9,12 +9,16 @@
 /// Feed scored samples with `add`, then read `result(alignHeading:)`. With heading alignment
 /// (for 6D estimates, whose heading is only defined up to a constant) the estimate is first
 /// rotated about the vertical by the one constant angle that minimises the heading RMSE.
-/// Keeps 16 bytes per scored sample for the alignment, which needs all of them; an accumulator
-/// made with `keepsErrors: false` keeps none and sums as it goes (fixed memory, the same result
+/// Keeps 16 bytes per scored sample for the alignment, which needs all of them (in the heap, or
+/// in the `ValueLog` given to `init(errorLog:)`, such as a temporary file); an accumulator made
+/// with `keepsErrors: false` keeps none and sums as it goes (fixed memory, the same result
 /// without alignment to the last bit).
 public struct OrientationErrorAccumulator: Sendable {
-    /// (w, z) of each scored error quaternion, sign-normalised to w ≥ 0 (with `keepsErrors`).
+    /// (w, z) of each scored error quaternion, sign-normalised to w ≥ 0 (with `keepsErrors`,
+    /// unless `log` keeps them).
     private var errors: [SIMD2<Double>] = []
+    /// Where the errors are kept instead of `errors` (`init(errorLog:)`).
+    private let log: (any ValueLog<SIMD2<Double>>)?
     private var inclinationSquareSum: Double = 0
     /// Without `keepsErrors`: the squared total and heading errors summed as they come.
     private var totalSquareSum: Double = 0
@@ -24,11 +28,24 @@ public struct OrientationErrorAccumulator: Sendable {
     public let keepsErrors: Bool
 
     /// An accumulator that keeps every scored error, for either result.
-    public init() { keepsErrors = true }
+    public init() { keepsErrors = true; log = nil }
 
     /// - Parameter keepsErrors: keep every scored error (16 bytes each) for the heading
     ///   alignment; `false` for a fixed memory when the heading is not aligned (9D).
-    public init(keepsErrors: Bool) { self.keepsErrors = keepsErrors }
+    public init(keepsErrors: Bool) { self.keepsErrors = keepsErrors; log = nil }
+
+    /// An accumulator that keeps every scored error, for either result, in `errorLog` (empty;
+    /// one (w, z) value per scored sample), read back in order by `result`: the same results
+    /// as in the heap, to the last bit. The accumulator and its copies share the log: give each
+    /// accumulator its own, and check `failure` before using a result.
+    public init(errorLog: any ValueLog<SIMD2<Double>>) {
+        precondition(errorLog.count == 0, "an empty log")
+        keepsErrors = true
+        log = errorLog
+    }
+
+    /// The error log's failure (a full disk), if any: the result is not valid then.
+    public var failure: (any Error)? { log?.failure }
 
     /// Number of scored samples.
     public var count: Int { scored }
@@ -43,7 +60,9 @@ public struct OrientationErrorAccumulator: Sendable {
         let inclination = 2 * Double.acos(wz)
         inclinationSquareSum += inclination * inclination
         scored += 1
-        if keepsErrors {
+        if let log {
+            log.append(SIMD2(e.w, e.z))
+        } else if keepsErrors {
             errors.append(SIMD2(e.w, e.z))
         } else {
             let (t, h) = Self.totalAndHeading(w: e.w, z: e.z)
@@ -73,7 +92,7 @@ public struct OrientationErrorAccumulator: Sendable {
         if keepsErrors {
             alpha = aligns ? bestAlignment() : 0
             let (c, s) = (Double.cos(alpha / 2), Double.sin(alpha / 2))
-            for e in errors {
+            forEachError { e in
                 let (t, h) = Self.totalAndHeading(w: c * e.x - s * e.y, z: c * e.y + s * e.x)
                 total += t * t; heading += h * h
             }
@@ -89,30 +108,42 @@ public struct OrientationErrorAccumulator: Sendable {
     /// The α minimising Σ wrap(ψᵢ + α)²: a coarse scan over a subsample (the cost is not convex
     /// because of the wrap), then Newton steps on all samples (exact within the basin).
     private func bestAlignment() -> Double {
-        let psi = errors.map { 2 * Double.atan2(y: $0.y, x: $0.x) }
+        // The heading error angle ψ of a kept (w, z).
+        func psi(_ e: SIMD2<Double>) -> Double { 2 * Double.atan2(y: e.y, x: e.x) }
         func wrap(_ a: Double) -> Double {
             var r = a.truncatingRemainder(dividingBy: 2 * .pi)
             if r > .pi { r -= 2 * .pi } else if r <= -.pi { r += 2 * .pi }
             return r
         }
-        let stride = Swift.max(1, psi.count / 2000)
+        let count = log?.count ?? errors.count
+        var subsample: [Double] = []
+        forEachError(every: Swift.max(1, count / 2000)) { subsample.append(psi($0)) }
         var best = (cost: Double.infinity, alpha: 0.0)
         for k in 0..<360 {
             let a = Double(k) * (2 * .pi / 360) - .pi
             var cost = 0.0
-            var i = 0
-            while i < psi.count { let d = wrap(psi[i] + a); cost += d * d; i += stride }
+            for p in subsample { let d = wrap(p + a); cost += d * d }
             if cost < best.cost { best = (cost, a) }
         }
         var alpha = best.alpha
         for _ in 0..<50 {
             var sum = 0.0
-            for p in psi { sum += wrap(p + alpha) }
-            let step = sum / Double(psi.count)
+            forEachError { sum += wrap(psi($0) + alpha) }
+            let step = sum / Double(count)
             alpha = wrap(alpha - step)
             if step.magnitude < 1e-13 { break }
         }
         return alpha
+    }
+
+    /// Calls `body` with the kept errors at `stride(from: 0, to: count, by: step)`, in order.
+    private func forEachError(every step: Int = 1, _ body: (SIMD2<Double>) -> Void) {
+        if let log {
+            log.forEach(every: step) { _, e in body(e) }
+        } else {
+            var i = 0
+            while i < errors.count { body(errors[i]); i += step }
+        }
     }
 }
 

@@ -64,7 +64,9 @@ struct RawPass: Sink {
             configuration.reference = hasMagnetometer ? .magneticNorthZVertical : .arbitraryZVertical
             let nine = configuration.reference.usesMagnetometer
             pipeline = Pipeline([DeviceMotionStage(configuration: configuration)])
-            score = OrientationErrorSink(alignHeading: !nine)
+            // 6D's heading alignment revisits every scored row's error: kept in a temporary file.
+            score = nine ? OrientationErrorSink(alignHeading: false)
+                : OrientationErrorSink(alignHeading: true, errorLog: ValueLogFile<SIMD2<Double>>(purpose: "the heading errors of the 6D alignment"))
             attitude = AttitudeTrace(duration: duration, buckets: ReportFigures.buckets, nine: nine, hasTruth: hasTruth)
         }
     }

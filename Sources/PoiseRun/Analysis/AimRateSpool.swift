@@ -47,6 +47,29 @@ public final class AimRateSpool {
         return Sample(time: f[0], raw: SIMD2(f[1], f[2]), smoothed: SIMD2(f[3], f[4]))
     }
 
+    /// Calls `body` with the samples in order, in chunks of at most `size`: the index of the
+    /// chunk's first sample, its times (s) and raw turn rates (°/s).
+    ///
+    /// - Throws: `RecordingError` when the file cannot be read back, or what `body` throws.
+    public func forEachChunk(size: Int = 4096,
+                             _ body: (Int, UnsafeBufferPointer<Double>, UnsafeBufferPointer<SIMD2<Double>>) throws -> Void) throws {
+        var times = [Double](repeating: 0, count: size), raw = [SIMD2<Double>](repeating: .zero, count: size)
+        var start = 0
+        while start < count {
+            let n = min(size, count - start)
+            for k in 0..<n {
+                let s = try sample(start + k)
+                times[k] = s.time; raw[k] = s.raw
+            }
+            try times.withUnsafeBufferPointer { t in
+                try raw.withUnsafeBufferPointer { r in
+                    try body(start, UnsafeBufferPointer(rebasing: t[0..<n]), UnsafeBufferPointer(rebasing: r[0..<n]))
+                }
+            }
+            start += n
+        }
+    }
+
     /// The lag of the smoothed rates behind the raw ones over the moving `segments` (see
     /// `Poise.lag`; segments of at most `maximumShift` samples are skipped).
     public func lag(segments: [Range<Int>], sampleRate: Double, maximumShift: Int) throws -> LagResult? {

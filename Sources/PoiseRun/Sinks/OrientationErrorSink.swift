@@ -44,6 +44,17 @@ public struct OrientationErrorSink: Sink, Sendable {
         accumulator = OrientationErrorAccumulator(keepsErrors: alignHeading)
     }
 
+    /// A sink that keeps the errors for the heading alignment in `errorLog` (empty), such as a
+    /// `ValueLogFile`, so that its memory does not grow with the recording; without alignment
+    /// it keeps none and the log stays empty. Check `failure` (the log's) before the result.
+    public init(alignHeading: Bool, errorLog: any ValueLog<SIMD2<Double>>) {
+        self.alignHeading = alignHeading
+        accumulator = alignHeading ? OrientationErrorAccumulator(errorLog: errorLog) : OrientationErrorAccumulator(keepsErrors: false)
+    }
+
+    /// The error log's failure (a full disk), if any: the result is not valid then.
+    public var failure: (any Error)? { accumulator.failure }
+
     /// Scores one record.
     public mutating func receive(_ record: ProcessedSample) {
         coverage.add(record.input)
