@@ -33,8 +33,9 @@ public struct AllanDeviationAccumulator: Sendable {
     private let sizeSet: AllanClusterSizes?
     private var offsets: [Double]
     private var running: [Double]
-    /// Channel c's Xⱼ for global j in `base ..< base + stored` at `history[c · capacity + j − base]`.
-    private var history: [Double]
+    /// Channel c's Xⱼ for global j in `base ..< base + stored` at `history[c][j − base]` (one row
+    /// of `capacity` per channel, so that growing replaces one row at a time).
+    private var history: [[Double]]
     private var capacity: Int
     private var base = 0
     private var stored = 0
@@ -75,8 +76,9 @@ public struct AllanDeviationAccumulator: Sendable {
         offsets = Array(repeating: 0, count: channelCount)
         running = Array(repeating: 0, count: channelCount)
         let longest = 2 * maximumClusterSize + 1 + Self.blockLength
-        capacity = Swift.max(Self.blockLength, Swift.min(longest + longest / 2, Swift.max(expectedCount + 1, Self.blockLength)))
-        history = Array(repeating: 0, count: capacity * channelCount)
+        let capacity = Swift.max(Self.blockLength, Swift.min(longest + longest / 2, Swift.max(expectedCount + 1, Self.blockLength)))
+        self.capacity = capacity
+        history = (0..<channelCount).map { _ in [Double](repeating: 0, count: capacity) }
         sums = Array(repeating: Array(repeating: 0, count: sizes.count), count: channelCount)
     }
 
@@ -108,17 +110,17 @@ public struct AllanDeviationAccumulator: Sendable {
             for c in 0..<channelCount {
                 let first = value(c, 0)
                 offsets[c] = first.isFinite ? first : 0
-                history[c * capacity] = 0
+                history[c][0] = 0
             }
             stored = 1
         }
         let chunk = Swift.min(wanted, capacity - stored)
-        let capacity = self.capacity, stored = self.stored, count = self.count
-        history.withUnsafeMutableBufferPointer { x in
-            for c in 0..<channelCount {
+        let stored = self.stored, count = self.count
+        for c in 0..<channelCount {
+            history[c].withUnsafeMutableBufferPointer { x in
                 var sum = running[c]
                 let offset = offsets[c]
-                let row = x.baseAddress! + c * capacity + stored
+                let row = x.baseAddress! + stored
                 if firstNonFiniteIndex[c] == nil {
                     for i in 0..<chunk {
                         let v = value(c, i)
@@ -168,9 +170,9 @@ public struct AllanDeviationAccumulator: Sendable {
         var tileStart = processed
         while tileStart < end {
             let tileEnd = Swift.min(end, tileStart + Self.tileLength)
-            history.withUnsafeBufferPointer { x in
-                for c in 0..<channelCount {
-                    let row = x.baseAddress! + c * capacity
+            for c in 0..<channelCount {
+                history[c].withUnsafeBufferPointer { x in
+                    let row = x.baseAddress!
                     for (index, m) in clusterSizes.enumerated() {
                         let low = Swift.max(tileStart, 2 * m)
                         guard low < tileEnd else { continue }
@@ -185,30 +187,33 @@ public struct AllanDeviationAccumulator: Sendable {
 
     /// Sums the pending terms, drops the sums no future term needs, and makes room for the next
     /// block: at least `blockLength` and half the kept history, so that moving the kept history
-    /// costs at most two copies per sample.
+    /// costs at most two copies per sample. Growing replaces the rows one at a time, so the old
+    /// and the new history are never both whole in memory.
     private mutating func flush() {
         sumPending()
         let newBase = Swift.max(base, processed - 2 * maximumClusterSize - 1)
         let keep = base + stored - newBase
         let shift = newBase - base
         let room = Swift.max(Self.blockLength, keep / 2)
-        let old = capacity
-        if keep + room > capacity { capacity = keep + room }
+        let grows = keep + room > capacity
+        if grows { capacity = keep + room }
         // Re-centre the kept sums on the first of them: the terms do not change (their
         // coefficients add to zero) and the numbers stay small.
-        var fresh = capacity == old ? [] : [Double](repeating: 0, count: capacity * channelCount)
-        history.withUnsafeMutableBufferPointer { x in
-            for c in 0..<channelCount {
-                let centre = x[c * old + shift]
-                if fresh.isEmpty {
-                    for j in 0..<keep { x[c * old + j] = x[c * old + shift + j] - centre }
-                } else {
-                    for j in 0..<keep { fresh[c * capacity + j] = x[c * old + shift + j] - centre }
+        for c in 0..<channelCount {
+            let centre = history[c][shift]
+            if grows {
+                var fresh = [Double](repeating: 0, count: capacity)
+                history[c].withUnsafeBufferPointer { x in
+                    for j in 0..<keep { fresh[j] = x[shift + j] - centre }
                 }
-                running[c] -= centre
+                history[c] = fresh
+            } else {
+                history[c].withUnsafeMutableBufferPointer { x in
+                    for j in 0..<keep { x[j] = x[shift + j] - centre }
+                }
             }
+            running[c] -= centre
         }
-        if !fresh.isEmpty { history = fresh }
         base = newBase
         stored = keep
     }
