@@ -1,4 +1,4 @@
-/// The result of ``MagnetometerCalibrator/calibrate(_:options:)``: the hard-iron offset and
+/// The result of ``MagnetometerCalibrator/calibrate(_:options:)-([SIMD3<Double>],_)``: the hard-iron offset and
 /// soft-iron matrix, and the evidence for them.
 public struct MagnetometerCalibration: Sendable, Equatable {
     /// calibrated = matrix · (raw − offset): offset = hard iron (the field's unit), matrix = soft

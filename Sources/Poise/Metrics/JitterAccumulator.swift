@@ -200,16 +200,21 @@ public struct JitterAccumulator<Value: SignalValue>: Sendable {
         dropOldest(low - self.low)
     }
 
-    /// Forgets the `dropped` oldest items (they left every window), compacting the storage now
-    /// and then.
+    /// Forgets the `dropped` oldest items (they left every window), compacting the storage once
+    /// the forgotten items are at least ``compactionThreshold`` and as many as those held (each
+    /// item is moved about once; the storage stays within a few windows' items, which matters to
+    /// a sweep holding one accumulator per setting).
     mutating func dropOldest(_ dropped: Int) {
         head += dropped
         low += dropped
-        if head >= 1024 && 2 * head >= times.count {
+        if head >= Self.compactionThreshold && 2 * head >= times.count {
             times.removeFirst(head)
             outputs.removeFirst(head)
             if measuresInput { inputs.removeFirst(head) }
             head = 0
         }
     }
+
+    /// Forgotten items that trigger a compaction of the storage (with as many held).
+    static var compactionThreshold: Int { 256 }
 }

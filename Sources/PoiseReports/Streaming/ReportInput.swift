@@ -76,8 +76,9 @@ public struct ReportInput {
         }
     }
 
-    /// Rows read at a time in each pass.
-    static let chunkSize = 16_384
+    /// Rows read at a time in each pass. A chunk is held several times at once (parsed ahead,
+    /// waiting, in the run, gathered for a chunk pass), at about 200 bytes a sample.
+    static let chunkSize = 4096
 
     /// One pass: a `Run` of `pipeline` over the recording into `sink`, whose summary it returns;
     /// the next samples are parsed in another thread while the sinks work (`PrefetchedSource`).

@@ -191,8 +191,10 @@ final class SettingRun: @unchecked Sendable {
             }
         }
 
-        /// Samples filtered per call to the filter (the outputs of one block are held).
-        static let block = 1024
+        /// Samples filtered per call to the filter (the outputs of one block are held, and a run
+        /// of still samples reaches the jitter's storage one block at a time: with a hundred
+        /// settings, both are multiplied by a hundred).
+        static let block = 256
     }
 
     init(filter: AnyFilter<SIMD3<Double>>, maximumShift: Int) {

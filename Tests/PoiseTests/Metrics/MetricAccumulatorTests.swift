@@ -107,6 +107,35 @@ import Testing
         #expect(runs.result.jitter.bitPattern == single.result.jitter.bitPattern)
     }
 
+    /// The storage (items held plus those forgotten but not yet compacted away) of one long
+    /// segment fed in runs of 256, as a sweep's setting feeds it, stays within two windows' items
+    /// and a run: a sweep holds one accumulator per setting.
+    @Test func storageOfALongSegmentFedInRunsStaysWithinTwoWindowsAndARun() {
+        let rate = 285.7, run = 256
+        let count = Int(60 * rate)
+        let times = (0..<count).map { Double($0) / rate }
+        let values = (0..<count).map { SIMD3<Double>(Double($0 % 7) * 0.01, 0, 1) }
+        var accumulator = JitterAccumulator<SIMD3<Double>>(window: 1, measuresInput: false)
+        var largestStorage = 0
+        var start = 0
+        while start < count {
+            let end = min(count, start + run)
+            times.withUnsafeBufferPointer { t in
+                values.withUnsafeBufferPointer { y in
+                    accumulator.add(times: UnsafeBufferPointer(rebasing: t[start..<end]), outputs: UnsafeBufferPointer(rebasing: y[start..<end]),
+                                    inputs: UnsafeBufferPointer(rebasing: y[start..<end]))
+                }
+            }
+            largestStorage = max(largestStorage, accumulator.times.count, accumulator.outputs.count)
+            start = end
+        }
+        accumulator.endSegment(keep: true)
+        // Every item but those within half a window of the segment's ends.
+        #expect(abs(accumulator.result.evaluatedSamples - (count - Int(rate))) <= 2)
+        #expect(largestStorage > run)
+        #expect(largestStorage <= 2 * (Int(rate) + 2) + run)
+    }
+
     @Test func jitterAccumulatorWithoutSegmentsIsEmpty() {
         var accumulator = JitterAccumulator<Double>()
         accumulator.endSegment(keep: true)
