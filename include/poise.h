@@ -58,9 +58,10 @@ extern "C" {
  *  Python package, pkg-config and CMake read it from here). "MAJOR.MINOR.PATCH". */
 #define POISE_VERSION "0.10.0"
 
-/** Version of this header's API; changes when a signature or struct layout changes, and is the
- *  number in the shared library's SONAME (libpoise.so.POISE_API_VERSION). include/poise.abi holds
- *  the fingerprint of the declarations it stands for (scripts/check_abi.sh). */
+/** Version of this header's API; changes when a signature, struct layout or constant changes
+ *  (not when a function or constant is only added), and is the number in the shared library's
+ *  SONAME (libpoise.so.POISE_API_VERSION). include/poise.abi holds the declarations it stands
+ *  for (scripts/check_abi.sh). */
 #define POISE_API_VERSION 5
 
 /* ------------------------------------------------------------------------------------------ */
@@ -258,8 +259,8 @@ typedef struct poise_fusion_config {
     double magnetic_direction_gain_factor; /* heading gain fraction when it fails; default 0.25 */
     double output_prediction;             /* s, attitude outputs carried ahead with the rate (sensor delay); default 0 (as VQF) */
     int32_t fixed_time_step;              /* 1: every sample integrates 1/sample_rate whatever its timestamp (VQF's Ts); default 0 (VQF: 1).
-                                           * 1 also turns off the bias hold-off after a saturated gyroscope sample (VQF has none;
-                                           * saturationBiasHoldOff, 9 s by default, docs/fusion.md) */
+                                           * 1 also sets the hold-off after a saturated gyroscope sample to 0 (VQF has none), 0
+                                           * keeps its 9 s; poise_fusion_set_saturation_bias_hold_off chooses it on a handle */
 } poise_fusion_config;
 
 /** Poise's defaults (as DeviceMotionConfiguration()) at `sample_rate` Hz. */
@@ -360,6 +361,25 @@ poise_status poise_fusion_set_threads(poise_fusion *fusion, int32_t threads, poi
 /** The threads chosen with poise_fusion_set_threads (1 unless set). */
 poise_status poise_fusion_get_threads(const poise_fusion *fusion, int32_t *threads, poise_error *err);
 
+/**
+ * The hold-off after a saturated gyroscope sample (POISE_FLAG bit 1 << 7), seconds, finite, 0
+ * to 1e7 (Swift DeviceMotionConfiguration.saturationBiasHoldOff; docs/fusion.md): for this long
+ * after a clipped rotation rate there is no in-motion bias measurement and no field-direction
+ * test (magnetic_direction_threshold), and the clip restarts the inclination low-pass; 0 = off
+ * (a clip then changes nothing, as in VQF). Not a field of poise_fusion_config (that would change
+ * its layout): poise_fusion_create takes 0 with fixed_time_step 1 and 9 s with 0, and this call
+ * sets it on the handle. Setting it puts the estimator back in its initial state (as
+ * poise_fusion_reset, which then keeps the setting), so call it before the first sample.
+ * Out of range or not finite: POISE_ERROR_INVALID_ARGUMENT and the handle unchanged.
+ * poise_fusion_get_config cannot report it (poise_fusion_get_saturation_bias_hold_off does), and
+ * saved state records it (restoring into a handle with another hold-off is POISE_ERROR_STATE).
+ */
+poise_status poise_fusion_set_saturation_bias_hold_off(poise_fusion *fusion, double seconds, poise_error *err);
+
+/** The hold-off after a saturated gyroscope sample on this handle, seconds (0 = off). */
+poise_status poise_fusion_get_saturation_bias_hold_off(const poise_fusion *fusion, double *seconds,
+                                                       poise_error *err);
+
 /** The offline smoother's settings (Swift DeviceMotionSmoother.defaultConfiguration): Poise's
  *  defaults with magnetometer_time_constant 20 s and magnetic_direction_threshold 0 (no
  *  field-direction test); `reference` a poise_reference. */
@@ -374,7 +394,8 @@ poise_status poise_fusion_config_offline(poise_fusion_config *config, double sam
  * zero-phase inclination; see docs/fusion.md). The rotation rate written is the corrected one less the bias. Inputs, units and frames as poise_fusion_update_buffer;
  * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 240 bytes per
  * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
- * when a setting is out of range. With poise_fusion_config_vqf's settings this is still the
+ * when a setting is out of range. The hold-off after a saturated gyroscope sample is 0 with
+ * fixed_time_step 1 and 9 s otherwise (poise_fusion_create's rule). With poise_fusion_config_vqf's settings this is still the
  * smoother, not VQF's offlineVQF (Swift OfflineVQF, `poise fuse --preset vqf --offline`).
  */
 poise_status poise_fusion_smooth(const poise_fusion_config *config, size_t count, const double *times,

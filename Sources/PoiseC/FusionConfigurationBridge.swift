@@ -55,6 +55,15 @@ enum FusionConfigurationBridge {
         return o
     }
 
+    /// Times and time constants, s: finite, in [0 or >0, 1e7] (about four months; far longer
+    /// ones make the low-pass coefficients subnormal, and updates thousands of times slower).
+    static func duration(_ value: Double, _ name: String, zeroAllowed: Bool = false) throws(CError) -> Double {
+        guard value.isFinite, zeroAllowed ? value >= 0 : value > 0, value <= 1e7 else {
+            throw .invalid("\(name) must be a finite number \(zeroAllowed ? ">=" : ">") 0 and <= 1e7 s, got \(value)")
+        }
+        return value
+    }
+
     /// The Swift configuration of `o`, or `POISE_ERROR_INVALID_ARGUMENT` naming the first bad field.
     static func configuration(_ o: poise_fusion_config) throws(CError) -> DeviceMotionConfiguration {
         func positive(_ value: Double, _ name: String) throws(CError) -> Double {
@@ -69,13 +78,8 @@ enum FusionConfigurationBridge {
             guard value.isFinite else { throw .invalid("\(name) must be finite, got \(value)") }
             return value
         }
-        /// Times and time constants, s: finite, in [0 or >0, 1e7] (about four months; far longer
-        /// ones make the low-pass coefficients subnormal, and updates thousands of times slower).
         func duration(_ value: Double, _ name: String, zeroAllowed: Bool = false) throws(CError) -> Double {
-            guard value.isFinite, zeroAllowed ? value >= 0 : value > 0, value <= 1e7 else {
-                throw .invalid("\(name) must be a finite number \(zeroAllowed ? ">=" : ">") 0 and <= 1e7 s, got \(value)")
-            }
-            return value
+            try FusionConfigurationBridge.duration(value, name, zeroAllowed: zeroAllowed)
         }
         func flag(_ value: Int32, _ name: String) throws(CError) -> Bool {
             guard value == 0 || value == 1 else { throw .invalid("\(name) must be 0 or 1, got \(value)") }
@@ -131,8 +135,9 @@ enum FusionConfigurationBridge {
         c.magneticDirectionGainFactor = try nonNegative(o.magnetic_direction_gain_factor, "magnetic_direction_gain_factor")
         c.outputPrediction = try nonNegative(o.output_prediction, "output_prediction")
         c.fixedTimeStep = try flag(o.fixed_time_step, "fixed_time_step")
-        // No field of its own: VQF's fixed sample time goes with VQF's handling of a clipped
-        // gyroscope (none), the defaults' time step with the defaults' hold-off.
+        // No field of its own (poise_fusion_set_saturation_bias_hold_off sets it on a handle):
+        // VQF's fixed sample time goes with VQF's handling of a clipped gyroscope (none), the
+        // defaults' time step with the defaults' hold-off.
         if c.fixedTimeStep { c.saturationBiasHoldOff = 0 }
         return c
     }

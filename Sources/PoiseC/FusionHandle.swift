@@ -146,6 +146,28 @@ public func cFusionGetThreads(_ handle: OpaquePointer?, _ threads: UnsafeMutable
     }
 }
 
+@_cdecl("poise_fusion_set_saturation_bias_hold_off")
+public func cFusionSetSaturationBiasHoldOff(_ handle: OpaquePointer?, _ seconds: Double,
+                                            _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        var configuration = box.pointee.payload.estimator.configuration
+        configuration.saturationBiasHoldOff = try FusionConfigurationBridge.duration(seconds, "saturation_bias_hold_off", zeroAllowed: true)
+        // A new estimator in its initial state: the setting shapes the state from the first sample.
+        box.pointee.payload.estimator = DeviceMotionEstimator(configuration: configuration)
+    }
+}
+
+@_cdecl("poise_fusion_get_saturation_bias_hold_off")
+public func cFusionGetSaturationBiasHoldOff(_ handle: OpaquePointer?, _ seconds: UnsafeMutablePointer<Double>?,
+                                            _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        guard let seconds else { throw .null("seconds") }
+        seconds.pointee = box.pointee.payload.estimator.configuration.saturationBiasHoldOff
+    }
+}
+
 @_cdecl("poise_fusion_update_buffer")
 public func cFusionUpdateBuffer(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
                                 _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,

@@ -190,6 +190,91 @@ import Testing
         #expect(poise_fusion_set_threads(nil, 1, nil) == POISE_ERROR_INVALID_HANDLE)
     }
 
+    /// The hold-off after a saturated gyroscope sample is the handle's to choose: on a clipped
+    /// gyroscope 0 and 9 s give different outputs, each equal bit for bit to the Swift estimator
+    /// with the same `saturationBiasHoldOff`; without the call it follows fixed_time_step (9 s
+    /// for the defaults, 0 for VQF's); setting it starts the estimator again and keeps it across
+    /// poise_fusion_reset; bad values are refused with the setting unchanged; saved state
+    /// records it.
+    @Test func saturationHoldOffIsSetOnTheHandle() throws {
+        let n = 3000
+        var recording = Recording(count: n)
+        // The turn about z (1.2 rad/s) clips at 1.1 rad/s (a plateau counts from 1 rad/s).
+        let limit = 1.1
+        recording.gyr = recording.gyr.map { min(max($0, -limit), limit) }
+        var c = poise_fusion_config(), vqf = poise_fusion_config()
+        _ = poise_fusion_config_default(&c, 100, nil)
+        _ = poise_fusion_config_vqf(&vqf, 100, 2, nil)
+        var seconds = -1.0
+        for (config, expected) in [(c, 9.0), (vqf, 0.0)] {
+            let fusion = try makeFusion(config)
+            #expect(poise_fusion_get_saturation_bias_hold_off(fusion, &seconds, nil) == POISE_OK && seconds == expected)
+            poise_fusion_destroy(fusion, nil)
+        }
+        func run(_ holdOff: Double?) throws -> (attitude: [Double], bias: [Double], flags: [UInt32]) {
+            let fusion = try makeFusion(c)
+            defer { poise_fusion_destroy(fusion, nil) }
+            if let holdOff {
+                // Samples before the call are forgotten: the estimator starts again.
+                #expect(poise_fusion_update_buffer(fusion, 500, recording.times, recording.acc, recording.gyr, recording.mag, nil, nil) == POISE_OK)
+                var error = poise_error()
+                #expect(poise_fusion_set_saturation_bias_hold_off(fusion, holdOff, &error) == POISE_OK, "\(message(error))")
+            }
+            var attitude = [Double](repeating: 0, count: 4 * n), bias = [Double](repeating: 0, count: 3 * n)
+            var flags = [UInt32](repeating: 0, count: n)
+            let status = attitude.withUnsafeMutableBufferPointer { q in bias.withUnsafeMutableBufferPointer { b in flags.withUnsafeMutableBufferPointer { f in
+                var outputs = poise_fusion_outputs(attitude: q.baseAddress, gravity: nil, user_acceleration: nil,
+                                                   rotation_rate: nil, bias: b.baseAddress, heading: nil, flags: f.baseAddress)
+                return poise_fusion_update_buffer(fusion, n, recording.times, recording.acc, recording.gyr, recording.mag, &outputs, nil)
+            } } }
+            #expect(status == POISE_OK)
+            return (attitude, bias, flags)
+        }
+        func swift(_ holdOff: Double) -> (attitude: [Double], bias: [Double], flags: [UInt32]) {
+            var configuration = DeviceMotionConfiguration(sampleRate: 100)
+            configuration.saturationBiasHoldOff = holdOff
+            var estimator = DeviceMotionEstimator(configuration: configuration)
+            var result: (attitude: [Double], bias: [Double], flags: [UInt32]) = ([], [], [])
+            for i in 0..<n {
+                let (a, w, m) = recording.sample(i)
+                let motion = estimator.process(time: recording.times[i], acceleration: a, rotationRate: w, magneticField: m)
+                result.attitude += [motion.attitude.w, motion.attitude.x, motion.attitude.y, motion.attitude.z]
+                result.bias += [motion.bias.x, motion.bias.y, motion.bias.z]
+                result.flags.append(UInt32(motion.flags.rawValue))
+            }
+            return result
+        }
+        let off = try run(0), nine = try run(9), unset = try run(nil)
+        let saturated = off.flags.filter { $0 & (1 << 7) != 0 }.count
+        #expect(saturated > 50, "\(saturated) samples flagged saturated")
+        #expect(off.attitude != nine.attitude && off.bias != nine.bias)
+        for (c, s) in [(off, swift(0)), (nine, swift(9)), (try run(2.5), swift(2.5))] {
+            #expect(c.attitude == s.attitude && c.bias == s.bias && c.flags == s.flags)
+        }
+        #expect(unset.attitude == nine.attitude)
+
+        let fusion = try makeFusion(c)
+        defer { poise_fusion_destroy(fusion, nil) }
+        var error = poise_error()
+        #expect(poise_fusion_set_saturation_bias_hold_off(fusion, 4, nil) == POISE_OK)
+        for bad in [-1, .nan, .infinity, 2e7] {
+            #expect(poise_fusion_set_saturation_bias_hold_off(fusion, bad, &error) == POISE_ERROR_INVALID_ARGUMENT)
+            #expect(message(error).contains("saturation_bias_hold_off must be a finite number >= 0 and <= 1e7 s"))
+        }
+        #expect(poise_fusion_reset(fusion, nil) == POISE_OK)
+        #expect(poise_fusion_get_saturation_bias_hold_off(fusion, &seconds, nil) == POISE_OK && seconds == 4)
+        #expect(poise_fusion_get_saturation_bias_hold_off(fusion, nil, nil) == POISE_ERROR_NULL_ARGUMENT)
+        #expect(poise_fusion_set_saturation_bias_hold_off(nil, 1, nil) == POISE_ERROR_INVALID_HANDLE)
+        // State saved with one hold-off does not go into an estimator with another.
+        var bytes = [UInt8](repeating: 0, count: poise_fusion_state_size())
+        #expect(poise_fusion_save_state(fusion, &bytes, bytes.count, nil, nil) == POISE_OK)
+        let other = try makeFusion(c)
+        defer { poise_fusion_destroy(other, nil) }
+        #expect(poise_fusion_restore_state(other, bytes, bytes.count, &error) == POISE_ERROR_STATE)
+        #expect(poise_fusion_set_saturation_bias_hold_off(other, 4, nil) == POISE_OK)
+        #expect(poise_fusion_restore_state(other, bytes, bytes.count, &error) == POISE_OK)
+    }
+
     /// When two lanes can run: a long buffer with outputs or a magnetometer; not a short one,
     /// not one whose outputs overlap its inputs, not a 6D one without outputs.
     @Test func twoLanesRunOnlyWhereTheyShould() throws {

@@ -185,6 +185,8 @@ _CORE_FUNCTIONS = [
     ("poise_fusion_get_motion", _I, [_P, ctypes.POINTER(Motion), _E]),
     ("poise_fusion_set_threads", _I, [_P, _I, _E]),
     ("poise_fusion_get_threads", _I, [_P, ctypes.POINTER(_I), _E]),
+    ("poise_fusion_set_saturation_bias_hold_off", _I, [_P, _D, _E]),
+    ("poise_fusion_get_saturation_bias_hold_off", _I, [_P, ctypes.POINTER(_D), _E]),
     ("poise_fusion_update_buffer", _I, [_P, _S, c_double_p, c_double_p, c_double_p, c_double_p,
                                         ctypes.POINTER(FusionOutputs), _E]),
     ("poise_fusion_config_offline", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),

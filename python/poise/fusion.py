@@ -51,6 +51,11 @@ class FusionConfig:
         Any field, e.g. ``accelerometer_time_constant`` (s), ``bias_sigma_rest`` (deg/s),
         ``correction_rate`` (Hz, 0 = every sample), ``output_prediction`` (s: the outputs are
         the attitude carried this far past each sample's time; 0 by default and in "vqf").
+        ``saturation_bias_hold_off`` (s, 0 to 1e7; not a field of the C struct: the streaming
+        estimator sets it with ``poise_fusion_set_saturation_bias_hold_off``): how long after a
+        clipped gyroscope sample there is no in-motion bias measurement and no field-direction
+        test; 0 = off (as VQF). Left out, it is 0 with ``fixed_time_step`` 1 ("vqf") and 9 s
+        otherwise. The offline smoother takes that rule only (a ValueError when it is given).
 
     Raises
     ------
@@ -87,6 +92,10 @@ class FusionConfig:
         else:
             raise ValueError(f"preset must be 'poise', 'fast', 'vqf' or 'offline', got {preset!r}")
         struct.earth_frame = FRAMES[frame]
+        hold_off = settings.pop("saturation_bias_hold_off", None)
+        #: Seconds, or None for the C rule (0 with fixed_time_step 1, 9 s otherwise).
+        self.saturation_bias_hold_off: Optional[float] = None if hold_off is None else _arrays.number(
+            "saturation_bias_hold_off", hold_off)
         for name, value in settings.items():
             if name not in _FIELDS or name in ("sample_rate", "reference", "earth_frame"):
                 raise TypeError(f"unknown fusion setting {name!r}; settings are {', '.join(_FIELDS[3:])}")
@@ -100,8 +109,9 @@ class FusionConfig:
         raise AttributeError(name)
 
     def as_dict(self) -> Dict[str, Any]:
-        """Every field and its value."""
-        return {name: getattr(self._struct, name) for name in _FIELDS}
+        """Every field and its value, and ``saturation_bias_hold_off`` (None: the C rule)."""
+        return {**{name: getattr(self._struct, name) for name in _FIELDS},
+                "saturation_bias_hold_off": self.saturation_bias_hold_off}
 
     def __repr__(self) -> str:
         return f"FusionConfig({self.as_dict()})"
@@ -229,6 +239,8 @@ class Fusion(Handle):
         handle = create(lib.poise_fusion_create, ctypes.byref(self.config._struct))
         super().__init__(handle, lib.poise_fusion_destroy)
         call(lib.poise_fusion_set_threads, handle, self.threads)
+        if self.config.saturation_bias_hold_off is not None:
+            call(lib.poise_fusion_set_saturation_bias_hold_off, handle, self.config.saturation_bias_hold_off)
 
     def update(self, time: float, *, acc: ArrayLike, gyr: ArrayLike, mag: Optional[ArrayLike] = None) -> Dict[str, Any]:
         """One sample.
@@ -378,6 +390,9 @@ def fuse(*, acc: ArrayLike, gyr: ArrayLike, mag: Optional[ArrayLike] = None, rat
         loaded = calibration if isinstance(calibration, Calibration) else Calibration.load(calibration)
         acc, gyr, mag = loaded.apply(acc=acc, gyr=gyr, mag=mag)
     if offline:
+        if cfg.saturation_bias_hold_off is not None:
+            raise ValueError("saturation_bias_hold_off is for the streaming estimator; the offline smoother takes "
+                             "0 with fixed_time_step 1 and 9 s otherwise")
         return _smooth(cfg, acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)
     with Fusion(config=cfg, threads=threads) as fusion:
         return fusion.update_batch(acc=acc, gyr=gyr, mag=mag if cfg.mode == "9d" else None, times=times, outputs=outputs)

@@ -91,3 +91,35 @@ def swift_rate(cli, path):
     import json
     out = subprocess.run([cli, "fuse", path, "--json"], check=True, capture_output=True, text=True).stdout
     return json.loads(out)["sample_rate_hz"]
+
+
+def test_saturation_hold_off_equals_the_clis_on_a_clipped_gyroscope(cli, tmp_path):
+    # walking.csv with its gyroscope clipped at 60 % of its largest rate: the hold-off after a
+    # clipped sample, set on the streaming estimator (poise_fusion_set_saturation_bias_hold_off),
+    # equals `poise fuse --set saturationBiasHoldOff=…`, and 0 against 9 s changes the output.
+    t, acc, gyr, mag = load("walking.csv")
+    limit = 0.6 * np.max(np.abs(gyr))
+    clipped = np.clip(gyr, -limit, limit)
+    path = tmp_path / "clipped.csv"
+    np.savetxt(path, np.column_stack([t, acc, clipped, mag]), delimiter=",", fmt="%.17g",
+               header="t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps,mag_x_uT,mag_y_uT,mag_z_uT",
+               comments="")
+    results = {}
+    for hold_off in (0.0, 9.0, 2.5):
+        ours = poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, times=t, saturation_bias_hold_off=hold_off)
+        out = subprocess.run([cli, "fuse", str(path), "--sample-rate", "100", "--mode", "9d", "--out", "-",
+                              "--set", f"saturationBiasHoldOff={hold_off}"], check=True, capture_output=True, text=True).stdout
+        table = np.genfromtxt(io.StringIO(out), delimiter=",", skip_header=1)
+        header = out.splitlines()[0].split(",")
+        theirs = table[:, [header.index(c) for c in ["att_qw", "att_qx", "att_qy", "att_qz"]]]
+        assert np.array_equal(ours.quaternion, theirs), f"hold-off {hold_off} s"
+        results[hold_off] = ours
+    assert np.count_nonzero(results[0.0].flags & (1 << 7)) > 10
+    assert not np.array_equal(results[0.0].quaternion, results[9.0].quaternion)
+    default = poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, times=t)
+    assert np.array_equal(default.quaternion, results[9.0].quaternion)
+    assert poise.FusionConfig(100.0, preset="vqf", saturation_bias_hold_off=1).as_dict()["saturation_bias_hold_off"] == 1.0
+    with pytest.raises(poise.PoiseError, match="saturation_bias_hold_off must be"):
+        poise.Fusion(100.0, saturation_bias_hold_off=-1.0)
+    with pytest.raises(ValueError, match="offline smoother"):
+        poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, offline=True, saturation_bias_hold_off=0.0)
