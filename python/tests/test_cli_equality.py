@@ -94,11 +94,12 @@ def swift_rate(cli, path):
 
 
 def test_saturation_hold_off_equals_the_clis_on_a_clipped_gyroscope(cli, tmp_path):
-    # walking.csv with its gyroscope clipped at 60 % of its largest rate: the hold-off after a
-    # clipped sample, set on the streaming estimator (poise_fusion_set_saturation_bias_hold_off),
-    # equals `poise fuse --set saturationBiasHoldOff=…`, and 0 against 9 s changes the output.
-    t, acc, gyr, mag = load("walking.csv")
-    limit = 0.6 * np.max(np.abs(gyr))
+    # rotations-with-breaks.csv (turns up to 3.5 rad/s) with its gyroscope clipped at 1.5 rad/s
+    # (a plateau counts as saturation from 1 rad/s): the hold-off after a clipped sample, set on
+    # the streaming estimator (poise_fusion_set_saturation_bias_hold_off), equals `poise fuse
+    # --set saturationBiasHoldOff=…`, and 0 against 9 s changes the output.
+    t, acc, gyr, mag = load("rotations-with-breaks.csv")
+    limit = 1.5
     clipped = np.clip(gyr, -limit, limit)
     path = tmp_path / "clipped.csv"
     np.savetxt(path, np.column_stack([t, acc, clipped, mag]), delimiter=",", fmt="%.17g",
