@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Output prediction on simulated sensors: `poise evaluate` (online defaults, 9D and 6D) with the
-default `outputPrediction` and with 0, on `poise simulate` recordings (their truth has no lag
+"""Output prediction on simulated sensors: `poise evaluate` (online defaults, 9D and 6D) with
+`outputPrediction` 2.5 ms (BROAD's delay) and with 0 (the default), on `poise simulate` recordings (their truth has no lag
 behind the IMU, and the simulated gyroscope has no delay) over a small matrix of scenarios,
 rates and sensor grades (`poise simulate`'s default phone-grade model, and --ideal). Prints one
 Markdown table: mean total / inclination RMSE (°) per setting, and per cell.
@@ -17,7 +17,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SCENARIOS = ["rotations-with-breaks", "tumble"]
 RATES = [50, 100, 400, 1000]
 GRADES = {"phone": [], "ideal": ["--ideal"]}
-SETTINGS = {"default": [], "0": ["--set", "outputPrediction=0"]}
+SETTINGS = {"2.5 ms": ["--set", "outputPrediction=0.0025"], "0": ["--set", "outputPrediction=0"]}
 
 
 def evaluate(poise, path, mode, extra):
@@ -29,7 +29,7 @@ def evaluate(poise, path, mode, extra):
 
 def main():
     poise = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "poise")
-    print("| scenario | rate (Hz) | grade | 9D default | 9D 0 | 6D default | 6D 0 | (total / inclination °) |")
+    print("| scenario | rate (Hz) | grade | 9D 2.5 ms | 9D 0 | 6D 2.5 ms | 6D 0 | (total / inclination °) |")
     print("|---|---|---|---|---|---|---|---|")
     sums = {}
     with tempfile.TemporaryDirectory() as d:
