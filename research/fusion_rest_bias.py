@@ -84,19 +84,19 @@ def objective(scores, s, vqf, indices):
                for e in ("9D", "6D", "inclination"))
 
 
-def loco(scores, trials, pool, criterion):
+def loco(scores, trials, pool, criterion, estimates=ESTIMATES, label=None):
     """Leave-one-category-out: per held-out category the candidate of `pool` with the lowest
     `criterion(s, train indices)`; returns the held-out per-trial values of every estimate and
-    the choices."""
+    the choices (named by `label(s)`, by default the candidate's label in CANDIDATES)."""
     names = [os.path.basename(t)[:2] for t in trials]
-    held = {e: [None] * len(trials) for e in ESTIMATES}
+    held = {e: [None] * len(trials) for e in estimates}
     picks = {}
     for category, members in CATEGORIES.items():
         test = [i for i, n in enumerate(names) if n in members]
         train = [i for i, n in enumerate(names) if n not in members]
         choice = min(pool, key=lambda s: criterion(s, train))
-        picks[category] = next(label for label, s in CANDIDATES.items() if s == choice)
-        for e in ESTIMATES:
+        picks[category] = label(choice) if label else next(lb for lb, s in CANDIDATES.items() if s == choice)
+        for e in estimates:
             for i in test:
                 held[e][i] = scores.estimate(e, choice, [i])[0]
     return held, picks
