@@ -395,12 +395,22 @@ poise_status poise_fusion_config_offline(poise_fusion_config *config, double sam
  * times, acc and gyr must not be NULL unless count is 0; mag NULL for 6D. Allocates 240 bytes per
  * sample while it runs (freed before it returns). POISE_ERROR_INVALID_ARGUMENT naming the field
  * when a setting is out of range. The hold-off after a saturated gyroscope sample is 0 with
- * fixed_time_step 1 and 9 s otherwise (poise_fusion_create's rule). With poise_fusion_config_vqf's settings this is still the
+ * fixed_time_step 1 and 9 s otherwise (poise_fusion_create's rule; poise_fusion_smooth_with
+ * takes another). With poise_fusion_config_vqf's settings this is still the
  * smoother, not VQF's offlineVQF (Swift OfflineVQF, `poise fuse --preset vqf --offline`).
  */
 poise_status poise_fusion_smooth(const poise_fusion_config *config, size_t count, const double *times,
                                  const double *acc, const double *gyr, const double *mag,
                                  const poise_fusion_outputs *outputs, poise_error *err);
+
+/**
+ * poise_fusion_smooth with every setting of the estimator `fusion`: its configuration and the
+ * settings only a handle holds (poise_fusion_set_saturation_bias_hold_off). The estimator's state
+ * is neither read nor changed. Arguments and outputs as poise_fusion_smooth.
+ */
+poise_status poise_fusion_smooth_with(const poise_fusion *fusion, size_t count, const double *times,
+                                      const double *acc, const double *gyr, const double *mag,
+                                      const poise_fusion_outputs *outputs, poise_error *err);
 
 /** Bytes poise_fusion_save_state writes (the same for every estimator of this library build). */
 size_t poise_fusion_state_size(void);

@@ -30,23 +30,40 @@ public func cFusionSmooth(_ config: UnsafePointer<poise_fusion_config>?, _ count
                           _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
     guarded(error) { () throws(CError) in
         guard let config else { throw .null("config") }
-        let configuration = try FusionConfigurationBridge.configuration(config.pointee)
-        _ = try elementCount(count, width: 4, "count")
-        guard count > 0 else { return }
-        guard let times else { throw .null("times") }
-        guard let acc else { throw .null("acc") }
-        guard let gyr else { throw .null("gyr") }
-        let samples = CSampleBuffers(count: count, times: times, acc: acc, gyr: gyr,
-                                     mag: configuration.reference.usesMagnetometer ? mag : nil)
-        guard let o = outputs?.pointee else { return }
-        DeviceMotionSmoother(configuration: configuration).smooth(samples) { i, m in
-            if let q = o.attitude { q[4 * i] = m.attitude.w; q[4 * i + 1] = m.attitude.x; q[4 * i + 2] = m.attitude.y; q[4 * i + 3] = m.attitude.z }
-            if let p = o.gravity { store(m.gravity, p + 3 * i) }
-            if let p = o.user_acceleration { store(m.userAcceleration, p + 3 * i) }
-            if let p = o.rotation_rate { store(m.rotationRate, p + 3 * i) }
-            if let p = o.bias { store(m.bias, p + 3 * i) }
-            if let p = o.heading { p[i] = m.heading ?? .nan }
-            if let p = o.flags { p[i] = UInt32(m.flags.rawValue) }
-        }
+        try smooth(configuration: FusionConfigurationBridge.configuration(config.pointee), count, times, acc, gyr, mag, outputs)
+    }
+}
+
+@_cdecl("poise_fusion_smooth_with")
+public func cFusionSmoothWith(_ handle: OpaquePointer?, _ count: Int, _ times: UnsafePointer<Double>?,
+                              _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
+                              _ outputs: UnsafePointer<poise_fusion_outputs>?,
+                              _ error: UnsafeMutablePointer<poise_error>?) -> poise_status {
+    guarded(error) { () throws(CError) in
+        let box = try FusionHandle.open(handle)
+        try smooth(configuration: box.pointee.payload.estimator.configuration, count, times, acc, gyr, mag, outputs)
+    }
+}
+
+/// `DeviceMotionSmoother` with `configuration` over the C buffers, written to `outputs`.
+private func smooth(configuration: DeviceMotionConfiguration, _ count: Int, _ times: UnsafePointer<Double>?,
+                    _ acc: UnsafePointer<Double>?, _ gyr: UnsafePointer<Double>?, _ mag: UnsafePointer<Double>?,
+                    _ outputs: UnsafePointer<poise_fusion_outputs>?) throws(CError) {
+    _ = try elementCount(count, width: 4, "count")
+    guard count > 0 else { return }
+    guard let times else { throw .null("times") }
+    guard let acc else { throw .null("acc") }
+    guard let gyr else { throw .null("gyr") }
+    let samples = CSampleBuffers(count: count, times: times, acc: acc, gyr: gyr,
+                                 mag: configuration.reference.usesMagnetometer ? mag : nil)
+    guard let o = outputs?.pointee else { return }
+    DeviceMotionSmoother(configuration: configuration).smooth(samples) { i, m in
+        if let q = o.attitude { q[4 * i] = m.attitude.w; q[4 * i + 1] = m.attitude.x; q[4 * i + 2] = m.attitude.y; q[4 * i + 3] = m.attitude.z }
+        if let p = o.gravity { store(m.gravity, p + 3 * i) }
+        if let p = o.user_acceleration { store(m.userAcceleration, p + 3 * i) }
+        if let p = o.rotation_rate { store(m.rotationRate, p + 3 * i) }
+        if let p = o.bias { store(m.bias, p + 3 * i) }
+        if let p = o.heading { p[i] = m.heading ?? .nan }
+        if let p = o.flags { p[i] = UInt32(m.flags.rawValue) }
     }
 }

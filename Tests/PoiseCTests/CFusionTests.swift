@@ -275,6 +275,53 @@ import Testing
         #expect(poise_fusion_restore_state(other, bytes, bytes.count, &error) == POISE_OK)
     }
 
+    /// poise_fusion_smooth_with smooths with the handle's settings, the hold-off included: on a
+    /// clipped gyroscope 0 and 9 s differ, each equal bit for bit to the Swift smoother with the
+    /// same `saturationBiasHoldOff`; with the rule's value it equals poise_fusion_smooth.
+    @Test func smootherTakesTheHandlesHoldOff() throws {
+        let n = 3000
+        var recording = Recording(count: n)
+        recording.gyr = recording.gyr.map { min(max($0, -1.1), 1.1) }
+        var c = poise_fusion_config()
+        _ = poise_fusion_config_offline(&c, 100, 2, nil)
+        func run(_ smooth: (UnsafePointer<poise_fusion_outputs>) -> poise_status) -> [Double] {
+            var attitude = [Double](repeating: 0, count: 4 * n)
+            let status = attitude.withUnsafeMutableBufferPointer { q in
+                var outputs = poise_fusion_outputs()
+                outputs.attitude = q.baseAddress
+                return smooth(&outputs)
+            }
+            #expect(status == POISE_OK)
+            return attitude
+        }
+        func handle(_ holdOff: Double) throws -> [Double] {
+            let fusion = try makeFusion(c)
+            defer { poise_fusion_destroy(fusion, nil) }
+            #expect(poise_fusion_set_saturation_bias_hold_off(fusion, holdOff, nil) == POISE_OK)
+            return run { poise_fusion_smooth_with(fusion, n, recording.times, recording.acc, recording.gyr, recording.mag, $0, nil) }
+        }
+        func swift(_ holdOff: Double) -> [Double] {
+            var configuration = DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: .magneticNorthZVertical)
+            configuration.saturationBiasHoldOff = holdOff
+            var attitude = [Double](repeating: 0, count: 4 * n)
+            let samples = (0..<n).map { i in
+                let (a, w, m) = recording.sample(i)
+                return MotionSample(time: recording.times[i], acceleration: a, rotationRate: w, magneticField: m)
+            }
+            DeviceMotionSmoother(configuration: configuration).smooth(samples) { i, m in
+                attitude[4 * i] = m.attitude.w; attitude[4 * i + 1] = m.attitude.x
+                attitude[4 * i + 2] = m.attitude.y; attitude[4 * i + 3] = m.attitude.z
+            }
+            return attitude
+        }
+        let off = try handle(0), nine = try handle(9)
+        #expect(off != nine)
+        #expect(off == swift(0) && nine == swift(9))
+        #expect(nine == run { poise_fusion_smooth(&c, n, recording.times, recording.acc, recording.gyr, recording.mag, $0, nil) })
+        #expect(poise_fusion_smooth_with(nil, n, recording.times, recording.acc, recording.gyr, recording.mag, nil, nil)
+                == POISE_ERROR_INVALID_HANDLE)
+    }
+
     /// When two lanes can run: a long buffer with outputs or a magnetometer; not a short one,
     /// not one whose outputs overlap its inputs, not a 6D one without outputs.
     @Test func twoLanesRunOnlyWhereTheyShould() throws {

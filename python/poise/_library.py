@@ -192,6 +192,8 @@ _CORE_FUNCTIONS = [
     ("poise_fusion_config_offline", _I, [ctypes.POINTER(FusionConfigStruct), _D, _I, _E]),
     ("poise_fusion_smooth", _I, [ctypes.POINTER(FusionConfigStruct), _S, c_double_p, c_double_p, c_double_p, c_double_p,
                                  ctypes.POINTER(FusionOutputs), _E]),
+    ("poise_fusion_smooth_with", _I, [_P, _S, c_double_p, c_double_p, c_double_p, c_double_p,
+                                      ctypes.POINTER(FusionOutputs), _E]),
     ("poise_fusion_state_size", _S, []),
     ("poise_fusion_save_state", _I, [_P, ctypes.c_void_p, _S, ctypes.POINTER(_S), _E]),
     ("poise_fusion_restore_state", _I, [_P, ctypes.c_void_p, _S, _E]),

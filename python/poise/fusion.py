@@ -55,7 +55,7 @@ class FusionConfig:
         estimator sets it with ``poise_fusion_set_saturation_bias_hold_off``): how long after a
         clipped gyroscope sample there is no in-motion bias measurement and no field-direction
         test; 0 = off (as VQF). Left out, it is 0 with ``fixed_time_step`` 1 ("vqf") and 9 s
-        otherwise. The offline smoother takes that rule only (a ValueError when it is given).
+        otherwise. The offline smoother takes it too (``poise_fusion_smooth_with``).
 
     Raises
     ------
@@ -390,21 +390,23 @@ def fuse(*, acc: ArrayLike, gyr: ArrayLike, mag: Optional[ArrayLike] = None, rat
         loaded = calibration if isinstance(calibration, Calibration) else Calibration.load(calibration)
         acc, gyr, mag = loaded.apply(acc=acc, gyr=gyr, mag=mag)
     if offline:
-        if cfg.saturation_bias_hold_off is not None:
-            raise ValueError("saturation_bias_hold_off is for the streaming estimator; the offline smoother takes "
-                             "0 with fixed_time_step 1 and 9 s otherwise")
         return _smooth(cfg, acc, gyr, mag if cfg.mode == "9d" else None, times, outputs)
     with Fusion(config=cfg, threads=threads) as fusion:
         return fusion.update_batch(acc=acc, gyr=gyr, mag=mag if cfg.mode == "9d" else None, times=times, outputs=outputs)
 
 
 def _smooth(cfg, acc, gyr, mag, times, outputs):
-    """poise_fusion_smooth over whole arrays."""
+    """poise_fusion_smooth over whole arrays (poise_fusion_smooth_with a handle that holds the
+    hold-off when `cfg` sets one)."""
     count, a, g, m, t = _batch_arrays(acc, gyr, mag, times, cfg.sample_rate)
     result = FusionResult(count, outputs)
     pointers = result.outputs()
-    call(lib.poise_fusion_smooth, ctypes.byref(cfg._struct), count, _arrays.pointer(t, c_double_p),
-         _arrays.pointer(a, c_double_p), _arrays.pointer(g, c_double_p),
-         None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(pointers))
+    arrays = (count, _arrays.pointer(t, c_double_p), _arrays.pointer(a, c_double_p), _arrays.pointer(g, c_double_p),
+              None if m is None else _arrays.pointer(m, c_double_p), ctypes.byref(pointers))
+    if cfg.saturation_bias_hold_off is None:
+        call(lib.poise_fusion_smooth, ctypes.byref(cfg._struct), *arrays)
+    else:
+        with Fusion(config=cfg) as settings:
+            call(lib.poise_fusion_smooth_with, settings._live(), *arrays)
     result.times = t
     return result

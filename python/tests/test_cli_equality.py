@@ -122,5 +122,18 @@ def test_saturation_hold_off_equals_the_clis_on_a_clipped_gyroscope(cli, tmp_pat
     assert poise.FusionConfig(100.0, preset="vqf", saturation_bias_hold_off=1).as_dict()["saturation_bias_hold_off"] == 1.0
     with pytest.raises(poise.PoiseError, match="saturation_bias_hold_off must be"):
         poise.Fusion(100.0, saturation_bias_hold_off=-1.0)
-    with pytest.raises(ValueError, match="offline smoother"):
-        poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, offline=True, saturation_bias_hold_off=0.0)
+    # The offline smoother takes it too (poise_fusion_smooth_with): `--offline --set …`.
+    smoothed = {}
+    for hold_off in (0.0, 9.0):
+        ours = poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, times=t, offline=True,
+                          saturation_bias_hold_off=hold_off)
+        out = subprocess.run([cli, "fuse", str(path), "--sample-rate", "100", "--mode", "9d", "--out", "-", "--offline",
+                              "--set", f"saturationBiasHoldOff={hold_off}"], check=True, capture_output=True, text=True).stdout
+        table = np.genfromtxt(io.StringIO(out), delimiter=",", skip_header=1)
+        header = out.splitlines()[0].split(",")
+        theirs = table[:, [header.index(c) for c in ["att_qw", "att_qx", "att_qy", "att_qz"]]]
+        assert np.array_equal(ours.quaternion, theirs), f"offline, hold-off {hold_off} s"
+        smoothed[hold_off] = ours.quaternion
+    assert not np.array_equal(smoothed[0.0], smoothed[9.0])
+    rule = poise.fuse(acc=acc, gyr=clipped, mag=mag, rate=100.0, times=t, offline=True)
+    assert np.array_equal(rule.quaternion, smoothed[9.0])
