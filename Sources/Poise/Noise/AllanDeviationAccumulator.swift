@@ -11,11 +11,11 @@
 /// which only names the cluster times.
 ///
 /// Memory: the cumulative sums of the last 2·`maximumClusterSize` + 1 samples per channel, one
-/// tile of samples not yet summed and one block of new samples, in a ring (2·`maximumClusterSize`
-/// + 6,145 doubles per channel once the recording is longer than that, about 8.4 MB per channel at
-/// the CLI's default 2¹⁹), whatever the recording's length; sizes above `maximumClusterSize` are
-/// not computed. Each sample adds one term per cluster size, computed tile by tile as soon as a
-/// tile of 2,048 samples is in (4 terms per SIMD step).
+/// tile of samples not yet summed and one block of new samples, in a ring of
+/// 2·`maximumClusterSize` + 6,145 doubles per channel (8.4 MB at the CLI's default 2¹⁹) once the
+/// recording is longer than about a fifth of that (less before), and no more however long it is;
+/// sizes above `maximumClusterSize` are not computed. Each sample adds one term per cluster size,
+/// computed tile by tile as soon as a tile of 2,048 samples is in (4 terms per SIMD step).
 ///
 /// The floating-point result depends only on the values added and on the sizes: the sums are
 /// re-centred and the tiles cut on a fixed schedule (a logical history that grows by half its
@@ -43,7 +43,9 @@ public struct AllanDeviationAccumulator: Sendable {
     /// row at a time), for every global j from `oldestNeeded` to `base + stored`: the oldest
     /// value a later term or re-centring reads.
     private var ring: [[Double]]
-    /// Length of each ring row: `capacity` until that reaches `longestPeriod`.
+    /// Length of each ring row: `capacity` while that is under a quarter of `longestPeriod`, then
+    /// `longestPeriod` (so that the last growth copies a short row: the peak is the whole ring
+    /// plus a quarter row).
     private var period: Int
     /// The ring's largest length: 2·`maximumClusterSize` + 1 kept sums, a tile and a block.
     private let longestPeriod: Int
@@ -95,7 +97,7 @@ public struct AllanDeviationAccumulator: Sendable {
         let capacity = Swift.max(Self.blockLength, Swift.min(longest + longest / 2, Swift.max(expectedCount + 1, Self.blockLength)))
         self.capacity = capacity
         longestPeriod = 2 * maximumClusterSize + 1 + Self.tileLength + Self.blockLength
-        let period = Swift.min(capacity, longestPeriod)
+        let period = Self.ringLength(capacity: capacity, longest: longestPeriod)
         self.period = period
         ring = (0..<channelCount).map { _ in [Double](repeating: 0, count: period) }
         sums = Array(repeating: Array(repeating: 0, count: sizes.count), count: channelCount)
@@ -214,7 +216,7 @@ public struct AllanDeviationAccumulator: Sendable {
 
     /// Sums the pending terms, drops the sums no future term needs, and makes room for the next
     /// block: at least `blockLength` and half the kept history (the logical schedule; the ring
-    /// grows with it up to `longestPeriod`). Growing replaces the rows one at a time, so the old
+    /// grows with it, see `ringLength`). Growing replaces the rows one at a time, so the old
     /// and the new ring are never both whole in memory.
     private mutating func flush() {
         sumTiles(partial: true)
@@ -223,7 +225,7 @@ public struct AllanDeviationAccumulator: Sendable {
         let keep = end - newBase
         let room = Swift.max(Self.blockLength, keep / 2)
         if keep + room > capacity { capacity = keep + room }
-        let newPeriod = Swift.min(capacity, longestPeriod)
+        let newPeriod = Self.ringLength(capacity: capacity, longest: longestPeriod)
         // Re-centre the kept sums on the first of them: the terms do not change (their
         // coefficients add to zero) and the numbers stay small.
         for c in 0..<channelCount {
@@ -256,6 +258,12 @@ public struct AllanDeviationAccumulator: Sendable {
         head = end % period
         base = newBase
         stored = keep
+    }
+
+    /// The ring's length for a logical history of `capacity`: that, or the whole `longest` once
+    /// `capacity` reaches a quarter of it.
+    private static func ringLength(capacity: Int, longest: Int) -> Int {
+        capacity < longest / 4 ? capacity : longest
     }
 
     /// Σ (x[k] − 2 x[k − m] + x[k − 2m])² for global k in `from ..< to`, global j at
