@@ -33,7 +33,7 @@ public struct AllanCommand: RenderingCommand {
     public var sizes: AllanClusterSizes = .octave
 
     @Option(name: .customLong("max-cluster-time"), parsing: .unconditional,
-            help: "Longest cluster time computed, seconds (default: 524288 samples, 1311 s at 400 Hz; memory ≈ 6 axes × 24 bytes per sample of it).")
+            help: "Longest cluster time computed, seconds (default: 524288 samples, 1311 s at 400 Hz; memory ≈ 6 axes × 16 bytes per sample of it).")
     public var maximumClusterTime: Double?
 
     @Option(parsing: .unconditional, help: "Sample rate in Hz (default: from the timestamps: the span over the sample steps, a missing sample counted as a step; the median interval of the first 2048 samples for recordings shorter than that).")

@@ -105,6 +105,23 @@ import Testing
         Self.expectRefusal([path], "bad.csv:502:5: non-finite value nan in gyr_x_radps")
     }
 
+    /// `--end` stops reading at the first sample after it: a malformed row a few rows later is
+    /// never parsed, and the output is that of the file cut there.
+    @Test func endStopsReadingAtTheEndTime() throws {
+        let path = Self.temporary("tail.csv"), cut = Self.temporary("cut.csv")
+        defer { for p in [path, cut] { try? FileManager.default.removeItem(atPath: p) } }
+        let header = "t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_radps,gyr_y_radps,gyr_z_radps\n"
+        let rows = (0..<3000).map { i in "\(Double(i) / 100),0,0,1,\(Double((i * 7919) % 13) * 1e-4),0,0\n" }
+        try (header + rows.joined() + "30.00,0,0,one,0,0,0\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (header + rows.prefix(2001).joined()).write(toFile: cut, atomically: true, encoding: .utf8)
+        Self.expectRefusal([path], "tail.csv:3002:")
+        let ended = try AllanCommand.parse([path, "--end", "20", "--json"]).render()
+        let whole = try AllanCommand.parse([cut, "--json"]).render()
+        let escaped = { (path: String) in path.replacingOccurrences(of: "/", with: "\\/") }  // as JSON writes it
+        #expect(ended.replacingOccurrences(of: escaped(path), with: escaped(cut)) == whole)
+        #expect(ended.contains("\"samples\":2001"))
+    }
+
     /// BROAD trial 02 (../shared, skipped when absent) lies still for its first 39.7 s: the white
     /// noise is determined (docs/noise.md quotes it), the bias terms are not, with their reasons.
     static let broad02 = SpectrumCommandTests.packageRoot

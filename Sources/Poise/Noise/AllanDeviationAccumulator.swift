@@ -10,11 +10,17 @@
 /// data_type="freq")`; the deviation is in the unit of the samples and does not depend on τ0,
 /// which only names the cluster times.
 ///
-/// Memory: the cumulative sums of the last 2·`maximumClusterSize` samples per channel and one
-/// block of new samples (about 3·`maximumClusterSize` + 4096 doubles per channel once the
-/// recording is longer than that), whatever the recording's length; sizes above
-/// `maximumClusterSize` are not computed. Each sample adds one term per cluster size, computed
-/// block by block (4 terms per SIMD step).
+/// Memory: the cumulative sums of the last 2·`maximumClusterSize` + 1 samples per channel, one
+/// tile of samples not yet summed and one block of new samples, in a ring of
+/// 2·`maximumClusterSize` + 6,145 doubles per channel (8.4 MB at the CLI's default 2¹⁹) once the
+/// recording is longer than about a fifth of that (less before), and no more however long it is;
+/// sizes above `maximumClusterSize` are not computed. Each sample adds one term per cluster size,
+/// computed tile by tile as soon as a tile of 2,048 samples is in (4 terms per SIMD step).
+///
+/// The floating-point result depends only on the values added and on the sizes: the sums are
+/// re-centred and the tiles cut on a fixed schedule (a logical history that grows by half its
+/// length, as a linear buffer would), not on how the samples are split between `add` calls or
+/// on where the ring wraps.
 ///
 /// - Complexity: O(sizes) per sample and channel.
 public struct AllanDeviationAccumulator: Sendable {
@@ -33,9 +39,20 @@ public struct AllanDeviationAccumulator: Sendable {
     private let sizeSet: AllanClusterSizes?
     private var offsets: [Double]
     private var running: [Double]
-    /// Channel c's Xⱼ for global j in `base ..< base + stored` at `history[c][j − base]` (one row
-    /// of `capacity` per channel, so that growing replaces one row at a time).
-    private var history: [[Double]]
+    /// Channel c's Xⱼ at `ring[c][j % period]` (one row per channel, so that growing replaces one
+    /// row at a time), for every global j from `oldestNeeded` to `base + stored`: the oldest
+    /// value a later term or re-centring reads.
+    private var ring: [[Double]]
+    /// Length of each ring row: `capacity` while that is under a quarter of `longestPeriod`, then
+    /// `longestPeriod` (so that the last growth copies a short row: the peak is the whole ring
+    /// plus a quarter row).
+    private var period: Int
+    /// The ring's largest length: 2·`maximumClusterSize` + 1 kept sums, a tile and a block.
+    private let longestPeriod: Int
+    /// `(base + stored) % period`: where the next sum goes.
+    private var head = 0
+    /// The logical history that fixes when sums are re-centred and where tiles start:
+    /// global `base ..< base + stored`, re-centred when `stored` reaches `capacity`.
     private var capacity: Int
     private var base = 0
     private var stored = 0
@@ -44,7 +61,8 @@ public struct AllanDeviationAccumulator: Sendable {
     /// Per channel and size, Σ (Xₖ₊₂ₘ − 2 Xₖ₊ₘ + Xₖ)².
     private var sums: [[Double]]
 
-    /// Free room after the kept history, samples: new samples between two processing steps.
+    /// Free room after the kept history, samples: new samples between two re-centrings (at least)
+    /// and between two summed tiles (at most).
     static let blockLength = 4096
     /// Samples summed per tile (all sizes and channels run over one tile while it is in cache).
     static let tileLength = 2048
@@ -78,7 +96,10 @@ public struct AllanDeviationAccumulator: Sendable {
         let longest = 2 * maximumClusterSize + 1 + Self.blockLength
         let capacity = Swift.max(Self.blockLength, Swift.min(longest + longest / 2, Swift.max(expectedCount + 1, Self.blockLength)))
         self.capacity = capacity
-        history = (0..<channelCount).map { _ in [Double](repeating: 0, count: capacity) }
+        longestPeriod = 2 * maximumClusterSize + 1 + Self.tileLength + Self.blockLength
+        let period = Self.ringLength(capacity: capacity, longest: longestPeriod)
+        self.period = period
+        ring = (0..<channelCount).map { _ in [Double](repeating: 0, count: period) }
         sums = Array(repeating: Array(repeating: 0, count: sizes.count), count: channelCount)
     }
 
@@ -90,7 +111,7 @@ public struct AllanDeviationAccumulator: Sendable {
     }
 
     /// Adds whole channels at once (`channels[c]` holds channel c's samples; all the same length):
-    /// the same as calling `add` sample by sample.
+    /// the same as calling `add` sample by sample, to the bit.
     public mutating func add(channels: [[Double]]) {
         precondition(channels.count == channelCount && Set(channels.map(\.count)).count <= 1)
         let total = channels.first?.count ?? 0
@@ -101,8 +122,12 @@ public struct AllanDeviationAccumulator: Sendable {
         }
     }
 
-    /// Appends up to `count` samples (`value(c, i)`: channel c of the i-th) as room allows;
-    /// returns how many.
+    /// The oldest global index still read: by the next tiles (from `processed` − 2·`maximumClusterSize`)
+    /// and by the next re-centring (from `processed` − 2·`maximumClusterSize` − 1), never before `base`.
+    private var oldestNeeded: Int { Swift.max(base, processed - 2 * maximumClusterSize - 1) }
+
+    /// Appends up to `count` samples (`value(c, i)`: channel c of the i-th) as room allows, then
+    /// sums every whole tile; returns how many.
     @inline(__always)
     private mutating func add(count wanted: Int, _ value: (Int, Int) -> Double) -> Int {
         if stored == capacity { flush() }
@@ -110,17 +135,20 @@ public struct AllanDeviationAccumulator: Sendable {
             for c in 0..<channelCount {
                 let first = value(c, 0)
                 offsets[c] = first.isFinite ? first : 0
-                history[c][0] = 0
+                ring[c][0] = 0
             }
             stored = 1
+            head = 1 % period
         }
-        let chunk = Swift.min(wanted, capacity - stored)
-        let stored = self.stored, count = self.count
+        // Within the logical history, over no sum still needed, and not across the ring's end.
+        let end = base + stored
+        let chunk = Swift.min(wanted, capacity - stored, oldestNeeded + period - end, period - head)
+        let head = self.head, count = self.count
         for c in 0..<channelCount {
-            history[c].withUnsafeMutableBufferPointer { x in
+            ring[c].withUnsafeMutableBufferPointer { x in
                 var sum = running[c]
                 let offset = offsets[c]
-                let row = x.baseAddress! + stored
+                let row = x.baseAddress! + head
                 if firstNonFiniteIndex[c] == nil {
                     for i in 0..<chunk {
                         let v = value(c, i)
@@ -140,13 +168,15 @@ public struct AllanDeviationAccumulator: Sendable {
         }
         self.stored += chunk
         self.count += chunk
+        self.head = head + chunk == period ? 0 : head + chunk
+        if end + chunk - processed >= Self.tileLength { sumTiles(partial: false) }
         return chunk
     }
 
     /// The deviations of everything added so far, per channel, at the sizes with at least two
     /// terms (m ≤ (N − 1)/2), with cluster times m·`sampleInterval` (seconds).
     public mutating func result(sampleInterval: Double) -> AllanDeviation {
-        sumPending()
+        sumTiles(partial: true)
         let largest = AllanClusterSizes.largestSize(sampleCount: count)
         var sizes: [Int] = [], terms: [Int] = []
         var deviations = Array(repeating: [Double](), count: channelCount)
@@ -163,85 +193,134 @@ public struct AllanDeviationAccumulator: Sendable {
                               termCounts: terms, deviations: deviations, omittedClusterSizes: omitted)
     }
 
-    /// Sums the terms of every stored sample not yet summed.
-    private mutating func sumPending() {
+    /// Sums the terms of the stored samples not yet summed, in tiles of `tileLength` from
+    /// `processed`: the whole tiles only, or (`partial`) the last, shorter one too.
+    private mutating func sumTiles(partial: Bool) {
         let end = base + stored
-        guard end > processed else { return }
-        var tileStart = processed
-        while tileStart < end {
+        while processed < end {
+            let tileStart = processed
             let tileEnd = Swift.min(end, tileStart + Self.tileLength)
+            if !partial, tileEnd - tileStart < Self.tileLength { return }
             for c in 0..<channelCount {
-                history[c].withUnsafeBufferPointer { x in
-                    let row = x.baseAddress!
+                ring[c].withUnsafeBufferPointer { x in
                     for (index, m) in clusterSizes.enumerated() {
                         let low = Swift.max(tileStart, 2 * m)
                         guard low < tileEnd else { continue }
-                        sums[c][index] += Self.sumOfSquaredSecondDifferences(row, from: low - base, to: tileEnd - base, lag: m)
+                        sums[c][index] += Self.sumOfSquaredSecondDifferences(x.baseAddress!, period: period, from: low, to: tileEnd, lag: m)
                     }
                 }
             }
-            tileStart = tileEnd
+            processed = tileEnd
         }
-        processed = end
     }
 
     /// Sums the pending terms, drops the sums no future term needs, and makes room for the next
-    /// block: at least `blockLength` and half the kept history, so that moving the kept history
-    /// costs at most two copies per sample. Growing replaces the rows one at a time, so the old
-    /// and the new history are never both whole in memory.
+    /// block: at least `blockLength` and half the kept history (the logical schedule; the ring
+    /// grows with it, see `ringLength`). Growing replaces the rows one at a time, so the old
+    /// and the new ring are never both whole in memory.
     private mutating func flush() {
-        sumPending()
+        sumTiles(partial: true)
+        let end = base + stored
         let newBase = Swift.max(base, processed - 2 * maximumClusterSize - 1)
-        let keep = base + stored - newBase
-        let shift = newBase - base
+        let keep = end - newBase
         let room = Swift.max(Self.blockLength, keep / 2)
-        let grows = keep + room > capacity
-        if grows { capacity = keep + room }
+        if keep + room > capacity { capacity = keep + room }
+        let newPeriod = Self.ringLength(capacity: capacity, longest: longestPeriod)
         // Re-centre the kept sums on the first of them: the terms do not change (their
         // coefficients add to zero) and the numbers stay small.
         for c in 0..<channelCount {
-            let centre = history[c][shift]
-            if grows {
-                var fresh = [Double](repeating: 0, count: capacity)
-                history[c].withUnsafeBufferPointer { x in
-                    for j in 0..<keep { fresh[j] = x[shift + j] - centre }
+            let centre = ring[c][newBase % period]
+            if newPeriod != period {
+                var fresh = [Double](repeating: 0, count: newPeriod)
+                ring[c].withUnsafeBufferPointer { x in
+                    fresh.withUnsafeMutableBufferPointer { y in
+                        var from = newBase % period, to = newBase % newPeriod
+                        for _ in 0..<keep {
+                            y[to] = x[from] - centre
+                            from += 1; if from == period { from = 0 }
+                            to += 1; if to == newPeriod { to = 0 }
+                        }
+                    }
                 }
-                history[c] = fresh
+                ring[c] = fresh
             } else {
-                history[c].withUnsafeMutableBufferPointer { x in
-                    for j in 0..<keep { x[j] = x[shift + j] - centre }
+                ring[c].withUnsafeMutableBufferPointer { x in
+                    var j = newBase % period
+                    for _ in 0..<keep {
+                        x[j] = x[j] - centre
+                        j += 1; if j == period { j = 0 }
+                    }
                 }
             }
             running[c] -= centre
         }
+        period = newPeriod
+        head = end % period
         base = newBase
         stored = keep
     }
 
-    /// Σ (x[k] − 2 x[k − m] + x[k − 2m])² for k in `from ..< to`.
+    /// The ring's length for a logical history of `capacity`: that, or the whole `longest` once
+    /// `capacity` reaches a quarter of it.
+    private static func ringLength(capacity: Int, longest: Int) -> Int {
+        capacity < longest / 4 ? capacity : longest
+    }
+
+    /// Σ (x[k] − 2 x[k − m] + x[k − 2m])² for global k in `from ..< to`, global j at
+    /// `x[j % period]`: 8 terms per step into two SIMD accumulators from `from`, then the rest one
+    /// by one, whether or not the ring wraps inside (a step that straddles the wrap loads its
+    /// lanes one by one), so the sum does not depend on `period`.
     @inline(__always)
-    static func sumOfSquaredSecondDifferences(_ x: UnsafePointer<Double>, from: Int, to: Int, lag m: Int) -> Double {
+    static func sumOfSquaredSecondDifferences(_ x: UnsafePointer<Double>, period: Int, from: Int, to: Int, lag m: Int) -> Double {
         var k = from
         var acc0 = SIMD4<Double>.zero, acc1 = SIMD4<Double>.zero
-        let raw = UnsafeRawPointer(x)
-        let stride = MemoryLayout<Double>.stride
-        while k + 8 <= to {
-            let a0 = raw.loadUnaligned(fromByteOffset: k * stride, as: SIMD4<Double>.self)
-            let b0 = raw.loadUnaligned(fromByteOffset: (k - m) * stride, as: SIMD4<Double>.self)
-            let c0 = raw.loadUnaligned(fromByteOffset: (k - 2 * m) * stride, as: SIMD4<Double>.self)
-            let a1 = raw.loadUnaligned(fromByteOffset: (k + 4) * stride, as: SIMD4<Double>.self)
-            let b1 = raw.loadUnaligned(fromByteOffset: (k + 4 - m) * stride, as: SIMD4<Double>.self)
-            let c1 = raw.loadUnaligned(fromByteOffset: (k + 4 - 2 * m) * stride, as: SIMD4<Double>.self)
+        @inline(__always) func step(_ a0: SIMD4<Double>, _ b0: SIMD4<Double>, _ c0: SIMD4<Double>,
+                                    _ a1: SIMD4<Double>, _ b1: SIMD4<Double>, _ c1: SIMD4<Double>) {
             let t0 = (a0 + c0) - 2 * b0, t1 = (a1 + c1) - 2 * b1
             acc0 = acc0.addingProductFast(t0, t0)
             acc1 = acc1.addingProductFast(t1, t1)
-            k += 8
+        }
+        // Ring positions of x[k], x[k − m], x[k − 2m].
+        var pa = k % period, pb = (k - m) % period, pc = (k - 2 * m) % period
+        @inline(__always) func advance(_ p: inout Int, by n: Int) {
+            p += n
+            if p >= period { p -= period }
+        }
+        let raw = UnsafeRawPointer(x)
+        let stride = MemoryLayout<Double>.stride
+        while k + 8 <= to {
+            let steps = Swift.min(period - pa, period - pb, period - pc, to - k) / 8
+            if steps > 0 {
+                var a = raw + pa * stride, b = raw + pb * stride, c = raw + pc * stride
+                for _ in 0..<steps {
+                    step(a.loadUnaligned(as: SIMD4<Double>.self), b.loadUnaligned(as: SIMD4<Double>.self),
+                         c.loadUnaligned(as: SIMD4<Double>.self), a.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD4<Double>.self),
+                         b.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD4<Double>.self),
+                         c.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD4<Double>.self))
+                    a += 8 * stride; b += 8 * stride; c += 8 * stride
+                }
+                k += 8 * steps
+                advance(&pa, by: 8 * steps); advance(&pb, by: 8 * steps); advance(&pc, by: 8 * steps)
+            } else {
+                @inline(__always) func lanes(_ p: Int, _ first: Int) -> SIMD4<Double> {
+                    var v = SIMD4<Double>.zero
+                    for i in 0..<4 {
+                        let j = p + first + i
+                        v[i] = x[j >= period ? j - period : j]
+                    }
+                    return v
+                }
+                step(lanes(pa, 0), lanes(pb, 0), lanes(pc, 0), lanes(pa, 4), lanes(pb, 4), lanes(pc, 4))
+                k += 8
+                advance(&pa, by: 8); advance(&pb, by: 8); advance(&pc, by: 8)
+            }
         }
         var sum = (acc0 + acc1).sum()
         while k < to {
-            let t = (x[k] + x[k - 2 * m]) - 2 * x[k - m]
+            let t = (x[pa] + x[pc]) - 2 * x[pb]
             sum += t * t
             k += 1
+            advance(&pa, by: 1); advance(&pb, by: 1); advance(&pc, by: 1)
         }
         return sum
     }
