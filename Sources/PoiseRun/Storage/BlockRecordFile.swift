@@ -17,6 +17,9 @@ public final class BlockRecordFile {
     private let buffer: UnsafeMutableRawPointer
     /// The block in the buffer (-1: none), whether the buffer holds changes not yet written.
     private var current = -1
+    /// The indices of the records in the buffer, `current × perBlock ..< (current + 1) × perBlock`
+    /// (empty when none): a record there is found without a division.
+    private var bufferedFirst = 0, bufferedEnd = 0
     private var dirty = false
     /// The lowest and highest block ever written (blocks outside were never written: zero).
     private var writtenLow = Int.max, writtenHigh = -1
@@ -69,14 +72,13 @@ public final class BlockRecordFile {
     /// - Throws: `RecordingError` naming the temporary folder when a block cannot be written or
     ///   read (a full disk).
     public func record(_ index: Int, writing: Bool) throws -> UnsafeMutableRawPointer {
-        let block = index / perBlock
-        if block != current { try load(block) }
+        if index < bufferedFirst || index >= bufferedEnd { try load(index / perBlock) }
         if writing {
             dirty = true
-            writtenLow = min(writtenLow, block)
-            writtenHigh = max(writtenHigh, block)
+            writtenLow = min(writtenLow, current)
+            writtenHigh = max(writtenHigh, current)
         }
-        return buffer + (index - block * perBlock) * size
+        return buffer + (index - bufferedFirst) * size
     }
 
     /// Writes the buffered block if it holds changes.
@@ -100,6 +102,7 @@ public final class BlockRecordFile {
         try flush()
         let bytes = perBlock * size
         current = -1
+        (bufferedFirst, bufferedEnd) = (0, 0)
         if block < writtenLow || block > writtenHigh {
             buffer.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
         } else {
@@ -121,5 +124,6 @@ public final class BlockRecordFile {
             blockReads += 1
         }
         current = block
+        (bufferedFirst, bufferedEnd) = (block * perBlock, (block + 1) * perBlock)
     }
 }

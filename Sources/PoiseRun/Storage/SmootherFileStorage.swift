@@ -44,7 +44,9 @@ public final class SmootherFileStorage: SmootherStorage {
 
     final class Records: SmootherRecords {
         let file: BlockRecordFile?
-        unowned let storage: SmootherFileStorage
+        /// The storage (a strong reference: an unowned one costs a check of the object's
+        /// reference counts on every record; the storage refers to no array, so there is no cycle).
+        let storage: SmootherFileStorage
         /// One record's room, used once the storage has failed.
         let scratch: UnsafeMutableRawPointer
 

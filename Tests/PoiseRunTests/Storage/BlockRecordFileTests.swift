@@ -25,6 +25,19 @@ import Testing
         #expect(unwritten[0] == 0 && unwritten[1] == 0 && unwritten[2] == 0)
     }
 
+    /// Records on both sides of every block boundary, visited out of order (a jump to another
+    /// block and back, the last record of a block then the first of the next), are the ones
+    /// written there.
+    @Test func recordsAtBlockBoundariesInAnyOrder() throws {
+        let file = try BlockRecordFile(size: 24, purpose: "test records")
+        let n = 4 * file.perBlock + 5
+        for i in 0..<n { try file.record(i, writing: true).storeBytes(of: Double(i), as: Double.self) }
+        var visits: [Int] = []
+        for b in 1...4 { visits += [b * file.perBlock - 1, b * file.perBlock, (b - 1) * file.perBlock, b * file.perBlock + 1] }
+        visits += [n - 1, 0, n - 2, 1]
+        for i in visits { #expect(try file.record(i, writing: false).load(as: Double.self) == Double(i)) }
+    }
+
     /// A change to a record read back is kept (read, change, move on, come back).
     @Test func changesInPlaceAreKept() throws {
         let file = try BlockRecordFile(size: 8, purpose: "test records")
