@@ -70,20 +70,54 @@ struct AllanStream {
         }
         let axes = Axis.allCases.filter { $0.isGyroscope ? schema.hasGyroscope : schema.hasAccelerometer }
         let detector = try RestDetector.forRecording(schema, file: path, purpose: "the still check of the Allan deviation")
-        var tracker = StillSegmentTracker(detector: detector)
+        // One run over the file (no pipeline stages) into the pass, which selects the time range.
+        var pass = Pass(stream: self, schema: schema, axes: axes, tracker: StillSegmentTracker(detector: detector))
+        var run = Run(source: reader, pipeline: Pipeline(), clock: AsFastAsPossible())
+        _ = try run.run(into: &pass)
+        return try pass.result()
+    }
+
+    /// The pass's state: a sink, so that the per-sample work runs on its own stored properties
+    /// (no captured variables, no dynamic exclusivity checks per sample).
+    private struct Pass: Sink {
+        let stream: AllanStream
+        let schema: RecordingSchema
+        let axes: [Axis]
+        var tracker: StillSegmentTracker
         var still = 0
         var pending: [MotionSample] = []
         var accumulator: AllanDeviationAccumulator?
-        var interval = rate.map { 1 / $0 }
+        var interval: Double?
         var previousTime: Double?
         var firstTime = 0.0, lastTime = 0.0, count = 0
         var gaps = 0, longestGap = 0.0, missing = 0
-        var extremes = [(value: Double, count: Int)](repeating: (0, 0), count: axes.count)
+        var extremes: [(value: Double, count: Int)]
         var nonFinite: (axis: Axis, index: Int, time: Double)?
-        var row = [Double](repeating: 0, count: axes.count)
-        let low = start ?? -.infinity, high = end ?? .infinity
+        var row: [Double]
+        let low: Double, high: Double
 
-        func begin() throws {
+        init(stream: AllanStream, schema: RecordingSchema, axes: [Axis], tracker: StillSegmentTracker) {
+            self.stream = stream; self.schema = schema; self.axes = axes; self.tracker = tracker
+            interval = stream.rate.map { 1 / $0 }
+            extremes = Array(repeating: (0, 0), count: axes.count)
+            row = Array(repeating: 0, count: axes.count)
+            low = stream.start ?? -.infinity; high = stream.end ?? .infinity
+        }
+
+        mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) throws {
+            let sample = record.input
+            // `EndTimeSource` ends the run at the first sample after `end`.
+            guard sample.time >= low, sample.time <= high else { return }
+            if accumulator == nil {
+                pending.append(sample)
+                if pending.count >= AllanStream.rateSamples { try begin() }
+            } else {
+                feed(sample)
+            }
+        }
+
+        mutating func begin() throws {
+            let path = stream.path
             if interval == nil {
                 var intervals: [Double] = []
                 for (a, b) in zip(pending, pending.dropFirst()) where b.time - a.time > 0 && (b.time - a.time).isFinite {
@@ -95,12 +129,14 @@ struct AllanStream {
                 interval = intervals.sorted()[intervals.count / 2]
                 try SampleRateCheck.check(rate: 1 / interval!, schema: schema, file: path)
             }
-            let largest = maximumClusterTime.map { Swift.max(1, Int(($0 / interval!).rounded(.down))) } ?? Self.defaultMaximumClusterSize
-            accumulator = AllanDeviationAccumulator(channelCount: axes.count, sizes: sizes, maximumClusterSize: largest)
-            for sample in pending { feed(sample) }
+            let largest = stream.maximumClusterTime.map { Swift.max(1, Int(($0 / interval!).rounded(.down))) } ?? AllanStream.defaultMaximumClusterSize
+            accumulator = AllanDeviationAccumulator(channelCount: axes.count, sizes: stream.sizes, maximumClusterSize: largest)
+            let waiting = pending
             pending = []
+            for sample in waiting { feed(sample) }
         }
-        func feed(_ sample: MotionSample) {
+
+        mutating func feed(_ sample: MotionSample) {
             if let previousTime, let interval {
                 let step = sample.time - previousTime
                 if step > 1.5 * interval {
@@ -126,35 +162,22 @@ struct AllanStream {
             count += 1
         }
 
-        // One run over the file (no pipeline stages) into a sink that selects the time range.
-        var past = false
-        var sink = ClosureSink { record in
-            let sample = record.input
-            guard !past, sample.time >= low else { return }
-            if sample.time > high { past = true; return }
+        mutating func result() throws -> Result {
             if accumulator == nil {
-                pending.append(sample)
-                if pending.count >= Self.rateSamples { try begin() }
-            } else {
-                feed(sample)
+                guard pending.count >= 2 || stream.rate != nil else {
+                    throw CommandError("\(stream.path): \(pending.count) sample\(pending.count == 1 ? "" : "s")\(stream.start != nil || stream.end != nil ? " in the selected time range" : ""); the Allan deviation needs at least \(AllanCommand.minimumSamples)")
+                }
+                try begin()
             }
+            for segment in tracker.finish() { still += segment.indices.count }
+            // From the timestamps: the whole span over the sample steps (a missing sample counts as
+            // one), more exact than the median of the first intervals.
+            if stream.rate == nil, count > AllanStream.rateSamples, lastTime > firstTime { interval = (lastTime - firstTime) / Double(count - 1 + missing) }
+            var adev = accumulator!.result(sampleInterval: interval!)
+            adev.sampleCount = count
+            return Result(axes: axes, adev: adev, sampleRate: 1 / interval!, rateFromTimestamps: stream.rate == nil,
+                          firstTime: firstTime, lastTime: lastTime, movingSamples: count - still, gaps: gaps,
+                          longestGap: longestGap, extremes: extremes, firstNonFinite: nonFinite)
         }
-        var run = Run(source: reader, pipeline: Pipeline(), clock: AsFastAsPossible())
-        _ = try run.run(into: &sink, shouldStop: { past })
-        if accumulator == nil {
-            guard pending.count >= 2 || rate != nil else {
-                throw CommandError("\(path): \(pending.count) sample\(pending.count == 1 ? "" : "s")\(start != nil || end != nil ? " in the selected time range" : ""); the Allan deviation needs at least \(AllanCommand.minimumSamples)")
-            }
-            try begin()
-        }
-        for segment in tracker.finish() { still += segment.indices.count }
-        // From the timestamps: the whole span over the sample steps (a missing sample counts as
-        // one), more exact than the median of the first intervals.
-        if rate == nil, count > Self.rateSamples, lastTime > firstTime { interval = (lastTime - firstTime) / Double(count - 1 + missing) }
-        var adev = accumulator!.result(sampleInterval: interval!)
-        adev.sampleCount = count
-        return Result(axes: axes, adev: adev, sampleRate: 1 / interval!, rateFromTimestamps: rate == nil,
-                      firstTime: firstTime, lastTime: lastTime, movingSamples: count - still, gaps: gaps,
-                      longestGap: longestGap, extremes: extremes, firstNonFinite: nonFinite)
     }
 }
