@@ -137,6 +137,20 @@ public struct DeviceMotionSmoother: Sendable {
         /// each pass's causal estimate (bias estimation off in those passes). Two more passes and
         /// 24 bytes per sample. Default false.
         public var smoothedBias: Bool = false
+        /// 9D: find the magnetically disturbed spans from the whole recording before the passes,
+        /// and run every pass without the magnetometer there (the heading bridged by the
+        /// gyroscope, as offlineVQF bridges the spans both its passes flag). A first forward pass
+        /// turns each magnetometer reading, less a magnetometer offset fitted to the recording's
+        /// undisturbed readings, into its attitude's frame (ENU); a sample is disturbed when the
+        /// field's norm differs from the recording's median norm by more than
+        /// `magneticNormThreshold` (relative) or its dip from the median dip by more than
+        /// `magneticDipThreshold` (VQF's thresholds, as the online test), or when it lies within
+        /// `magneticMinimumUndisturbedTime` of such a sample in either direction of time (the
+        /// online test's wait after a disturbance, both ways). The medians stand for the field
+        /// most of the recording sees. Disturbed samples carry the `magneticDisturbance` flag.
+        /// One estimator pass more and 49 bytes per sample. Default true
+        /// (research/fusion-offline-disturbance.md).
+        public var magneticDisturbanceSpans: Bool = true
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -166,7 +180,7 @@ public struct DeviceMotionSmoother: Sendable {
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
                                    "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias",
-                                   "headingLowPassTime", "biasCovarianceWeighting"]
+                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -404,11 +418,16 @@ public struct DeviceMotionSmoother: Sendable {
         let sixD = !pass.reference.usesMagnetometer
         let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
         let carries = options.carriesState
+        // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
+        let disturbed = !sixD && options.magneticDisturbanceSpans
+            ? Self.disturbedSpans(samples, configuration: pass, storage: storage) : StoredValues<Bool>(storage, count: 0)
+        func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)
         if carries {
-            for s in samples {
-                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            for i in 0..<n {
+                let s = samples[start + i]
+                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
             }
         }
         // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
@@ -424,7 +443,7 @@ public struct DeviceMotionSmoother: Sendable {
                 let i = n - 1 - k
                 let s = samples[start + i]
                 let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
-                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
+                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: field(i, s))
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
@@ -461,7 +480,8 @@ public struct DeviceMotionSmoother: Sendable {
         let convergenceTime = options.convergenceWeightTime
         for i in 0..<n {
             let s = samples[start + i]
-            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
+            if !disturbed.isEmpty && disturbed[i] { forward.lastSample.flags.insert(.magneticDisturbance) }
             ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components
@@ -479,6 +499,93 @@ public struct DeviceMotionSmoother: Sendable {
                                   : (forward.state.bias + backwardBias) * 0.5
             try body(i, forward, q, bias)
         }
+    }
+
+    /// Per sample (0-based from `samples.startIndex`), whether its magnetometer reading lies in
+    /// a magnetically disturbed span (`Options.magneticDisturbanceSpans`). A forward pass of the
+    /// estimator with `configuration` gives each sample's attitude (ENU). Each reading less an
+    /// offset h (µT, device frame; first zero), turned by its attitude, has a norm and a dip; a
+    /// reading is disturbed when its norm is more than `magneticNormThreshold` × the median norm
+    /// from it or its dip more than `magneticDipThreshold` (degrees) from the median dip (medians
+    /// over the recording's finite readings). Up to twice, h is then refitted to the undisturbed
+    /// readings (a sphere fit over the whole recording, as `magneticOffsetEstimation` fits a
+    /// window) and the readings judged again, the fit kept only when fewer readings are
+    /// disturbed with it: the hard iron of an uncalibrated magnetometer moves the field with
+    /// the device's orientation by more than the thresholds. Every sample within
+    /// `magneticMinimumUndisturbedTime` (s) of a disturbed reading, before or after it, is
+    /// disturbed too. Samples without a reading are not; none is when no reading is finite.
+    /// Three stored arrays (32, 16 and 1 bytes per sample).
+    static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                          storage: any SmootherStorage) -> StoredValues<Bool>
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count, first = samples.startIndex
+        let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        for i in 0..<n {
+            let s = samples[first + i]
+            estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            attitudes[i] = estimator.attitudeEastNorthUp.components
+        }
+        let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
+        let disturbed = StoredValues<Bool>(storage, count: n)
+        let dipThreshold = configuration.magneticDipThreshold * .pi / 180
+        /// Judges every reading with the offset `h`: the number of disturbed readings (their
+        /// norms set to +∞), nil when there are no medians.
+        func judge(_ h: SIMD3<Double>) -> Int? {
+            for i in 0..<n {
+                normsAndDips[i] = SIMD2(repeating: .nan)
+                guard let m = samples[first + i].magneticField else { continue }
+                let e = quaternion(attitudes[i]).act(m - h)
+                let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+                guard e.isFinite, horizontal > 0 || e.z != 0 else { continue }
+                normsAndDips[i] = SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
+            }
+            guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
+                  let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
+            let normThreshold = configuration.magneticNormThreshold * medianNorm
+            var count = 0
+            for i in 0..<n {
+                let v = normsAndDips[i]
+                if (v.x - medianNorm).magnitude > normThreshold || (v.y - medianDip).magnitude > dipThreshold {
+                    normsAndDips[i] = SIMD2(.infinity, 0)
+                    count += 1
+                }
+            }
+            return count
+        }
+        guard var count = judge(.zero) else {
+            for i in 0..<n { disturbed[i] = false }
+            return disturbed
+        }
+        var offset = SIMD3<Double>.zero
+        for _ in 0..<2 {
+            var sums = SIMD16<Double>.zero
+            for i in 0..<n where normsAndDips[i].x.isFinite {
+                if let m = samples[first + i].magneticField, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) { sums += moments }
+            }
+            guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite, fit.offset != offset else { break }
+            guard let refitted = judge(fit.offset), refitted < count else {
+                _ = judge(offset)
+                break
+            }
+            (offset, count) = (fit.offset, refitted)
+        }
+        // The disturbed readings, and the samples up to `margin` after one, then before one.
+        let margin = configuration.magneticMinimumUndisturbedTime
+        var last = -Double.infinity
+        for i in 0..<n {
+            let t = samples[first + i].time
+            let off = normsAndDips[i].x == .infinity
+            if off && t.isFinite { last = t }
+            disturbed[i] = off || (t.isFinite && t - last <= margin)
+        }
+        var next = Double.infinity
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let t = samples[first + i].time
+            if normsAndDips[i].x == .infinity, t.isFinite { next = t }
+            if t.isFinite && next - t <= margin { disturbed[i] = true }
+        }
+        return disturbed
     }
 
     /// Per sample, an attitude (device → ENU, arbitrary heading) whose inclination is the
