@@ -6,7 +6,7 @@ goes wrong, and the disturbed-span rule (`magneticDisturbanceSpans`) judged out 
    an earth-fixed 30 µT for 8–18 s or 15 µT for 5–25 s, `poise simulate --mag-disturbance`, on
    three scenarios) and the same scenarios without a disturbance: the heading error (RMSE and
    signed mean, °, rows with movement) before, during, in the 5 s after and later than the
-   disturbance, of offlineVQF (the `vqf` package), the smoother with the rule off and on, and the
+   disturbance, of offlineVQF (the `vqf` package), the smoother with the rule off, in its first pass and in all passes, and the
    smoother's two passes run alone (`poise fuse` with the smoother's estimator settings, forward
    and over the time-reversed recording, each from its own start), with the share of samples the
    forward pass flags `magneticDisturbance`.
@@ -43,7 +43,8 @@ from fusion_rest_bias import EstimateScores, vqf_matrix  # noqa: E402
 from fusion_sensor_matrix import MATRIX, SCENARIOS, G  # noqa: E402
 from fusion_forward_backward import CONJUGATE, product, score, write_reversed  # noqa: E402
 
-CANDIDATES = {"off": {"magneticDisturbanceSpans": "false"}, "on": {"magneticDisturbanceSpans": "true"}}
+CANDIDATES = {"off": {"magneticDisturbanceSpans": "off"}, "first pass": {"magneticDisturbanceSpans": "first-pass"},
+              "all passes": {"magneticDisturbanceSpans": "all-passes"}}
 # The smoother's estimator settings (DeviceMotionSmoother.defaultConfiguration), for its passes alone.
 PASS = ["--set", "magnetometerTimeConstant=20", "--set", "magneticDirectionThreshold=0"]
 GROUP = "magnetic disturbance"
@@ -71,8 +72,8 @@ def over_time(poise, path, start, end, scratch):
     backward, backward_flags = fused(poise, write_reversed(path, rows, scratch), PASS, scratch)
     estimates = {
         "offlineVQF": (vqf.offlineVQF(gyr, acc, mag, float(np.median(np.diff(t))))["quat9D"], None),
-        "smoother, rule off": fused(poise, path, ["--offline", "--set", "magneticDisturbanceSpans=false"], scratch),
-        "smoother, rule on": fused(poise, path, ["--offline", "--set", "magneticDisturbanceSpans=true"], scratch),
+        **{"smoother, %s" % label: fused(poise, path, ["--offline", "--set", "magneticDisturbanceSpans=" + s["magneticDisturbanceSpans"]],
+                                          scratch) for label, s in CANDIDATES.items()},
         "forward pass alone": fused(poise, path, PASS, scratch),
         "backward pass alone": (backward[::-1], backward_flags[::-1]),
     }
@@ -148,9 +149,10 @@ def main():
     text.append("| **chosen without the category (held out)** | **%.3f** | %s |" % (mean(held), " | ".join(
         "%.3f" % mean([held[i] for i in idx]) for idx in per_category.values())))
     off = broad.estimate("offline 9D", CANDIDATES["off"], everyone)
-    on = broad.estimate("offline 9D", CANDIDATES["on"], everyone)
+    others = [broad.estimate("offline 9D", s, everyone) for s in candidates[1:]]
     text += ["", "Chosen per held-out category: " + "; ".join("%s → %s" % kv for kv in picks.items()) + ". "
-             "Per trial, off → on: " + ", ".join("%s %.2f → %.2f" % (n, a, b) for n, a, b in zip(names, off, on)) + ".", ""]
+             "Per trial, %s: " % " / ".join(CANDIDATES) + ", ".join(
+                 "%s %s" % (n, " / ".join("%.2f" % v[i] for v in [off] + others)) for i, n in enumerate(names)) + ".", ""]
     if options.no_matrix:
         write_report(options.out, text)
         return

@@ -47,7 +47,7 @@ struct SmootherMagneticDisturbanceTests {
         let reference = Self.offlineVQFError(samples)
         #expect(ours < 1.2 * reference, "\(scenario): smoother \(ours)° against offlineVQF \(reference)°")
         var off = DeviceMotionSmoother.Options()
-        off.magneticDisturbanceSpans = false
+        off.magneticDisturbanceSpans = .off
         let without = DeviceMotionSmoother(configuration: configuration, options: off).evaluate(samples).total
         #expect(without > 2 * ours, "\(scenario): without the rule \(without)°, with it \(ours)°")
     }

@@ -137,22 +137,32 @@ public struct DeviceMotionSmoother: Sendable {
         /// each pass's causal estimate (bias estimation off in those passes). Two more passes and
         /// 24 bytes per sample. Default false.
         public var smoothedBias: Bool = false
-        /// 9D: find the magnetically disturbed spans from the whole recording before the passes,
-        /// and run every pass without the magnetometer there (the heading bridged by the
-        /// gyroscope, as offlineVQF bridges the spans both its passes flag). A first forward pass
-        /// turns each magnetometer reading, less an offset estimate (a forward or backward pass's
+        /// 9D: find the magnetically disturbed spans from the whole recording before the passes
+        /// and run passes without the magnetometer there (the heading bridged by the gyroscope,
+        /// as offlineVQF bridges the spans both its passes flag): `.off`; `.firstPass`, the
+        /// forward pass that only sets the other passes' starting state (its heading is
+        /// otherwise averaged over the first `magnetometerTimeConstant` seconds, disturbed
+        /// readings included); `.allPasses`, every pass, and the disturbed samples carry the
+        /// `magneticDisturbance` flag. The spans: a first forward pass turns each magnetometer
+        /// reading, less an offset estimate (a forward or backward pass's
         /// `magneticOffsetEstimation`, for a magnet fixed to the device, or an offset fitted to
         /// the recording's undisturbed readings), into its attitude's frame (ENU); a sample is
-        /// disturbed when, with each estimate, the
-        /// field's norm differs from the recording's median norm by more than
-        /// `magneticNormThreshold` (relative) or its dip from the median dip by more than
-        /// `magneticDipThreshold` (VQF's thresholds, as the online test), or when it lies within
-        /// `magneticMinimumUndisturbedTime` of such a sample in either direction of time (the
-        /// online test's wait after a disturbance, both ways). The medians stand for the field
-        /// most of the recording sees. Disturbed samples carry the `magneticDisturbance` flag.
-        /// Three estimator passes more and 113 bytes per sample. Default true
+        /// disturbed when, with each estimate, the field's norm differs from the recording's
+        /// median norm by more than `magneticNormThreshold` (relative) or its dip from the
+        /// median dip by more than `magneticDipThreshold` (VQF's thresholds, as the online test),
+        /// or when it lies within `magneticMinimumUndisturbedTime` of such a sample in either
+        /// direction of time (the online test's wait after a disturbance, both ways). The
+        /// medians stand for the field most of the recording sees. Three estimator passes more
+        /// and 113 bytes per sample. Default `.firstPass`
         /// (research/fusion-offline-disturbance.md).
-        public var magneticDisturbanceSpans: Bool = true
+        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .firstPass
+        /// Which passes run without the magnetometer in the disturbed spans
+        /// (`magneticDisturbanceSpans`).
+        public enum MagneticDisturbanceSpans: String, Sendable, Codable, Equatable {
+            case off
+            case firstPass = "first-pass"
+            case allPasses = "all-passes"
+        }
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -421,9 +431,11 @@ public struct DeviceMotionSmoother: Sendable {
         let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
-        let disturbed = !sixD && options.magneticDisturbanceSpans
+        let disturbed = !sixD && options.magneticDisturbanceSpans != .off
             ? Self.disturbedSpans(samples, configuration: pass, storage: storage) : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
+        let allPasses = options.magneticDisturbanceSpans == .allPasses
+        func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)
         if carries {
@@ -445,7 +457,7 @@ public struct DeviceMotionSmoother: Sendable {
                 let i = n - 1 - k
                 let s = samples[start + i]
                 let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
-                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: field(i, s))
+                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: laterField(i, s))
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
@@ -482,8 +494,8 @@ public struct DeviceMotionSmoother: Sendable {
         let convergenceTime = options.convergenceWeightTime
         for i in 0..<n {
             let s = samples[start + i]
-            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
-            if !disturbed.isEmpty && disturbed[i] { forward.lastSample.flags.insert(.magneticDisturbance) }
+            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: laterField(i, s))
+            if allPasses && disturbed[i] { forward.lastSample.flags.insert(.magneticDisturbance) }
             ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components
