@@ -5,7 +5,9 @@
 /// scale factors and axis misalignment to the recording (`GyroscopeSelfCalibration`, from the
 /// accelerometer's up direction at quasi-still moments; refused fits change nothing) and reads
 /// every rate corrected. It then runs the online estimator (`DeviceMotionEstimator`, unchanged)
-/// over the recording three times:
+/// over the recording three times (in 9D after finding the magnetically disturbed spans,
+/// `Options.magneticDisturbanceSpans`, which the first pass, or every pass, reads without the
+/// magnetometer):
 /// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude) —
 ///    nothing is kept per sample;
 /// 2. backward in time, started from that state (`Options.carryBias` and the other carry
@@ -43,8 +45,9 @@
 ///
 /// Memory: the values one pass hands to a later one go to a `SmootherStorage` (the heap unless
 /// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
-/// and τ, in one array), and with the zero-phase inclination 176 more (each sample's combined
-/// attitude and bias and the output pass's values, kept until the inclination is known),
+/// and τ, in one array), with the zero-phase inclination 176 more (each sample's combined
+/// attitude and bias and the output pass's values, kept until the inclination is known), and in
+/// 9D with the disturbed spans 113 more (`disturbedSpans`),
 /// besides the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
