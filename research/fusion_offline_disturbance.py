@@ -10,12 +10,14 @@ goes wrong, and the disturbed-span rule (`magneticDisturbanceSpans`) judged out 
    smoother's two passes run alone (`poise fuse` with the smoother's estimator settings, forward
    and over the time-reversed recording, each from its own start), with the share of samples the
    forward pass flags `magneticDisturbance`.
-2. The rule OFF and ON, offline 9D total RMSE: leave one BROAD category out (../shared/data/broad;
+2. The rule OFF, in the first pass and in all passes, offline 9D total RMSE: leave one BROAD category out (../shared/data/broad;
    the categories of research/fusion_9d_rules.py; in each fold the candidate with the lower mean
    on the other categories is chosen and scored on the held-out one, pooled over the 15 trials),
    per category, and the simulated matrix's 57 cells (mean, per group, cells lower / higher than
-   OFF). The decision: ON is eligible only if its matrix mean is no higher than OFF's; among the
-   eligible candidates the held-out BROAD choice decides.
+   OFF). The decision: a candidate is eligible only if its matrix mean is no higher than OFF's;
+   among the eligible candidates the held-out BROAD choice decides, and a candidate that has a
+   higher mean than OFF in any BROAD category (or raises the held-out mean) is not a default.
+   Each candidate is also held out against OFF alone.
 
 Writes research/fusion-offline-disturbance.md and prints it. Run from the repository root:
     swift build --product poise   (or a release build: `-c release`, `--poise .build/release/poise`)
@@ -176,8 +178,20 @@ def main():
             sum(a < b for a, b in zip(v, reference)),
             " | ".join("%.2f" % mean([v[i] for i in allcells if cells[i][0] == g]) for g in groups)))
     eligible = [s for s in candidates if mean(matrix.estimate("offline 9D", s, allcells)) <= mean(first) + 1e-12]
+    pairs = []
+    for label, s in list(CANDIDATES.items())[1:]:
+        if s not in eligible:
+            continue
+        pair_held, _ = loco([CANDIDATES["off"], s])
+        v = broad.estimate("offline 9D", s, everyone)
+        worse = [c for c, idx in per_category.items()
+                 if mean([v[i] for i in idx]) > mean([off[i] for i in idx]) + 1e-9]
+        pairs.append("%s against off alone: held out %.3f°, matrix %.3f°, BROAD categories with a higher mean: %s" % (
+            label, mean(pair_held), mean(matrix.estimate("offline 9D", s, allcells)),
+            ", ".join("%s (%+.4f°)" % (c, mean([v[i] for i in per_category[c]]) - mean([off[i] for i in per_category[c]]))
+                      for c in worse) or "none"))
     held, picks = loco(eligible)
-    text += ["", "**The decision.** Eligible (matrix mean no higher than off's): %s. Chosen without the held-out "
+    text += ["", "Each candidate " + "; ".join(pairs) + ".", "", "**The decision.** Eligible (matrix mean no higher than off's): %s. Chosen without the held-out "
              "category among them: %s; BROAD held out %.3f° (off %.3f°, %+.1f %%)." % (
                  ", ".join(lb for lb, s in CANDIDATES.items() if s in eligible),
                  "; ".join("%s → %s" % kv for kv in picks.items()), mean(held), mean(off),

@@ -156,9 +156,9 @@ public struct DeviceMotionSmoother: Sendable {
         /// or when it lies within `magneticMinimumUndisturbedTime` of such a sample in either
         /// direction of time (the online test's wait after a disturbance, both ways). The
         /// medians stand for the field most of the recording sees. Three estimator passes more
-        /// and 113 bytes per sample. Default `.firstPass`
+        /// and 113 bytes per sample. Default `.off`
         /// (research/fusion-offline-disturbance.md).
-        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .firstPass
+        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .off
         /// Which passes run without the magnetometer in the disturbed spans
         /// (`magneticDisturbanceSpans`).
         public enum MagneticDisturbanceSpans: String, Sendable, Codable, Equatable {
