@@ -25,6 +25,8 @@ Run from the repository root (about 10 minutes with a release build; `--cache FI
 finished cells, so an interrupted run continues):
     swift build -c release --product poise
     python3 research/fusion_sensor_matrix.py [--poise .build/release/poise] [--cache cells.jsonl]
+`--group NAME` (repeatable, e.g. `--group "magnetic disturbance"`) runs those groups only and
+prints their summary without writing the file.
 Needs numpy and vqf (`pip install numpy vqf`).
 """
 import argparse
@@ -105,6 +107,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--poise", default=os.path.join(ROOT, ".build", "release", "poise"))
     parser.add_argument("--out", default=os.path.join(ROOT, "research", "fusion-sensor-matrix.md"))
+    parser.add_argument("--group", action="append", choices=list(MATRIX),
+                        help="run these groups only and print their summary (the file is not written)")
     parser.add_argument("--cache", help="JSON-lines file of finished cells: read, and appended to (a rerun continues)")
     options = parser.parse_args()
     done = {}
@@ -117,6 +121,8 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         path = os.path.join(scratch, "sim.csv")
         for group, settings in MATRIX.items():
+            if options.group and group not in options.group:
+                continue
             for label, rate, extra in settings:
                 for scenario in SCENARIOS:
                     row = done.get((group, label, scenario))
@@ -135,7 +141,7 @@ def main():
         lines.append("| %s | %s | %s | %s |" % (group, label, scenario, " | ".join("%.2f" % x for x in row)))
     summary = ["| group (cells) | " + " | ".join(COLUMNS) + " | Poise lower (9D / 6D / offline) |",
                "|---" * (len(COLUMNS) + 2) + "|"]
-    groups = list(MATRIX) + ["all"]
+    groups = [g for g in MATRIX if not options.group or g in options.group] + ["all"]
     for group in groups:
         rows = [c[3] for c in cells if group == "all" or c[0] == group]
         means = [np.mean([r[k] for r in rows]) for k in range(len(COLUMNS))]
@@ -143,6 +149,9 @@ def main():
         summary.append("| %s (%d) | %s | %s |" % (group if group != "all" else "**all**", len(rows),
                                                    " | ".join("%.2f" % m for m in means),
                                                    " / ".join("%d" % w for w in wins)))
+    if options.group:
+        print("\n".join(summary))
+        return
     text = ("# Poise's defaults and VQF on a simulated sensor matrix\n\n"
             "Produced by `python3 research/fusion_sensor_matrix.py` (its docstring describes the matrix). "
             "Total RMSE in degrees, BROAD metric, rows with movement; VQF is the `vqf` package (%s).\n\n"

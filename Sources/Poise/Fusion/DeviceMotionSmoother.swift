@@ -5,7 +5,9 @@
 /// scale factors and axis misalignment to the recording (`GyroscopeSelfCalibration`, from the
 /// accelerometer's up direction at quasi-still moments; refused fits change nothing) and reads
 /// every rate corrected. It then runs the online estimator (`DeviceMotionEstimator`, unchanged)
-/// over the recording three times:
+/// over the recording three times (in 9D after finding the magnetically disturbed spans,
+/// `Options.magneticDisturbanceSpans`, which the first pass, or every pass, reads without the
+/// magnetometer):
 /// 1. forward, to learn the state at the end (gyroscope bias and its covariance, attitude) —
 ///    nothing is kept per sample;
 /// 2. backward in time, started from that state (`Options.carryBias` and the other carry
@@ -43,8 +45,9 @@
 ///
 /// Memory: the values one pass hands to a later one go to a `SmootherStorage` (the heap unless
 /// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
-/// and τ, in one array), and with the zero-phase inclination 176 more (each sample's combined
-/// attitude and bias and the output pass's values, kept until the inclination is known),
+/// and τ, in one array), with the zero-phase inclination 176 more (each sample's combined
+/// attitude and bias and the output pass's values, kept until the inclination is known), and in
+/// 9D with the disturbed spans 113 more (`disturbedSpans`),
 /// besides the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
@@ -137,6 +140,32 @@ public struct DeviceMotionSmoother: Sendable {
         /// each pass's causal estimate (bias estimation off in those passes). Two more passes and
         /// 24 bytes per sample. Default false.
         public var smoothedBias: Bool = false
+        /// 9D: find the magnetically disturbed spans from the whole recording before the passes
+        /// and run passes without the magnetometer there (the heading bridged by the gyroscope,
+        /// as offlineVQF bridges the spans both its passes flag): `.off`; `.firstPass`, the
+        /// forward pass that only sets the other passes' starting state (its heading is
+        /// otherwise averaged over the first `magnetometerTimeConstant` seconds, disturbed
+        /// readings included); `.allPasses`, every pass, and the disturbed samples carry the
+        /// `magneticDisturbance` flag. The spans: a first forward pass turns each magnetometer
+        /// reading, less an offset estimate (a forward or backward pass's
+        /// `magneticOffsetEstimation`, for a magnet fixed to the device, or an offset fitted to
+        /// the recording's undisturbed readings), into its attitude's frame (ENU); a sample is
+        /// disturbed when, with each estimate, the field's norm differs from the recording's
+        /// median norm by more than `magneticNormThreshold` (relative) or its dip from the
+        /// median dip by more than `magneticDipThreshold` (VQF's thresholds, as the online test),
+        /// or when it lies within `magneticMinimumUndisturbedTime` of such a sample in either
+        /// direction of time (the online test's wait after a disturbance, both ways). The
+        /// medians stand for the field most of the recording sees. Three estimator passes more
+        /// and 113 bytes per sample. Default `.off`
+        /// (research/fusion-offline-disturbance.md).
+        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .off
+        /// Which passes run without the magnetometer in the disturbed spans
+        /// (`magneticDisturbanceSpans`).
+        public enum MagneticDisturbanceSpans: String, Sendable, Codable, Equatable {
+            case off
+            case firstPass = "first-pass"
+            case allPasses = "all-passes"
+        }
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -166,7 +195,7 @@ public struct DeviceMotionSmoother: Sendable {
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
                                    "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias",
-                                   "headingLowPassTime", "biasCovarianceWeighting"]
+                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -404,11 +433,18 @@ public struct DeviceMotionSmoother: Sendable {
         let sixD = !pass.reference.usesMagnetometer
         let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
         let carries = options.carriesState
+        // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
+        let disturbed = !sixD && options.magneticDisturbanceSpans != .off
+            ? Self.disturbedSpans(samples, configuration: pass, storage: storage) : StoredValues<Bool>(storage, count: 0)
+        func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
+        let allPasses = options.magneticDisturbanceSpans == .allPasses
+        func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)
         if carries {
-            for s in samples {
-                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            for i in 0..<n {
+                let s = samples[start + i]
+                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
             }
         }
         // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
@@ -424,7 +460,7 @@ public struct DeviceMotionSmoother: Sendable {
                 let i = n - 1 - k
                 let s = samples[start + i]
                 let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
-                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
+                backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: laterField(i, s))
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
                 let b = backward.state.bias
@@ -461,7 +497,8 @@ public struct DeviceMotionSmoother: Sendable {
         let convergenceTime = options.convergenceWeightTime
         for i in 0..<n {
             let s = samples[start + i]
-            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: laterField(i, s))
+            if allPasses && disturbed[i] { forward.lastSample.flags.insert(.magneticDisturbance) }
             ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components
@@ -479,6 +516,119 @@ public struct DeviceMotionSmoother: Sendable {
                                   : (forward.state.bias + backwardBias) * 0.5
             try body(i, forward, q, bias)
         }
+    }
+
+    /// Per sample (0-based from `samples.startIndex`), whether its magnetometer reading lies in
+    /// a magnetically disturbed span (`Options.magneticDisturbanceSpans`).
+    ///
+    /// A forward pass of the estimator with `configuration` gives each sample's attitude (ENU),
+    /// and a forward and a backward pass (the time-reversed recording, as the smoother's) each
+    /// sample's magnetometer offset estimates (`magneticOffsetEstimation`: a magnet fixed to the
+    /// device, once fitted; zero while a pass has none). Each reading less an offset, turned by
+    /// its attitude, has a norm and a dip. The offsets a reading is judged with: the passes'
+    /// nonzero estimates and h (µT, device frame; first zero). A reading is disturbed when with
+    /// each of them its norm is more than `magneticNormThreshold` × the median norm from it or
+    /// its dip more than `magneticDipThreshold` (degrees) from the median dip (medians over the
+    /// recording's finite readings, each less the forward pass's estimate, else the backward
+    /// pass's, else h). Up to twice, h is then refitted to the undisturbed readings where
+    /// neither pass has an estimate (a sphere fit over the whole recording, as
+    /// `magneticOffsetEstimation` fits a window) and the readings judged again, the fit kept
+    /// only when fewer readings are disturbed with it: the hard iron of an uncalibrated
+    /// magnetometer moves the field with the device's orientation by more than the thresholds.
+    /// Every sample within `magneticMinimumUndisturbedTime` (s) of a disturbed reading, before
+    /// or after it, is disturbed too. Samples without a reading are not; none is when no
+    /// reading is finite. Five stored arrays (32, 32, 32, 16 and 1 bytes per sample).
+    static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                          storage: any SmootherStorage) -> StoredValues<Bool>
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count, first = samples.startIndex
+        let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
+        let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        for i in 0..<n {
+            let s = samples[first + i]
+            estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            attitudes[i] = estimator.attitudeEastNorthUp.components
+            forwardOffsets[i] = estimator.state.magneticOffset
+        }
+        estimator = DeviceMotionEstimator(configuration: configuration)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let s = samples[first + i]
+            let rate = i + 1 < n ? samples[first + i + 1].rotationRate : s.rotationRate
+            estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
+            backwardOffsets[i] = estimator.state.magneticOffset
+        }
+        let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
+        let disturbed = StoredValues<Bool>(storage, count: n)
+        let dipThreshold = configuration.magneticDipThreshold * .pi / 180
+        /// The norm and dip of reading `i` less `offset` (NaN when not finite or straight up or down).
+        func normAndDip(_ i: Int, _ m: SIMD3<Double>, _ offset: SIMD3<Double>) -> SIMD2<Double> {
+            let e = quaternion(attitudes[i]).act(m - offset)
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            guard e.isFinite, horizontal > 0 else { return SIMD2(repeating: .nan) }
+            return SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
+        }
+        /// Judges every reading with the offset `h`: the number of disturbed readings (their
+        /// norms set to +∞), nil when there are no medians.
+        func judge(_ h: SIMD3<Double>) -> Int? {
+            for i in 0..<n {
+                normsAndDips[i] = SIMD2(repeating: .nan)
+                guard let m = samples[first + i].magneticField else { continue }
+                let f = forwardOffsets[i], b = backwardOffsets[i]
+                normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
+            }
+            guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
+                  let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
+            let normThreshold = configuration.magneticNormThreshold * medianNorm
+            func agrees(_ v: SIMD2<Double>) -> Bool {
+                (v.x - medianNorm).magnitude <= normThreshold && (v.y - medianDip).magnitude <= dipThreshold
+            }
+            var count = 0
+            for i in 0..<n where normsAndDips[i].x.isFinite && !agrees(normsAndDips[i]) {
+                guard let m = samples[first + i].magneticField else { continue }
+                let f = forwardOffsets[i], b = backwardOffsets[i]
+                if (f != .zero && b != .zero && agrees(normAndDip(i, m, b))) || ((f != .zero || b != .zero) && agrees(normAndDip(i, m, h))) {
+                    continue
+                }
+                normsAndDips[i] = SIMD2(.infinity, 0)
+                count += 1
+            }
+            return count
+        }
+        guard var count = judge(.zero) else {
+            for i in 0..<n { disturbed[i] = false }
+            return disturbed
+        }
+        var offset = SIMD3<Double>.zero
+        for _ in 0..<2 {
+            var sums = SIMD16<Double>.zero
+            for i in 0..<n where normsAndDips[i].x.isFinite && forwardOffsets[i] == .zero && backwardOffsets[i] == .zero {
+                if let m = samples[first + i].magneticField, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) { sums += moments }
+            }
+            guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite, fit.offset != offset else { break }
+            guard let refitted = judge(fit.offset), refitted < count else {
+                _ = judge(offset)
+                break
+            }
+            (offset, count) = (fit.offset, refitted)
+        }
+        // The disturbed readings, and the samples up to `margin` after one, then before one.
+        let margin = configuration.magneticMinimumUndisturbedTime
+        var last = -Double.infinity
+        for i in 0..<n {
+            let t = samples[first + i].time
+            let off = normsAndDips[i].x == .infinity
+            if off && t.isFinite { last = t }
+            disturbed[i] = off || (t.isFinite && t - last <= margin)
+        }
+        var next = Double.infinity
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let t = samples[first + i].time
+            if normsAndDips[i].x == .infinity, t.isFinite { next = t }
+            if t.isFinite && next - t <= margin { disturbed[i] = true }
+        }
+        return disturbed
     }
 
     /// Per sample, an attitude (device → ENU, arbitrary heading) whose inclination is the

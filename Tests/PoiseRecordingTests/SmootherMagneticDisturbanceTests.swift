@@ -1,0 +1,59 @@
+import Testing
+import Poise
+@testable import PoiseRecording
+
+/// The offline smoother (`DeviceMotionSmoother`, 9D defaults) on simulated recordings with an
+/// earth-fixed magnetic disturbance, scored against the simulated truth and against offlineVQF
+/// (`OfflineVQF` with VQF's settings, `--preset vqf --offline`) on the same recording.
+struct SmootherMagneticDisturbanceTests {
+    /// A phone passing a loudspeaker: 30 µT (east 20, north −20, up 10) added to the earth's
+    /// field from 8 to 18 s (`poise simulate --mag-disturbance 8,18,20,-20,10`, the sensor
+    /// matrix's cell), on a recording that turns with breaks and on a tumbling one.
+    static func recording(_ scenario: Scenario) -> [MotionSample] {
+        var configuration = SimulationConfiguration(scenario: scenario, rate: 100, seed: 5)
+        configuration.extraDisturbances = [MagneticDisturbance(start: 8, end: 18, field: SIMD3(20, -20, 10))]
+        return Simulator.samples(configuration)
+    }
+
+    /// offlineVQF's 9D total RMSE (°) on `samples` (BROAD metric, rows with movement).
+    static func offlineVQFError(_ samples: [MotionSample]) -> Double {
+        var accumulator = OrientationErrorAccumulator()
+        OfflineVQF(configuration: .vqfDefaults(sampleRate: 100)).smooth(samples) { i, motion in
+            guard samples[i].movement ?? true, let truth = samples[i].truth else { return }
+            accumulator.add(estimate: motion.attitude, truth: truth)
+        }
+        return accumulator.result(alignHeading: false).total
+    }
+
+    /// With `.allPasses` the disturbed span is found from the whole recording and bridged by
+    /// the gyroscope in every pass: every sample inside it (past the 0.5-s fade) is flagged, and
+    /// the 9D error is within 20 % of offlineVQF's on the same recording (below it with the
+    /// breaks: 0.9° against 4.0° on `poise simulate`'s file; 2.0° against 1.8° tumbling).
+    /// With `.firstPass` (the pass that sets the others' starting state leaves the span out)
+    /// the error is less than 60 % of the error without the rule (the defaults, `.off`: 13.6°
+    /// against 28.3°, 3.8° against 10.6°), where the passes take the disturbed field into their
+    /// heading.
+    @Test(arguments: [Scenario.rotationsWithBreaks, .tumble])
+    func disturbedSpanIsBridged(scenario: Scenario) {
+        let samples = Self.recording(scenario)
+        let configuration = DeviceMotionSmoother.defaultConfiguration(sampleRate: 100)
+        var all = DeviceMotionSmoother.Options(), firstPass = DeviceMotionSmoother.Options()
+        all.magneticDisturbanceSpans = .allPasses
+        firstPass.magneticDisturbanceSpans = .firstPass
+        let bridging = DeviceMotionSmoother(configuration: configuration, options: all)
+        var flagged = 0, inside = 0
+        bridging.smooth(samples) { i, motion in
+            guard samples[i].time > 8.5 && samples[i].time < 17.5 else { return }
+            inside += 1
+            if motion.flags.contains(.magneticDisturbance) { flagged += 1 }
+        }
+        #expect(inside > 800 && flagged == inside, "\(flagged) of \(inside) samples inside the disturbance flagged")
+        let bridged = bridging.evaluate(samples).total
+        let reference = Self.offlineVQFError(samples)
+        #expect(bridged < 1.2 * reference, "\(scenario): all passes \(bridged)° against offlineVQF \(reference)°")
+        let first = DeviceMotionSmoother(configuration: configuration, options: firstPass).evaluate(samples).total
+        let without = DeviceMotionSmoother(configuration: configuration).evaluate(samples).total
+        #expect(first < 0.6 * without, "\(scenario): first pass \(first)°, without the rule (defaults) \(without)°")
+        #expect(bridged < first, "\(scenario): all passes \(bridged)°, first pass \(first)°")
+    }
+}
