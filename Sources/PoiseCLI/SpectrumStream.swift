@@ -41,26 +41,60 @@ struct SpectrumStream {
         var histogram = [Int](repeating: 0, count: 1 << 16)
     }
 
-    /// Calls `visit` with every selected sample, in file order: one `Run` over the file (no
-    /// pipeline stages) into a sink that selects by time and position.
+    /// Hands every selected sample, in file order, to `visitor`: one `Run` over the file (no
+    /// pipeline stages) into a sink that selects by time and position. The visitor is a value
+    /// the sink holds, so a pass's per-sample work runs on its own stored properties (no captured
+    /// variables, no dynamic exclusivity checks per sample).
+    func forEachSelected<V: SampleVisitor>(_ visitor: inout V) throws {
+        let stop = StopFlag()
+        var sink = Selection(visitor: visitor, low: start ?? -.infinity, high: end ?? .infinity,
+                             indices: indices, stop: stop)
+        var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(), clock: AsFastAsPossible())
+        _ = try run.run(into: &sink, shouldStop: { stop.raised })
+        visitor = sink.visitor
+    }
+
+    /// Calls `visit` with every selected sample, in file order (for the passes that run rarely).
     func forEachSelected(_ visit: (MotionSample) throws -> Void) throws {
-        let low = start ?? -.infinity, high = end ?? .infinity
-        let indices = self.indices
+        try withoutActuallyEscaping(visit) { visit in
+            var visitor = ClosureVisitor(body: visit)
+            try forEachSelected(&visitor)
+        }
+    }
+
+    /// What a pass does with each selected sample.
+    protocol SampleVisitor {
+        mutating func visit(_ sample: MotionSample) throws
+    }
+
+    private struct ClosureVisitor: SampleVisitor {
+        let body: (MotionSample) throws -> Void
+        func visit(_ sample: MotionSample) throws { try body(sample) }
+    }
+
+    /// Set once the selected positions are past; the run stops at its next poll.
+    private final class StopFlag {
+        var raised = false
+    }
+
+    /// The sink of a pass: the samples within `low…high`, and of those the positions in `indices`.
+    private struct Selection<V: SampleVisitor>: Sink {
+        var visitor: V
+        let low: Double, high: Double
+        let indices: Range<Int>?
+        let stop: StopFlag
         var position = 0
         var done = false
-        var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(), clock: AsFastAsPossible())
-        try withoutActuallyEscaping(visit) { visit in
-            var sink = ClosureSink { record in
-                let sample = record.input
-                guard !done, sample.time >= low && sample.time <= high else { return }
-                defer { position += 1 }
-                if let indices {
-                    if position < indices.lowerBound { return }
-                    if position >= indices.upperBound { done = true; return }
-                }
-                try visit(sample)
+
+        mutating func consume(_ record: ProcessedSample, _ delivery: SampleDelivery) throws {
+            let sample = record.input
+            guard !done, sample.time >= low && sample.time <= high else { return }
+            defer { position += 1 }
+            if let indices {
+                if position < indices.lowerBound { return }
+                if position >= indices.upperBound { done = true; stop.raised = true; return }
             }
-            _ = try run.run(into: &sink, shouldStop: { done })
+            try visitor.visit(sample)
         }
     }
 
@@ -94,9 +128,16 @@ struct SpectrumStream {
     /// Pass 1. Throws the error `MotionChannel.signal(from:)` gives for a magnetometer column
     /// of a recording without magnetometer data.
     func survey() throws -> Survey {
+        var pass = SurveyPass(needsMagnetometer: channels.first { $0.needsMagnetometer })
+        try forEachSelected(&pass)
+        return pass.survey
+    }
+
+    private struct SurveyPass: SampleVisitor {
+        let needsMagnetometer: MotionChannel?
         var survey = Survey()
-        let needsMagnetometer = channels.first { $0.needsMagnetometer }
-        try forEachSelected { sample in
+
+        mutating func visit(_ sample: MotionSample) throws {
             if let channel = needsMagnetometer, sample.magneticField == nil {
                 throw SpectralError.invalidParameter(name: "column", value: channel.rawValue, rule: "the recording has no magnetometer data")
             }
@@ -105,7 +146,7 @@ struct SpectrumStream {
             } else {
                 let interval = sample.time - survey.lastTime
                 if interval > 0, interval.isFinite {
-                    if survey.intervals.count < Self.keptIntervalCount { survey.intervals.append(interval) }
+                    if survey.intervals.count < SpectrumStream.keptIntervalCount { survey.intervals.append(interval) }
                     survey.histogram[Int(interval.bitPattern >> 48)] += 1
                     survey.intervalCount += 1
                     survey.shortestInterval = Swift.min(survey.shortestInterval, interval)
@@ -115,7 +156,6 @@ struct SpectrumStream {
             survey.lastTime = sample.time
             survey.count += 1
         }
-        return survey
     }
 
     /// The positive interval of rank `count / 2` (the median `SamplingEstimate` uses), or `nil`
@@ -145,12 +185,44 @@ struct SpectrumStream {
     /// the rate came from the timestamps).
     func estimate(configuration: SpectralConfiguration, medianInterval: Double?) throws
         -> (spectra: [PowerSpectrum], sampling: SamplingEstimate?) {
-        var welch = try WelchAccumulator(configuration: configuration, channels: channels.count)
-        var values = [Double](repeating: 0, count: channels.count)
-        var firstNonFiniteTime = [Double?](repeating: nil, count: channels.count)
+        var pass = WelchPass(channels: channels, medianInterval: medianInterval,
+                             welch: try WelchAccumulator(configuration: configuration, channels: channels.count))
+        try forEachSelected(&pass)
+        var welch = pass.welch
+        let firstNonFiniteTime = pass.firstNonFiniteTime
+        let (gaps, nonIncreasing, deviation) = (pass.gaps, pass.nonIncreasing, pass.deviation)
+        let spectra: [PowerSpectrum]
+        do {
+            spectra = try welch.finish()
+        } catch SpectralError.nonFiniteSample(let index, let channel) {
+            let c = channel ?? 0
+            throw SpectralError.invalidParameter(name: "column", value: channels[c].rawValue,
+                                                 rule: "non-finite value at sample \(index) (time \(firstNonFiniteTime[c] ?? .nan) s)")
+        }
+        let sampling = medianInterval.map {
+            SamplingEstimate(sampleRate: 1 / $0, gaps: gaps, nonIncreasing: nonIncreasing, largestPeriodDeviation: deviation)
+        }
+        return (spectra, sampling)
+    }
+
+    /// Pass 3's per-sample work: the channels' values into the Welch accumulator, and the timing
+    /// figures against the median interval.
+    private struct WelchPass: SampleVisitor {
+        let channels: [MotionChannel]
+        let medianInterval: Double?
+        var welch: WelchAccumulator
+        var values: [Double]
+        var firstNonFiniteTime: [Double?]
         var previous: Double?
         var gaps = 0, nonIncreasing = 0, deviation = 0.0
-        try forEachSelected { sample in
+
+        init(channels: [MotionChannel], medianInterval: Double?, welch: WelchAccumulator) {
+            self.channels = channels; self.medianInterval = medianInterval; self.welch = welch
+            values = Array(repeating: 0, count: channels.count)
+            firstNonFiniteTime = Array(repeating: nil, count: channels.count)
+        }
+
+        mutating func visit(_ sample: MotionSample) throws {
             for (index, channel) in channels.enumerated() {
                 let value = channel.value(of: sample) ?? .nan
                 if firstNonFiniteTime[index] == nil, !value.isFinite { firstNonFiniteTime[index] = sample.time }
@@ -165,17 +237,5 @@ struct SpectrumStream {
             }
             previous = sample.time
         }
-        let spectra: [PowerSpectrum]
-        do {
-            spectra = try welch.finish()
-        } catch SpectralError.nonFiniteSample(let index, let channel) {
-            let c = channel ?? 0
-            throw SpectralError.invalidParameter(name: "column", value: channels[c].rawValue,
-                                                 rule: "non-finite value at sample \(index) (time \(firstNonFiniteTime[c] ?? .nan) s)")
-        }
-        let sampling = medianInterval.map {
-            SamplingEstimate(sampleRate: 1 / $0, gaps: gaps, nonIncreasing: nonIncreasing, largestPeriodDeviation: deviation)
-        }
-        return (spectra, sampling)
     }
 }
