@@ -188,7 +188,7 @@ struct SpectrumStream {
         var pass = WelchPass(channels: channels, medianInterval: medianInterval,
                              welch: try WelchAccumulator(configuration: configuration, channels: channels.count))
         try forEachSelected(&pass)
-        var welch = pass.welch
+        let welch = pass.welch
         let firstNonFiniteTime = pass.firstNonFiniteTime
         let (gaps, nonIncreasing, deviation) = (pass.gaps, pass.nonIncreasing, pass.deviation)
         let spectra: [PowerSpectrum]
