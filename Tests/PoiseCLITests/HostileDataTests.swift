@@ -304,8 +304,8 @@ import Testing
     }
 }
 
-/// Small recordings written into a temporary folder.
-private struct HostileFiles {
+/// Small recordings written into a temporary folder, removed with the value.
+private final class HostileFiles {
     enum Sensor { case accelerometer, gyroscope, magnetometer }
 
     let folder: URL
@@ -314,6 +314,8 @@ private struct HostileFiles {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("poise-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
