@@ -123,74 +123,50 @@ struct GyroCommand: ParsableCommand {
         } catch let e as OrientationSettingsError {
             throw ValidationError(e.message)
         }
-        var frames = try GyroAimFrames(frameRate: frameRate, maximumGap: GapPolicy.defaultLimit(rate: sampleRate))
+        let frames = try GyroAimFrames(frameRate: frameRate, maximumGap: GapPolicy.defaultLimit(rate: sampleRate))
         let toFile = out.map { !OutputFile.isStandardOutput($0) } ?? false
         let destination = toFile ? try OutputFile(path: out!) : nil
-        var text = compareSmoothing ? "" : (["t_s"] + RecordColumns.aimColumns + ["samples"]).joined(separator: ",") + "\n"
-        func flush(force: Bool) {
-            guard force || text.utf8.count >= 1 << 16 else { return }
-            if let destination { destination.append(text) } else { print(text, terminator: "") }
-            text = ""
-        }
         let page = try report.map { try OutputFile(path: $0) }   // a bad destination is reported before the work
         var aimReport = AimReport()
         // The page's lines over time, reduced as they stream (each line's envelope per bucket).
         let span = (scan.firstTime ?? 0)...max(scan.firstTime ?? 0, scan.lastTime ?? 0)
-        var cameraEnvelope = PairEnvelope(range: span, buckets: Self.plotBuckets)
-        var speedEnvelope = PairEnvelope(range: span, buckets: Self.plotBuckets)
-        var frameCount = 0, yawTotal = 0.0, pitchTotal = 0.0, pathLength = 0.0
-        var flagCounts: [String: Int] = [:]
-        func emit(_ f: TimedAimFrame) {
-            frameCount += 1
-            yawTotal += f.frame.yaw; pitchTotal += f.frame.pitch
-            pathLength += (f.frame.yaw * f.frame.yaw + f.frame.pitch * f.frame.pitch).squareRoot()
-            if page != nil { cameraEnvelope.add(x: f.time, y: SIMD2(yawTotal, pitchTotal)) }
-            guard !compareSmoothing else { return }
-            text += "\(f.time),\(f.frame.yaw + 0),\(f.frame.pitch + 0),\(f.frame.flags.names.joined(separator: "|")),\(f.frame.sampleCount)\n"
-            flush(force: false)
-        }
-        // One run of the pipeline; the sink keeps each sample's time and turn rates on disk (for
+        let envelope = page == nil ? nil : PairEnvelope(range: span, buckets: Self.plotBuckets)
+        // One run of the pipeline; the pass keeps each sample's time and turn rates on disk (for
         // the lag and jitter, measured once the still segments are known) and finds the still
         // segments as it goes.
         var detector = RestDetector()
         detector.useAccelerometer = schema.hasAccelerometer
-        var tracker = StillSegmentTracker(detector: detector)
-        var still: [Range<Int>] = []
-        let rates = try AimRateSpool()
-        var sink = ClosureSink { record in
-            guard let o = record.aim else { return }
-            let sample = MotionSample(time: record.time, acceleration: record.acceleration, rotationRate: record.rotationRate)
-            for name in o.flags.names where name != "calibrating" { flagCounts[name, default: 0] += 1 }
-            frames.add(o, emit: emit)
-            still += tracker.add(sample).map(\.indices)
-            try rates.append(time: o.time, raw: o.turnRate, smoothed: o.smoothedRate)
-            if page != nil { speedEnvelope.add(x: o.time, y: SIMD2(o.turnRate.lengthSquared.squareRoot(), o.smoothedRate.lengthSquared.squareRoot())) }
-        }
+        let rows = GyroAimPass.FrameRows(
+            writesRows: !compareSmoothing, destination: destination,
+            text: compareSmoothing ? "" : (["t_s"] + RecordColumns.aimColumns + ["samples"]).joined(separator: ",") + "\n",
+            cameraEnvelope: envelope)
+        var pass = GyroAimPass(frames: frames, rows: rows, tracker: StillSegmentTracker(detector: detector),
+                               rates: try AimRateSpool(), speedEnvelope: envelope)
         var run = Run(source: try RecordingSources.open(path: path, options: options), pipeline: Pipeline(stages), clock: AsFastAsPossible())
-        _ = try run.run(into: &sink)
-        still += tracker.finish().map(\.indices)
-        frames.finish(emit: emit)
+        _ = try run.run(into: &pass)
+        let rates = pass.rates, still = pass.still
         let sampleCount = rates.count
         if compareSmoothing {
             // The comparison filters the raw rates with many settings, each reading them back from the spool.
             let comparison = try AimSmoothingComparison(spool: rates, still: still, sampleRate: sampleRate)
             aimReport.comparison = comparison
-            text += "kind,settings,lag_ms,jitter_degps,slow_step_ms,fast_step_ms,pareto\n"
+            pass.rows.text += "kind,settings,lag_ms,jitter_degps,slow_step_ms,fast_step_ms,pareto\n"
             func ms(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "" }
             for row in comparison.rows {
-                text += "\(row.kind),\"\(row.settings)\",\(ms(row.lagMilliseconds)),\(String(format: "%.4f", row.jitter)),"
+                pass.rows.text += "\(row.kind),\"\(row.settings)\",\(ms(row.lagMilliseconds)),\(String(format: "%.4f", row.jitter)),"
                     + "\(ms(row.slowStepMilliseconds)),\(ms(row.fastStepMilliseconds)),\(row.onFront ? "front" : "")\n"
             }
         }
-        flush(force: true)
+        pass.rows.flush(force: true)
         let moving = movingSegments(complementing: still, count: sampleCount, minimumLength: Int(sampleRate))
         let lag = try rates.lag(segments: moving, sampleRate: sampleRate, maximumShift: max(1, Int(0.25 * sampleRate)))
         let jitter = try rates.jitter(segments: still)
+        let flagCounts = pass.flagCounts
         let aim = (run.pipeline.stages.last as? GyroAimStage)!.aim
         let bias = aim.calibration.bias / Units.radiansPerDegree
         let summary = [
-            "gyro: \(sampleCount) samples, space \(space.rawValue) → \(frameCount) frames at \(OptionRange.number(frameRate)) Hz" + (out.map { " → \($0)" } ?? ""),
-            String(format: "aim path: yaw %+.2f°, pitch %+.2f°, path length %.2f°", yawTotal, pitchTotal, pathLength),
+            "gyro: \(sampleCount) samples, space \(space.rawValue) → \(pass.rows.frameCount) frames at \(OptionRange.number(frameRate)) Hz" + (out.map { " → \($0)" } ?? ""),
+            String(format: "aim path: yaw %+.2f°, pitch %+.2f°, path length %.2f°", pass.rows.yawTotal, pass.rows.pitchTotal, pass.rows.pathLength),
             String(format: "smoothing (tiered, %@ °/s, τ %@ s): lag %@ on %d moving segments, jitter %.4f °/s on %.1f s still (raw %.4f °/s)",
                    OptionRange.number(smoothing), OptionRange.number(smoothingTime),
                    lag.map { String(format: "%.1f ms", $0.milliseconds) } ?? "not measured", moving.count,
@@ -201,11 +177,11 @@ struct GyroCommand: ParsableCommand {
         ]
         if let page, let report {
             aimReport.summary = summary
-            let camera = cameraEnvelope.values()
+            let camera = pass.rows.cameraEnvelope!.values()
             aimReport.frameTimes = camera.x
             aimReport.cameraYaw = camera.y.map(\.x)
             aimReport.cameraPitch = camera.y.map(\.y)
-            let speed = speedEnvelope.values()
+            let speed = pass.speedEnvelope!.values()
             aimReport.sampleTimes = speed.x
             aimReport.rawSpeed = speed.y.map(\.x)
             aimReport.smoothedSpeed = speed.y.map(\.y)

@@ -143,7 +143,7 @@ struct TiltCommand: ParsableCommand {
         }
         // Gaps longer than the limit get no frames (a 2-hour pause is not 432,000 held frames).
         let limit = gaps.limit(rate: scan.nominalRate ?? frameRate ?? 1)
-        var resampler = try frameRate.map { frameRate in
+        let resampler = try frameRate.map { frameRate in
             do {
                 return try TiltFrames(settings: FrameSamplerSettings(frameRate: frameRate, smoothingTimeConstant: smoothing,
                                                                       maximumGap: limit.isFinite ? limit : nil),
@@ -154,72 +154,34 @@ struct TiltCommand: ParsableCommand {
         var columns = RecordColumns(outputs: pipeline.outputs, magnetometer: schema.hasMagnetometer, gyroscope: schema.hasGyroscope)
         columns.magneticFieldIsArbitrary = schema.magneticFieldIsArbitrary
         // Per sample: the pipeline's output CSV. Per frame: the tilt stage's columns.
-        var writer = resampler == nil ? try RecordCSVWriter(path: out ?? "-", columns: columns) : nil
-        let destination = resampler != nil && toFile ? try OutputFile(path: out!) : nil
-        let degrees = 1 / Units.radiansPerDegree
-        var text = resampler == nil ? "" : (["t_s"] + RecordColumns.tiltColumns + ["samples"]).joined(separator: ",") + "\n"
-        var rowCount = 0
-        var events: [String] = []
-        func flush(force: Bool) {
-            guard force || text.utf8.count >= 1 << 16 else { return }
-            if let destination { destination.append(text) } else { print(text, terminator: "") }
-            text = ""
-        }
-        func emit(_ f: TiltFrame) {
-            if let e = f.event { events.append("\(e.rawValue) at \(f.time) s") }
-            rowCount += 1
-            // `+ 0` turns −0 into 0 for readability; the shortest exact form of each number.
-            text += [f.time, f.stick.x + 0, f.stick.y + 0, f.angles.roll * degrees + 0, f.angles.pitch * degrees + 0].map { "\($0)" }.joined(separator: ",")
-                + "," + (f.event?.rawValue ?? "") + ",\(f.sampleCount)\n"
-            flush(force: false)
-        }
+        let writer = resampler == nil ? try RecordCSVWriter(path: out ?? "-", columns: columns) : nil
+        let rows = TiltPass.Rows(destination: resampler != nil && toFile ? try OutputFile(path: out!) : nil,
+                                 text: resampler == nil ? "" : (["t_s"] + RecordColumns.tiltColumns + ["samples"]).joined(separator: ",") + "\n")
         // Rows before the first valid truth are left out; later rows without truth (tracking
         // lost) hold the last attitude. Both are counted in the summary.
-        var truthHeld = 0, outputs = 0, full = 0, centred = 0
-        var previousTime: Double?
-        var gapCount = 0
-        var gapsListed: [String] = []
         let reader = try RecordingSources.open(path: path, options: options)
         let truthStart = source == .truth ? TruthStartSource(reader) : nil
-        var sink = ClosureSink { record in
-            if truthStart != nil && record.input.truth == nil { truthHeld += 1 }
-            guard let o = record.tilt else { return }
-            outputs += 1
-            if max(abs(o.stick.x), abs(o.stick.y)) >= 1 { full += 1 }
-            if o.stick == .zero { centred += 1 }
-            if resampler != nil {
-                if let p = previousTime, o.time - p > limit {
-                    gapCount += 1
-                    if gapsListed.count < 5 { gapsListed.append(String(format: "%.3f–%.3f s", p, o.time)) }
-                }
-                resampler!.add(o, emit: emit)
-            } else {
-                if let e = o.event { events.append("\(e.rawValue) at \(o.time) s") }
-                rowCount += 1
-                writer?.write(record)
-            }
-            previousTime = o.time
-        }
+        var pass = TiltPass(writer: writer, resampler: resampler, rows: rows, countsMissingTruth: truthStart != nil, gapLimit: limit)
         var run = Run(source: truthStart ?? reader, pipeline: pipeline, clock: AsFastAsPossible())
-        _ = try run.run(into: &sink)
+        _ = try run.run(into: &pass)
         let truthLeading = truthStart?.skipped ?? 0
-        if source == .truth && outputs == 0 {
+        if source == .truth && pass.outputs == 0 {
             throw CommandError("\(file): no row has a finite ground-truth quaternion")
         }
-        resampler?.finish(emit: emit)
-        flush(force: true)
-        do { try writer.take()?.finish() } catch let error as RecordingError { throw CommandError(error.description) }
+        pass.rows.flush(force: true)
+        do { try pass.writer.take()?.finish() } catch let error as RecordingError { throw CommandError(error.description) }
+        let (gapCount, gapsListed, truthHeld) = (pass.gapCount, pass.gapsListed, pass.truthHeld)
         let gapNote = gapCount == 0 ? nil
             : "gaps: \(gapCount) longer than \(String(format: "%.3g", limit)) s, no frames written for them (--keep-gaps to fill them): \(gapsListed.joined(separator: ", "))\(gapCount > 5 ? ", …" : "")"
         let truthNote = truthHeld + truthLeading == 0 ? nil
             : "truth: missing on \(truthHeld + truthLeading) rows: \(truthLeading) leading rows left out, \(truthHeld) rows held the last attitude"
         if toFile, let out {
-            try destination?.finish()
-            print("tilt: \(scan.sampleCount) samples, source \(source.rawValue) → \(rowCount) rows → \(out)")
+            try pass.rows.destination?.finish()
+            print("tilt: \(scan.sampleCount) samples, source \(source.rawValue) → \(pass.rows.rowCount) rows → \(out)")
             if let truthNote { print(truthNote) }
             if let gapNote { print(gapNote) }
-            print("home: \(events.joined(separator: "; "))")
-            print("stick: \(percent(centred, outputs)) of samples centred (in the dead zone), \(percent(full, outputs)) at full deflection")
+            print("home: \(pass.rows.events.joined(separator: "; "))")
+            print("stick: \(percent(pass.centred, pass.outputs)) of samples centred (in the dead zone), \(percent(pass.full, pass.outputs)) at full deflection")
         } else {
             if let truthNote { StandardError.write(truthNote + "\n") }
             if let gapNote { StandardError.write(gapNote + "\n") }
