@@ -93,14 +93,19 @@ struct AllanStream {
         var gaps = 0, longestGap = 0.0, missing = 0
         var extremes: [(value: Double, count: Int)]
         var nonFinite: (axis: Axis, index: Int, time: Double)?
-        var row: [Double]
+        /// Values not yet handed to the accumulator, channel after channel (`blockLength` slots
+        /// each): they go in blocks (`add(channels:)`, the same sums as sample by sample, to the
+        /// bit), not one call per sample.
+        var block: [Double]
+        var blockCount = 0
+        static let blockLength = 1024
         let low: Double, high: Double
 
         init(stream: AllanStream, schema: RecordingSchema, axes: [Axis], tracker: StillSegmentTracker) {
             self.stream = stream; self.schema = schema; self.axes = axes; self.tracker = tracker
             interval = stream.rate.map { 1 / $0 }
             extremes = Array(repeating: (0, 0), count: axes.count)
-            row = Array(repeating: 0, count: axes.count)
+            block = Array(repeating: 0, count: axes.count * Self.blockLength)
             low = stream.start ?? -.infinity; high = stream.end ?? .infinity
         }
 
@@ -147,7 +152,7 @@ struct AllanStream {
             previousTime = sample.time
             for (c, axis) in axes.enumerated() {
                 let value = axis.value(sample)
-                row[c] = value
+                block[c * Self.blockLength + blockCount] = value
                 if !value.isFinite {
                     if nonFinite == nil { nonFinite = (axis, count, sample.time) }
                     continue
@@ -155,11 +160,20 @@ struct AllanStream {
                 let magnitude = abs(value)
                 if magnitude > extremes[c].value { extremes[c] = (magnitude, 1) } else if magnitude == extremes[c].value { extremes[c].count += 1 }
             }
-            accumulator!.add(row)
+            blockCount += 1
+            if blockCount == Self.blockLength { addBlock() }
             for segment in tracker.add(sample) { still += segment.indices.count }
             if count == 0 { firstTime = sample.time }
             lastTime = sample.time
             count += 1
+        }
+
+        /// Hands the waiting values to the accumulator.
+        mutating func addBlock() {
+            guard blockCount > 0 else { return }
+            let n = blockCount, length = Self.blockLength
+            accumulator!.add(channels: axes.indices.map { c in Array(block[c * length..<c * length + n]) })
+            blockCount = 0
         }
 
         mutating func result() throws -> Result {
@@ -169,6 +183,7 @@ struct AllanStream {
                 }
                 try begin()
             }
+            addBlock()
             for segment in tracker.finish() { still += segment.indices.count }
             // From the timestamps: the whole span over the sample steps (a missing sample counts as
             // one), more exact than the median of the first intervals.
