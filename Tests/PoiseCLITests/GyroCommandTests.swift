@@ -81,6 +81,36 @@ import Testing
         }
     }
 
+    /// The summary's `flags:` line gives, per flag, the samples that carry it (`calibrating` left
+    /// out), as `replay --pipeline gyroaim` flags them one by one.
+    @Test func summaryCountsEachFlagsSamples() throws {
+        let scratch = OrientationScratch()
+        var lines = try String(contentsOfFile: Self.turnRecording(scratch), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        lines.insert(lines[100], at: 101)        // a repeated row: time not increasing
+        lines.removeSubrange(400..<550)          // 1.5 s of rows left out: a gap
+        let input = scratch.path("flagged.csv")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let gyro = try PoiseProcess.run(["gyro", input, "--out", scratch.path("gyro.csv")])
+        #expect(gyro.status == 0, "\(gyro.stderr)")
+        let replay = try PoiseProcess.run(["replay", input, "--speed", "max", "--pipeline", "gyroaim", "--out", scratch.path("replay.csv")])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let samples = try Self.rows(scratch.path("replay.csv"))
+        let column = try #require(samples[0].firstIndex(of: "aim_flags"))
+        var expected: [String: Int] = [:]
+        for row in samples.dropFirst() {
+            for name in row[column].split(separator: "|") where name != "calibrating" { expected[String(name), default: 0] += 1 }
+        }
+        #expect(expected.keys.contains("gap") && expected.keys.contains("time-not-increasing"), "\(expected)")
+        let line = try #require(gyro.stdout.split(separator: "\n").first { $0.hasPrefix("flags: ") })
+        var listed: [String: Int] = [:]
+        for item in line.dropFirst("flags: ".count).split(separator: ", ") {
+            let parts = item.split(separator: " ")
+            listed[String(parts[0])] = Int(parts[1])
+        }
+        #expect(listed == expected, "\(line)")
+    }
+
     /// Player space needs the accelerometer; local space does not.
     @Test func sensorsTheSpaceNeeds() throws {
         let scratch = OrientationScratch()
