@@ -283,9 +283,25 @@ public struct DeviceMotionSmoother: Sendable {
     /// the rates as recorded); the output rotation rate is the corrected one less the bias.
     /// `storage` keeps the per-sample values the passes hand on (see Memory above; in the heap
     /// by default).
+    ///
+    /// Samples in one block of memory (an array, a slice of one, a buffer) are read through a
+    /// buffer pointer, with passes compiled for it; other collections through their
+    /// `RandomAccessCollection` conformance, with passes generic over it when the caller is in
+    /// another module.
     public func smooth<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
                                                   storage: any SmootherStorage = InMemorySmootherStorage(),
                                                   emit: (Int, DeviceMotion) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        let contiguous: Void? = try samples.withContiguousStorageIfAvailable {
+            try smoothCalibrated($0, gyroscopeCalibration: gyroscopeCalibration, storage: storage, emit: emit)
+        }
+        if contiguous == nil {
+            try smoothCalibrated(samples, gyroscopeCalibration: gyroscopeCalibration, storage: storage, emit: emit)
+        }
+    }
+
+    func smoothCalibrated<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
+                                                     storage: any SmootherStorage, emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         if let calibration = gyroscopeCalibration, calibration.accepted {
             try smoothPasses(GyroscopeCorrectedSamples(base: samples, calibration: calibration), storage: storage, emit: emit)
