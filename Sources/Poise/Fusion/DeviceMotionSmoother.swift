@@ -472,10 +472,13 @@ public struct DeviceMotionSmoother: Sendable {
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
             var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
+            // The rate of the sample after the current one (read in the step before).
+            var laterRate = SIMD3<Double>.zero
             for k in 0..<n {
                 let i = n - 1 - k
                 let s = samples[start + i]
-                let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
+                let rate = k == 0 ? s.rotationRate : laterRate
+                laterRate = s.rotationRate
                 backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: laterField(i, s))
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
@@ -569,9 +572,11 @@ public struct DeviceMotionSmoother: Sendable {
             forwardOffsets[i] = estimator.state.magneticOffset
         }
         estimator = DeviceMotionEstimator(configuration: configuration)
+        var laterRate = SIMD3<Double>.zero
         for i in stride(from: n - 1, through: 0, by: -1) {
             let s = samples[first + i]
-            let rate = i + 1 < n ? samples[first + i + 1].rotationRate : s.rotationRate
+            let rate = i == n - 1 ? s.rotationRate : laterRate
+            laterRate = s.rotationRate
             estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
             backwardOffsets[i] = estimator.state.magneticOffset
         }
