@@ -312,6 +312,26 @@ import Testing
         }
     }
 
+    @Test func samplesInMemoryAndReadByIndexGiveTheSameOutputs() {
+        // An array is read through a buffer pointer, a collection that is not contiguous (here
+        // a lazy map) through its subscript: the same passes, the same bits. The gyroscope
+        // recording's fit is accepted, so the corrected rates are read too.
+        let gyroscope = GyroscopeSelfCalibrationTests.recording(seed: 12).samples
+        #expect(GyroscopeSelfCalibration.fit(gyroscope).accepted)
+        for samples in [Self.simulated(), gyroscope] {
+            let byIndex = (0..<samples.count).lazy.map { samples[$0] }
+            #expect(GyroscopeSelfCalibration.fit(byIndex) == GyroscopeSelfCalibration.fit(samples))
+            for reference in [AttitudeReference.magneticNorthZVertical, .arbitraryZVertical] {
+                let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: reference))
+                let inMemory = smoother.smooth(samples)
+                #expect(inMemory.count == samples.count)
+                #expect(smoother.smooth(byIndex) == inMemory, "\(reference)")
+                // A slice (indices from 300) gives what the array of its samples gives.
+                #expect(smoother.smooth(samples[300...]) == smoother.smooth(Array(samples[300...])), "\(reference)")
+            }
+        }
+    }
+
     @Test func keepsSixtyFourBytesPerSample() {
         #expect(MemoryLayout<DeviceMotionSmoother.BackwardRecord>.stride == 64)
         // With the zero-phase inclination, each sample's kept output values (the integrated

@@ -283,9 +283,25 @@ public struct DeviceMotionSmoother: Sendable {
     /// the rates as recorded); the output rotation rate is the corrected one less the bias.
     /// `storage` keeps the per-sample values the passes hand on (see Memory above; in the heap
     /// by default).
+    ///
+    /// Samples in one block of memory (an array, a slice of one, a buffer) are read through a
+    /// buffer pointer, with passes compiled for it; other collections through their
+    /// `RandomAccessCollection` conformance, with passes generic over it when the caller is in
+    /// another module.
     public func smooth<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
                                                   storage: any SmootherStorage = InMemorySmootherStorage(),
                                                   emit: (Int, DeviceMotion) throws -> Void) rethrows
+        where C.Element == MotionSample, C.Index == Int {
+        let contiguous: Void? = try samples.withContiguousStorageIfAvailable {
+            try smoothCalibrated($0, gyroscopeCalibration: gyroscopeCalibration, storage: storage, emit: emit)
+        }
+        if contiguous == nil {
+            try smoothCalibrated(samples, gyroscopeCalibration: gyroscopeCalibration, storage: storage, emit: emit)
+        }
+    }
+
+    func smoothCalibrated<C: RandomAccessCollection>(_ samples: C, gyroscopeCalibration: GyroscopeSelfCalibration?,
+                                                     storage: any SmootherStorage, emit: (Int, DeviceMotion) throws -> Void) rethrows
         where C.Element == MotionSample, C.Index == Int {
         if let calibration = gyroscopeCalibration, calibration.accepted {
             try smoothPasses(GyroscopeCorrectedSamples(base: samples, calibration: calibration), storage: storage, emit: emit)
@@ -456,10 +472,13 @@ public struct DeviceMotionSmoother: Sendable {
             var backward = DeviceMotionEstimator(configuration: pass)
             if carries { backward.carry(from: first, options) }
             var ages = SIMD2<Double>.zero, lastTime: Double?, runTime = 0.0
+            // The rate of the sample after the current one (read in the step before).
+            var laterRate = SIMD3<Double>.zero
             for k in 0..<n {
                 let i = n - 1 - k
                 let s = samples[start + i]
-                let rate = i + 1 < n ? samples[start + i + 1].rotationRate : s.rotationRate
+                let rate = k == 0 ? s.rotationRate : laterRate
+                laterRate = s.rotationRate
                 backward.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: laterField(i, s))
                 ages = Self.ages(ages, flags: backward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
                 let q = backward.attitudeEastNorthUp
@@ -553,9 +572,11 @@ public struct DeviceMotionSmoother: Sendable {
             forwardOffsets[i] = estimator.state.magneticOffset
         }
         estimator = DeviceMotionEstimator(configuration: configuration)
+        var laterRate = SIMD3<Double>.zero
         for i in stride(from: n - 1, through: 0, by: -1) {
             let s = samples[first + i]
-            let rate = i + 1 < n ? samples[first + i + 1].rotationRate : s.rotationRate
+            let rate = i == n - 1 ? s.rotationRate : laterRate
+            laterRate = s.rotationRate
             estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
             backwardOffsets[i] = estimator.state.magneticOffset
         }

@@ -112,9 +112,16 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
     /// Fits the calibration to `samples` (in time order; accelerometer in any unit, gyroscope
     /// rad/s). Non-finite readings are never anchors or rest, and a non-finite rate or time step
     /// integrates as no turn. `storage` keeps the anchors and the pairs' residuals (see Cost
-    /// above; the heap by default).
+    /// above; the heap by default). Samples in one block of memory (an array) are read through a
+    /// buffer pointer, with the fit compiled for it.
     public static func fit<C: RandomAccessCollection>(_ samples: C, options: Options = Options(),
                                                       storage: any SmootherStorage = InMemorySmootherStorage()) -> GyroscopeSelfCalibration
+        where C.Element == MotionSample, C.Index == Int {
+        samples.withContiguousStorageIfAvailable { fitting($0, options: options, storage: storage) }
+            ?? fitting(samples, options: options, storage: storage)
+    }
+
+    static func fitting<C: RandomAccessCollection>(_ samples: C, options: Options, storage: any SmootherStorage) -> GyroscopeSelfCalibration
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, s0 = samples.startIndex
         guard n >= 2 else { return .identity }
@@ -206,9 +213,6 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             var v: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>,
                     SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
                 = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
-            subscript(p: Int) -> SIMD3<Double> {
-                withUnsafeBytes(of: v) { $0.load(fromByteOffset: p * MemoryLayout<SIMD3<Double>>.stride, as: SIMD3<Double>.self) }
-            }
         }
         var up: SIMD3<Double>
         var rotation: Matrix3
@@ -217,19 +221,30 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         var index: Int
     }
 
+    /// The most anchors `forEachPair` keeps in its ring: those between the two of a pair.
+    static let ringCapacity = steps.max()! + 1
+
     /// Calls `body` with each anchor pair's number q (in the order of `steps`, then of the first
-    /// anchor) and its two anchors, reading `anchors` in order once per step (the anchors between
-    /// the two of a pair, at most 65, in a ring).
-    static func forEachPair(_ anchors: StoredValues<Anchor>, _ body: (Int, Anchor, Anchor) -> Void) {
+    /// anchor) and its two anchors, valid during the call. Anchors in the heap are read in
+    /// place; others are read in order once per step into `ring` (room for `ringCapacity`).
+    @inline(__always) static func forEachPair(_ anchors: StoredValues<Anchor>, ring: UnsafeMutablePointer<Anchor>,
+                            _ body: (Int, UnsafePointer<Anchor>, UnsafePointer<Anchor>) -> Void) {
         let count = anchors.count
         var q = 0
         for step in steps where step < count {
-            var ring = [Anchor](repeating: anchors[0], count: step + 1)
-            for k in 1..<step { ring[k] = anchors[k] }
+            if let base = anchors.base {
+                for a in 0..<(count - step) {
+                    body(q, base + a, base + a + step)
+                    q += 1
+                }
+                continue
+            }
+            let size = step + 1
+            for k in 0..<step { ring[k] = anchors[k] }
             for a in 0..<(count - step) {
                 let j = a + step
-                ring[j % (step + 1)] = anchors[j]
-                body(q, ring[a % (step + 1)], ring[j % (step + 1)])
+                ring[j % size] = anchors[j]
+                body(q, ring + a % size, ring + j % size)
                 q += 1
             }
         }
@@ -246,6 +261,13 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
         let last = anchors[anchors.count - 1].index
         var e = [Double](repeating: 0, count: 9)
         let norms = StoredValues<Double>(storage, count: pairs)
+        let ring = UnsafeMutablePointer<Anchor>.allocate(capacity: anchors.base == nil ? ringCapacity : 0)
+        defer { ring.deallocate() }
+        /// Sum p (`Anchor.Sums`) of an anchor, read in place.
+        let sumsOffset = MemoryLayout<Anchor>.offset(of: \Anchor.sums)!
+        func sum(_ anchor: UnsafePointer<Anchor>, _ p: Int) -> SIMD3<Double> {
+            UnsafeRawPointer(anchor).load(fromByteOffset: sumsOffset + p * MemoryLayout<SIMD3<Double>>.stride, as: SIMD3<Double>.self)
+        }
         for iteration in 0..<max(0, options.iterations) {
             let c = Matrix3(SIMD3(1 + e[0], e[1], e[2]), SIMD3(e[3], 1 + e[4], e[5]), SIMD3(e[6], e[7], 1 + e[8]))
             // R_0k and S_k = Σ_{l≤k} R_0l ⊗ (g_l − b)ᵀ Δt_l at the anchors.
@@ -253,7 +275,7 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             var s0x = SIMD3<Double>.zero, s0y = SIMD3<Double>.zero, s0z = SIMD3<Double>.zero
             var s1x = SIMD3<Double>.zero, s1y = SIMD3<Double>.zero, s1z = SIMD3<Double>.zero
             var s2x = SIMD3<Double>.zero, s2y = SIMD3<Double>.zero, s2z = SIMD3<Double>.zero
-            var next = 0, previousTime = stream[0].x, anchor = anchors[0]
+            var next = 0, previousTime = stream[0].x, nextIndex = anchors[0].index
             for k in 0...last {
                 let v = stream[k]
                 let u = SIMD3(v.y, v.z, v.w)
@@ -271,22 +293,23 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
                     s1x += c1 * ud.x; s1y += c1 * ud.y; s1z += c1 * ud.z
                     s2x += c2 * ud.x; s2y += c2 * ud.y; s2z += c2 * ud.z
                 }
-                if k == anchor.index {
-                    anchor.rotation = r
-                    anchor.sums.v = (s0x, s0y, s0z, s1x, s1y, s1z, s2x, s2y, s2z)
-                    anchors[next] = anchor
+                if k == nextIndex {
+                    anchors.update(next) {
+                        $0.rotation = r
+                        $0.sums.v = (s0x, s0y, s0z, s1x, s1y, s1z, s2x, s2y, s2z)
+                    }
                     next += 1
-                    if next < anchors.count { anchor = anchors[next] }
+                    if next < anchors.count { nextIndex = anchors[next].index }
                 }
             }
             // Residual norms, then the weighted normal equations.
-            func residual(_ i: Anchor, _ j: Anchor) -> (SIMD3<Double>, Matrix3) {
-                let rij = i.rotation.transposed * j.rotation
+            func residual(_ i: UnsafePointer<Anchor>, _ j: UnsafePointer<Anchor>) -> (SIMD3<Double>, Matrix3) {
+                let rij = i.pointee.rotation.transposed * j.pointee.rotation
                 let rjiT = rij.transposed
-                return (rjiT * i.up - j.up, rjiT)
+                return (rjiT * i.pointee.up - j.pointee.up, rjiT)
             }
             var nonFinite = false
-            forEachPair(anchors) { q, i, j in
+            forEachPair(anchors, ring: ring) { q, i, j in
                 let value = norm(residual(i, j).0)
                 norms[q] = value
                 if value.isNaN { nonFinite = true }
@@ -297,16 +320,16 @@ public struct GyroscopeSelfCalibration: Sendable, Codable, Equatable {
             var normal = [Double](repeating: 0, count: 81), rhs = [Double](repeating: 0, count: 9)
             var weightSum = 0.0, weightedSquares = 0.0
             var jac = [SIMD3<Double>](repeating: .zero, count: 9)
-            forEachPair(anchors) { q, i, j in
+            forEachPair(anchors, ring: ring) { q, i, j in
                 let (res, rijT) = residual(i, j)
                 let nq = norms[q]
                 let w = nq <= delta ? 1.0 : delta / max(nq, .leastNormalMagnitude)
                 weightSum += w
                 weightedSquares += w * nq * nq
-                let ri = i.rotation.transposed
+                let ri = i.pointee.rotation.transposed, up = i.pointee.up
                 for p in 0..<9 {
-                    let dphi = ri * (j.sums[p] - i.sums[p])
-                    jac[p] = rijT * Self.cross(i.up, dphi)
+                    let dphi = ri * (sum(j, p) - sum(i, p))
+                    jac[p] = rijT * Self.cross(up, dphi)
                 }
                 for p in 0..<9 {
                     rhs[p] -= w * (jac[p] * res).sum()

@@ -53,8 +53,9 @@ struct StoredValues<Element>: RandomAccessCollection {
     var startIndex: Int { 0 }
     var endIndex: Int { count }
 
-    /// The heap storage's values, read directly (no call per access).
-    private let base: UnsafeMutablePointer<Element>?
+    /// The heap storage's values, read and written in place (no call per access); nil for
+    /// other storage.
+    let base: UnsafeMutablePointer<Element>?
 
     init(_ storage: any SmootherStorage, count: Int) {
         records = storage.makeRecords(count: count, size: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
@@ -70,5 +71,14 @@ struct StoredValues<Element>: RandomAccessCollection {
         nonmutating set {
             if let base { base[index] = newValue } else { records.record(index, writing: true).storeBytes(of: newValue, as: Element.self) }
         }
+    }
+
+    /// Changes value `index` with `body`: in place in the heap, else read, changed and written back.
+    func update(_ index: Int, _ body: (inout Element) -> Void) {
+        if let base { return body(&base[index]) }
+        let record = records.record(index, writing: true)
+        var value = record.load(as: Element.self)
+        body(&value)
+        record.storeBytes(of: value, as: Element.self)
     }
 }
