@@ -1,5 +1,5 @@
 import Testing
-import Poise
+@testable import Poise
 @testable import PoiseRecording
 
 /// The offline smoother (`DeviceMotionSmoother`, 9D defaults) on simulated recordings with an
@@ -55,5 +55,34 @@ struct SmootherMagneticDisturbanceTests {
         let without = DeviceMotionSmoother(configuration: configuration).evaluate(samples).total
         #expect(first < 0.6 * without, "\(scenario): first pass \(first)°, without the rule (defaults) \(without)°")
         #expect(bridged < first, "\(scenario): all passes \(bridged)°, first pass \(first)°")
+    }
+
+    /// The share of the samples inside 8.5–17.5 s that `disturbedSpans` (the smoother's pass
+    /// configuration) marks disturbed, with or without the local offset fits of `.earthFixed`.
+    static func disturbedShare(_ samples: [MotionSample], localOffsets: Bool) -> Double {
+        let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100))
+        let spans = DeviceMotionSmoother.disturbedSpans(samples, configuration: smoother.passConfiguration, localOffsets: localOffsets,
+                                                        storage: InMemorySmootherStorage())
+        let inside = samples.indices.filter { samples[$0].time > 8.5 && samples[$0].time < 17.5 }
+        return Double(inside.filter { spans[$0] }.count) / Double(inside.count)
+    }
+
+    /// `.earthFixed`: a magnet fixed to the device (30 µT, device frame, added to the readings
+    /// from 8 to 18 s) is explained by the offset fitted to the readings around each sample and
+    /// is not a disturbed span (the rule without those fits, `.allPasses`'s, marks most of it);
+    /// the earth-fixed 30 µT of `recording` stays disturbed throughout.
+    @Test(arguments: [Scenario.tumble])
+    func deviceFixedMagnetIsNotBridged(scenario: Scenario) {
+        let earthFixed = Self.recording(scenario)
+        var deviceFixed = Simulator.samples(SimulationConfiguration(scenario: scenario, rate: 100, seed: 5))
+        for i in deviceFixed.indices where deviceFixed[i].time >= 8 && deviceFixed[i].time < 18 {
+            deviceFixed[i].magneticField = deviceFixed[i].magneticField.map { $0 + SIMD3(20, -20, 10) }
+        }
+        let fixedWithout = Self.disturbedShare(deviceFixed, localOffsets: false)
+        let fixedWith = Self.disturbedShare(deviceFixed, localOffsets: true)
+        #expect(fixedWithout > 0.5, "\(scenario): device-fixed magnet, \(fixedWithout) disturbed without the local fits")
+        #expect(fixedWith < 0.1, "\(scenario): device-fixed magnet, \(fixedWith) disturbed with the local fits")
+        let earth = Self.disturbedShare(earthFixed, localOffsets: true)
+        #expect(earth == 1, "\(scenario): earth-fixed disturbance, \(earth) disturbed with the local fits")
     }
 }

@@ -47,7 +47,7 @@
 /// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
 /// and τ, in one array), with the zero-phase inclination 176 more (each sample's combined
 /// attitude and bias and the output pass's values, kept until the inclination is known), and in
-/// 9D with the disturbed spans 113 more (`disturbedSpans`),
+/// 9D with the disturbed spans 113 more (`disturbedSpans`; 273 with `.earthFixed`),
 /// besides the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
@@ -165,6 +165,11 @@ public struct DeviceMotionSmoother: Sendable {
             case off
             case firstPass = "first-pass"
             case allPasses = "all-passes"
+            /// As `.allPasses`, but a reading that a magnetometer offset fitted to the readings
+            /// around it explains is not disturbed (`localMagneticOffsets`: a magnet fixed to the
+            /// device, before the passes' own estimation has fitted it); the spans left are
+            /// fields that stay off in the earth frame. 160 bytes per sample more.
+            case earthFixed = "earth-fixed"
         }
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
@@ -435,9 +440,10 @@ public struct DeviceMotionSmoother: Sendable {
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
         let disturbed = !sixD && options.magneticDisturbanceSpans != .off
-            ? Self.disturbedSpans(samples, configuration: pass, storage: storage) : StoredValues<Bool>(storage, count: 0)
+            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed, storage: storage)
+            : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
-        let allPasses = options.magneticDisturbanceSpans == .allPasses
+        let allPasses = options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed
         func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)
