@@ -146,7 +146,8 @@ public struct DeviceMotionSmoother: Sendable {
         /// forward pass that only sets the other passes' starting state (its heading is
         /// otherwise averaged over the first `magnetometerTimeConstant` seconds, disturbed
         /// readings included); `.allPasses`, every pass, and the disturbed samples carry the
-        /// `magneticDisturbance` flag. The spans: a first forward pass turns each magnetometer
+        /// `magneticDisturbance` flag; `.earthFixed`, as `.allPasses` without the readings an
+        /// offset fitted around them explains. The spans: a first forward pass turns each magnetometer
         /// reading, less an offset estimate (a forward or backward pass's
         /// `magneticOffsetEstimation`, for a magnet fixed to the device, or an offset fitted to
         /// the recording's undisturbed readings), into its attitude's frame (ENU); a sample is

@@ -129,7 +129,10 @@ extension DeviceMotionSmoother {
     /// `magneticNormThreshold` × the radius. A magnet fixed to the device
     /// moves every reading by one offset, so the readings around a sample lie on a sphere about
     /// it from the first of them; an earth-fixed disturbance seen from a turning device keeps
-    /// them on a sphere about zero (offset refused). 128 and 32 bytes per sample.
+    /// them on a sphere about zero (offset refused), except near its ends, where the fit mixes
+    /// readings from both sides and can explain some (of a 10-s, 30-µT span on the simulated
+    /// tumble, more than half stays disturbed: `SmootherMagneticDisturbanceTests`). 128 and 32
+    /// bytes per sample.
     static func localMagneticOffsets<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
                                                                 storage: any SmootherStorage) -> StoredValues<SIMD3<Double>>
         where C.Element == MotionSample, C.Index == Int {
