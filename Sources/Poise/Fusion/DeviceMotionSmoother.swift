@@ -47,7 +47,7 @@
 /// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
 /// and τ, in one array), with the zero-phase inclination 176 more (each sample's combined
 /// attitude and bias and the output pass's values, kept until the inclination is known), and in
-/// 9D with the disturbed spans 113 more (`disturbedSpans`),
+/// 9D with the disturbed spans 113 more (`disturbedSpans`; 273 with `.earthFixed`),
 /// besides the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
@@ -146,7 +146,8 @@ public struct DeviceMotionSmoother: Sendable {
         /// forward pass that only sets the other passes' starting state (its heading is
         /// otherwise averaged over the first `magnetometerTimeConstant` seconds, disturbed
         /// readings included); `.allPasses`, every pass, and the disturbed samples carry the
-        /// `magneticDisturbance` flag. The spans: a first forward pass turns each magnetometer
+        /// `magneticDisturbance` flag; `.earthFixed`, as `.allPasses` without the readings an
+        /// offset fitted around them explains. The spans: a first forward pass turns each magnetometer
         /// reading, less an offset estimate (a forward or backward pass's
         /// `magneticOffsetEstimation`, for a magnet fixed to the device, or an offset fitted to
         /// the recording's undisturbed readings), into its attitude's frame (ENU); a sample is
@@ -165,6 +166,11 @@ public struct DeviceMotionSmoother: Sendable {
             case off
             case firstPass = "first-pass"
             case allPasses = "all-passes"
+            /// As `.allPasses`, but a reading that a magnetometer offset fitted to the readings
+            /// around it explains is not disturbed (`localMagneticOffsets`: a magnet fixed to the
+            /// device, before the passes' own estimation has fitted it); the spans left are
+            /// fields that stay off in the earth frame. 160 bytes per sample more.
+            case earthFixed = "earth-fixed"
         }
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
@@ -451,9 +457,10 @@ public struct DeviceMotionSmoother: Sendable {
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
         let disturbed = !sixD && options.magneticDisturbanceSpans != .off
-            ? Self.disturbedSpans(samples, configuration: pass, storage: storage) : StoredValues<Bool>(storage, count: 0)
+            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed, storage: storage)
+            : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
-        let allPasses = options.magneticDisturbanceSpans == .allPasses
+        let allPasses = options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed
         func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)
@@ -535,121 +542,6 @@ public struct DeviceMotionSmoother: Sendable {
                                   : (forward.state.bias + backwardBias) * 0.5
             try body(i, forward, q, bias)
         }
-    }
-
-    /// Per sample (0-based from `samples.startIndex`), whether its magnetometer reading lies in
-    /// a magnetically disturbed span (`Options.magneticDisturbanceSpans`).
-    ///
-    /// A forward pass of the estimator with `configuration` gives each sample's attitude (ENU),
-    /// and a forward and a backward pass (the time-reversed recording, as the smoother's) each
-    /// sample's magnetometer offset estimates (`magneticOffsetEstimation`: a magnet fixed to the
-    /// device, once fitted; zero while a pass has none). Each reading less an offset, turned by
-    /// its attitude, has a norm and a dip. The offsets a reading is judged with: the passes'
-    /// nonzero estimates and h (µT, device frame; first zero). A reading is disturbed when with
-    /// each of them its norm is more than `magneticNormThreshold` × the median norm from it or
-    /// its dip more than `magneticDipThreshold` (degrees) from the median dip (medians over the
-    /// recording's finite readings, each less the forward pass's estimate, else the backward
-    /// pass's, else h). Up to twice, h is then refitted to the undisturbed readings where
-    /// neither pass has an estimate (a sphere fit over the whole recording, as
-    /// `magneticOffsetEstimation` fits a window) and the readings judged again, the fit kept
-    /// only when fewer readings are disturbed with it: the hard iron of an uncalibrated
-    /// magnetometer moves the field with the device's orientation by more than the thresholds.
-    /// Every sample within `magneticMinimumUndisturbedTime` (s) of a disturbed reading, before
-    /// or after it, is disturbed too. Samples without a reading are not; none is when no
-    /// reading is finite. Five stored arrays (32, 32, 32, 16 and 1 bytes per sample).
-    static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
-                                                          storage: any SmootherStorage) -> StoredValues<Bool>
-        where C.Element == MotionSample, C.Index == Int {
-        let n = samples.count, first = samples.startIndex
-        let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
-        let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
-        let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
-        var estimator = DeviceMotionEstimator(configuration: configuration)
-        for i in 0..<n {
-            let s = samples[first + i]
-            estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
-            attitudes[i] = estimator.attitudeEastNorthUp.components
-            forwardOffsets[i] = estimator.state.magneticOffset
-        }
-        estimator = DeviceMotionEstimator(configuration: configuration)
-        var laterRate = SIMD3<Double>.zero
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            let s = samples[first + i]
-            let rate = i == n - 1 ? s.rotationRate : laterRate
-            laterRate = s.rotationRate
-            estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
-            backwardOffsets[i] = estimator.state.magneticOffset
-        }
-        let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
-        let disturbed = StoredValues<Bool>(storage, count: n)
-        let dipThreshold = configuration.magneticDipThreshold * .pi / 180
-        /// The norm and dip of reading `i` less `offset` (NaN when not finite or straight up or down).
-        func normAndDip(_ i: Int, _ m: SIMD3<Double>, _ offset: SIMD3<Double>) -> SIMD2<Double> {
-            let e = quaternion(attitudes[i]).act(m - offset)
-            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
-            guard e.isFinite, horizontal > 0 else { return SIMD2(repeating: .nan) }
-            return SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
-        }
-        /// Judges every reading with the offset `h`: the number of disturbed readings (their
-        /// norms set to +∞), nil when there are no medians.
-        func judge(_ h: SIMD3<Double>) -> Int? {
-            for i in 0..<n {
-                normsAndDips[i] = SIMD2(repeating: .nan)
-                guard let m = samples[first + i].magneticField else { continue }
-                let f = forwardOffsets[i], b = backwardOffsets[i]
-                normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
-            }
-            guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
-                  let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
-            let normThreshold = configuration.magneticNormThreshold * medianNorm
-            func agrees(_ v: SIMD2<Double>) -> Bool {
-                (v.x - medianNorm).magnitude <= normThreshold && (v.y - medianDip).magnitude <= dipThreshold
-            }
-            var count = 0
-            for i in 0..<n where normsAndDips[i].x.isFinite && !agrees(normsAndDips[i]) {
-                guard let m = samples[first + i].magneticField else { continue }
-                let f = forwardOffsets[i], b = backwardOffsets[i]
-                if (f != .zero && b != .zero && agrees(normAndDip(i, m, b))) || ((f != .zero || b != .zero) && agrees(normAndDip(i, m, h))) {
-                    continue
-                }
-                normsAndDips[i] = SIMD2(.infinity, 0)
-                count += 1
-            }
-            return count
-        }
-        guard var count = judge(.zero) else {
-            for i in 0..<n { disturbed[i] = false }
-            return disturbed
-        }
-        var offset = SIMD3<Double>.zero
-        for _ in 0..<2 {
-            var sums = SIMD16<Double>.zero
-            for i in 0..<n where normsAndDips[i].x.isFinite && forwardOffsets[i] == .zero && backwardOffsets[i] == .zero {
-                if let m = samples[first + i].magneticField, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) { sums += moments }
-            }
-            guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite, fit.offset != offset else { break }
-            guard let refitted = judge(fit.offset), refitted < count else {
-                _ = judge(offset)
-                break
-            }
-            (offset, count) = (fit.offset, refitted)
-        }
-        // The disturbed readings, and the samples up to `margin` after one, then before one.
-        let margin = configuration.magneticMinimumUndisturbedTime
-        var last = -Double.infinity
-        for i in 0..<n {
-            let t = samples[first + i].time
-            let off = normsAndDips[i].x == .infinity
-            if off && t.isFinite { last = t }
-            disturbed[i] = off || (t.isFinite && t - last <= margin)
-        }
-        var next = Double.infinity
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            let t = samples[first + i].time
-            if normsAndDips[i].x == .infinity, t.isFinite { next = t }
-            if t.isFinite && next - t <= margin { disturbed[i] = true }
-        }
-        return disturbed
     }
 
     /// Per sample, an attitude (device → ENU, arbitrary heading) whose inclination is the

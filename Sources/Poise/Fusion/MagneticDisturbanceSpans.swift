@@ -1,0 +1,170 @@
+/// The magnetically disturbed spans of a recording, found before the smoother's passes
+/// (`DeviceMotionSmoother.Options.magneticDisturbanceSpans`).
+extension DeviceMotionSmoother {
+    /// Per sample (0-based from `samples.startIndex`), whether its magnetometer reading lies in
+    /// a magnetically disturbed span (`Options.magneticDisturbanceSpans`).
+    ///
+    /// A forward pass of the estimator with `configuration` gives each sample's attitude (ENU),
+    /// and a forward and a backward pass (the time-reversed recording, as the smoother's) each
+    /// sample's magnetometer offset estimates (`magneticOffsetEstimation`: a magnet fixed to the
+    /// device, once fitted; zero while a pass has none). Each reading less an offset, turned by
+    /// its attitude, has a norm and a dip. The offsets a reading is judged with: the passes'
+    /// nonzero estimates and h (µT, device frame; first zero). A reading is disturbed when with
+    /// each of them its norm is more than `magneticNormThreshold` × the median norm from it or
+    /// its dip more than `magneticDipThreshold` (degrees) from the median dip (medians over the
+    /// recording's finite readings, each less the forward pass's estimate, else the backward
+    /// pass's, else h). Up to twice, h is then refitted to the undisturbed readings where
+    /// neither pass has an estimate (a sphere fit over the whole recording, as
+    /// `magneticOffsetEstimation` fits a window) and the readings judged again, the fit kept
+    /// only when fewer readings are disturbed with it: the hard iron of an uncalibrated
+    /// magnetometer moves the field with the device's orientation by more than the thresholds.
+    /// Every sample within `magneticMinimumUndisturbedTime` (s) of a disturbed reading, before
+    /// or after it, is disturbed too. Samples without a reading are not; none is when no
+    /// reading is finite. Five stored arrays (32, 32, 32, 16 and 1 bytes per sample).
+    static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                          localOffsets: Bool = false,
+                                                          storage: any SmootherStorage) -> StoredValues<Bool>
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count, first = samples.startIndex
+        let local = localOffsets ? Self.localMagneticOffsets(samples, configuration: configuration, storage: storage)
+                                 : StoredValues<SIMD3<Double>>(storage, count: 0)
+        let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
+        let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        var estimator = DeviceMotionEstimator(configuration: configuration)
+        for i in 0..<n {
+            let s = samples[first + i]
+            estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
+            attitudes[i] = estimator.attitudeEastNorthUp.components
+            forwardOffsets[i] = estimator.state.magneticOffset
+        }
+        estimator = DeviceMotionEstimator(configuration: configuration)
+        var laterRate = SIMD3<Double>.zero
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let s = samples[first + i]
+            let rate = i == n - 1 ? s.rotationRate : laterRate
+            laterRate = s.rotationRate
+            estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
+            backwardOffsets[i] = estimator.state.magneticOffset
+        }
+        let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
+        let disturbed = StoredValues<Bool>(storage, count: n)
+        let dipThreshold = configuration.magneticDipThreshold * .pi / 180
+        /// The norm and dip of reading `i` less `offset` (NaN when not finite or straight up or down).
+        func normAndDip(_ i: Int, _ m: SIMD3<Double>, _ offset: SIMD3<Double>) -> SIMD2<Double> {
+            let e = quaternion(attitudes[i]).act(m - offset)
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            guard e.isFinite, horizontal > 0 else { return SIMD2(repeating: .nan) }
+            return SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
+        }
+        /// Judges every reading with the offset `h`: the number of disturbed readings (their
+        /// norms set to +∞), nil when there are no medians.
+        func judge(_ h: SIMD3<Double>) -> Int? {
+            for i in 0..<n {
+                normsAndDips[i] = SIMD2(repeating: .nan)
+                guard let m = samples[first + i].magneticField else { continue }
+                let f = forwardOffsets[i], b = backwardOffsets[i]
+                normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
+            }
+            guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
+                  let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
+            let normThreshold = configuration.magneticNormThreshold * medianNorm
+            func agrees(_ v: SIMD2<Double>) -> Bool {
+                (v.x - medianNorm).magnitude <= normThreshold && (v.y - medianDip).magnitude <= dipThreshold
+            }
+            var count = 0
+            for i in 0..<n where normsAndDips[i].x.isFinite && !agrees(normsAndDips[i]) {
+                guard let m = samples[first + i].magneticField else { continue }
+                let f = forwardOffsets[i], b = backwardOffsets[i]
+                if (f != .zero && b != .zero && agrees(normAndDip(i, m, b))) || ((f != .zero || b != .zero) && agrees(normAndDip(i, m, h))) {
+                    continue
+                }
+                if !local.isEmpty && local[i] != .zero && agrees(normAndDip(i, m, local[i])) { continue }
+                normsAndDips[i] = SIMD2(.infinity, 0)
+                count += 1
+            }
+            return count
+        }
+        guard var count = judge(.zero) else {
+            for i in 0..<n { disturbed[i] = false }
+            return disturbed
+        }
+        var offset = SIMD3<Double>.zero
+        for _ in 0..<2 {
+            var sums = SIMD16<Double>.zero
+            for i in 0..<n where normsAndDips[i].x.isFinite && forwardOffsets[i] == .zero && backwardOffsets[i] == .zero {
+                if let m = samples[first + i].magneticField, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) { sums += moments }
+            }
+            guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite, fit.offset != offset else { break }
+            guard let refitted = judge(fit.offset), refitted < count else {
+                _ = judge(offset)
+                break
+            }
+            (offset, count) = (fit.offset, refitted)
+        }
+        // The disturbed readings, and the samples up to `margin` after one, then before one.
+        let margin = configuration.magneticMinimumUndisturbedTime
+        var last = -Double.infinity
+        for i in 0..<n {
+            let t = samples[first + i].time
+            let off = normsAndDips[i].x == .infinity
+            if off && t.isFinite { last = t }
+            disturbed[i] = off || (t.isFinite && t - last <= margin)
+        }
+        var next = Double.infinity
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let t = samples[first + i].time
+            if normsAndDips[i].x == .infinity, t.isFinite { next = t }
+            if t.isFinite && next - t <= margin { disturbed[i] = true }
+        }
+        return disturbed
+    }
+
+    /// Per sample (0-based from `samples.startIndex`), the magnetometer offset (µT, device
+    /// frame; zero when refused) of a sphere fit to the readings around it, both ways in time:
+    /// the moments of `DeviceMotionEstimator.MagneticOffsetFit` weighted by
+    /// exp(−|t − tᵢ| / `magneticOffsetTimeConstant`) (per sample at `sampleRate`), the window
+    /// the estimator's `magneticOffsetEstimation` fits causally. A fit is kept when the readings
+    /// cover the sphere (`magneticOffsetMinimumCoverage`), lie on it within the disturbance
+    /// test's norm tolerance (relative residual at most `magneticNormThreshold`; each reading is
+    /// then judged with the offset by the norm and dip tests), and the offset is at least
+    /// `magneticNormThreshold` × the radius. A magnet fixed to the device
+    /// moves every reading by one offset, so the readings around a sample lie on a sphere about
+    /// it from the first of them; an earth-fixed disturbance seen from a turning device keeps
+    /// them on a sphere about zero (offset refused), except near its ends, where the fit mixes
+    /// readings from both sides and can explain some (of a 10-s, 30-µT span on the simulated
+    /// tumble, more than half stays disturbed: `SmootherMagneticDisturbanceTests`). 128 and 32
+    /// bytes per sample.
+    static func localMagneticOffsets<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                                storage: any SmootherStorage) -> StoredValues<SIMD3<Double>>
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count, first = samples.startIndex
+        let offsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        let forwardSums = StoredValues<SIMD16<Double>>(storage, count: n)
+        let period = configuration.sampleRate > 0 && configuration.sampleRate.isFinite ? 1 / configuration.sampleRate : 0.01
+        let tau = configuration.magneticOffsetTimeConstant
+        let decay = tau > 0 && tau.isFinite ? Double.exp(-period / tau) : 0
+        func moments(_ i: Int) -> SIMD16<Double> {
+            guard let m = samples[first + i].magneticField, m.isFinite,
+                  let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) else { return .zero }
+            return moments
+        }
+        var sums = SIMD16<Double>.zero
+        for i in 0..<n {
+            sums = sums * decay + moments(i)
+            forwardSums[i] = sums
+        }
+        sums = .zero
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let own = moments(i)
+            sums = sums * decay + own
+            offsets[i] = .zero
+            guard own[9] > 0, let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: forwardSums[i] + sums - own),
+                  fit.offset.isFinite, fit.residual <= configuration.magneticNormThreshold,
+                  (fit.offset * fit.offset).sum().squareRoot() >= configuration.magneticNormThreshold * fit.radius,
+                  fit.covers(configuration.magneticOffsetMinimumCoverage) else { continue }
+            offsets[i] = fit.offset
+        }
+        return offsets
+    }
+}
