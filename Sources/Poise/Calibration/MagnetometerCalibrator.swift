@@ -67,9 +67,7 @@ public enum MagnetometerCalibrator {
     ///   directions"), a fit that is not an ellipsoid, or more than half the samples rejected.
     /// - Complexity: O(n · iterations).
     public static func calibrate(_ fields: [SIMD3<Double>], options: Options = Options()) throws(CalibrationError) -> MagnetometerCalibration {
-        let readings = InMemoryValueLog<MagneticReading>()
-        for field in fields { readings.append(MagneticReading(field)) }
-        return try calibrate(readings, options: options)
+        return try calibrate(log: InMemoryValueLog(values: fields.map(MagneticReading.init)), options: options)
     }
 
     /// Calibrates from the readings of a ``MagneticFieldCollector`` (its `readings`), kept in the
@@ -79,6 +77,12 @@ public enum MagnetometerCalibrator {
     /// `calibrate(_:options:)` over the same fields, to the last bit. Check the log's `failure`
     /// before using the result (or the error).
     public static func calibrate(_ readings: any ValueLog<MagneticReading>, options: Options = Options()) throws(CalibrationError) -> MagnetometerCalibration {
+        try calibrate(log: readings, options: options)
+    }
+
+    /// `calibrate(_:options:)` compiled for the log's type (each pass over the readings a loop
+    /// over the log's storage, its body inlined, not a call through the protocol per reading).
+    static func calibrate<Log: ValueLog<MagneticReading>>(log readings: Log, options: Options) throws(CalibrationError) -> MagnetometerCalibration {
         let count = readings.count
         var nonFinite = 0
         readings.update { _, r in
@@ -211,7 +215,7 @@ public enum MagnetometerCalibrator {
     /// Marks as unusable the readings sitting at an axis's largest or smallest reading when at
     /// least 0.5 % of the usable readings (and at least 10) share that exact value: a saturated
     /// sensor repeats its limit, a good one reaches its extremes once or twice. Returns how many.
-    static func markClipped(_ readings: any ValueLog<MagneticReading>) -> Int {
+    static func markClipped<Log: ValueLog<MagneticReading>>(_ readings: Log) -> Int {
         var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
         var count = 0
         readings.forEach { _, r in

@@ -45,6 +45,9 @@ public final class InMemoryValueLog<Element: BitwiseCopyable>: ValueLog, @unchec
 
     public init() {}
 
+    /// A log holding `values`, in order.
+    init(values: [Element]) { self.values = values }
+
     public var count: Int { values.count }
     /// Always nil: the heap does not fail (an allocation failure ends the process).
     public var failure: (any Error)? { nil }
