@@ -39,6 +39,8 @@ public struct DirectionCoverage: Sendable, Equatable {
 
     /// Coverage of `count` vectors kept elsewhere (a `ValueLog`): `vectors(step, add)` hands
     /// `add` the vectors at `stride(from: 0, to: count, by: step)` in order (nil: not counted).
+    /// Inlined into its caller, so that `add` is not a call per vector.
+    @inline(__always)
     init(count total: Int, vectors: (_ step: Int, _ add: (SIMD3<Double>?) -> Void) -> Void) {
         var cells = [Bool](repeating: false, count: 200)
         var bins = [Bool](repeating: false, count: 3 * 360)

@@ -30,26 +30,36 @@ struct EllipsoidFit: Sendable, Equatable {
     ///   do not determine the quadric, or when the best quadric is not an ellipsoid.
     /// - Complexity: O(n) (one pass for the mean and scale, one for the normal equations).
     init(_ points: UnsafeBufferPointer<SIMD3<Double>>, include: UnsafeBufferPointer<Bool>, model: EllipsoidModel) throws(CalibrationError) {
-        try self.init(model: model) { body in
-            for i in points.indices where include.isEmpty || include[i] { body(points[i]) }
-        }
+        let chosen = include.isEmpty ? Array(points) : points.indices.filter { include[$0] }.map { points[$0] }
+        try self.init(model: model) { body in chosen.withUnsafeBufferPointer(body) }
     }
 
-    /// Fits `model` to the points `points` hands to its argument, in the same order on each of
-    /// its three calls (points kept outside the heap, such as a `ValueLog`).
-    init(model: EllipsoidModel, points: ((SIMD3<Double>) -> Void) -> Void) throws(CalibrationError) {
+    /// Fits `model` to the points `blocks` hands to its argument, one block of consecutive points
+    /// at a time, the same points in the same order on each of its three calls (points kept
+    /// outside the heap, such as a `ValueLog`'s). Each pass is a plain loop over a block, its
+    /// sums kept in locals for the block; the sums are those of one loop over all the points.
+    init(model: EllipsoidModel, blocks: ((UnsafeBufferPointer<SIMD3<Double>>) -> Void) -> Void) throws(CalibrationError) {
         let m = model.parameterCount
         var sum = SIMD3<Double>.zero
         var count = 0
-        points { p in sum += p; count += 1 }
+        blocks { block in
+            var s = sum
+            for p in block { s += p }
+            sum = s
+            count += block.count
+        }
         guard count >= m else {
             throw CalibrationError("\(count) usable samples cannot determine the \(m) unknowns of the \(model.rawValue) ellipsoid")
         }
         let mean = sum / Double(count)
         var spread = 0.0
-        points { p in
-            let d = p - mean
-            spread += (d * d).sum()
+        blocks { block in
+            var s = spread
+            for p in block {
+                let d = p - mean
+                s += (d * d).sum()
+            }
+            spread = s
         }
         let scale = (spread / Double(count)).squareRoot()
         guard scale > 0, scale.isFinite else { throw CalibrationError("all samples are equal: the sensor did not see any change") }
@@ -59,30 +69,46 @@ struct EllipsoidFit: Sendable, Equatable {
         var right = SIMD16<Double>.zero
         normal.withUnsafeMutableBufferPointer { rows in
             // One loop per model, so the term count is a constant and the row updates unroll.
-            @inline(__always) func add(_ r: SIMD16<Double>, _ count: Int) {
-                for j in 0..<count { rows[j] += r[j] * r }
+            // A row's entries past the first 4, 8 or 12 lanes that hold the terms stay zero (the
+            // terms there are zero), so they are not updated.
+            @inline(__always) func add(_ r: SIMD16<Double>, _ count: Int, _ right: inout SIMD16<Double>) {
+                for j in 0..<count {
+                    let a = r[j]
+                    if count > 8 {
+                        rows[j].lowHalf += a * r.lowHalf
+                        rows[j].highHalf.lowHalf += a * r.highHalf.lowHalf
+                    } else if count > 4 {
+                        rows[j].lowHalf += a * r.lowHalf
+                    } else {
+                        rows[j].lowHalf.lowHalf += a * r.lowHalf.lowHalf
+                    }
+                }
                 right += r
             }
-            switch model {
-            case .full:
-                points { p in
-                    let y = (p - mean) * inverseScale
-                    let t = 2 * y
-                    add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.y * y.z, t.x * y.z, t.x * y.y, t.x, t.y, t.z,
-                               0, 0, 0, 0, 0, 0, 0), 9)
+            blocks { block in
+                var sums = right
+                switch model {
+                case .full:
+                    for p in block {
+                        let y = (p - mean) * inverseScale
+                        let t = 2 * y
+                        add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.y * y.z, t.x * y.z, t.x * y.y, t.x, t.y, t.z,
+                                   0, 0, 0, 0, 0, 0, 0), 9, &sums)
+                    }
+                case .diagonal:
+                    for p in block {
+                        let y = (p - mean) * inverseScale
+                        let t = 2 * y
+                        add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 6, &sums)
+                    }
+                case .offset:
+                    for p in block {
+                        let y = (p - mean) * inverseScale
+                        let t = 2 * y
+                        add(SIMD16((y * y).sum(), t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 4, &sums)
+                    }
                 }
-            case .diagonal:
-                points { p in
-                    let y = (p - mean) * inverseScale
-                    let t = 2 * y
-                    add(SIMD16(y.x * y.x, y.y * y.y, y.z * y.z, t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 6)
-                }
-            case .offset:
-                points { p in
-                    let y = (p - mean) * inverseScale
-                    let t = 2 * y
-                    add(SIMD16((y * y).sum(), t.x, t.y, t.z, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 4)
-                }
+                right = sums
             }
         }
         let theta = try Self.solve(normal, right, m: m)

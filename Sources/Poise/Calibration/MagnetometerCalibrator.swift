@@ -136,15 +136,10 @@ public enum MagnetometerCalibrator {
         var fit: EllipsoidFit
         var correction = SensorCorrection(offset: .zero, matrix: .scaledIdentity(1))
         var strength = 0.0
-        /// The calibrated |B| of a reading.
-        func magnitude(_ r: MagneticReading) -> Double {
-            let c = correction.apply(r.field)
-            return (c * c).sum().squareRoot()
-        }
         while true {
             iterations += 1
             do throws(CalibrationError) {
-                fit = try EllipsoidFit(model: options.model) { add in readings.forEach { _, r in if r.included { add(r.field) } } }
+                fit = try EllipsoidFit(model: options.model) { body in Self.includedFields(readings, body) }
             } catch {
                 throw CalibrationError(error.message + "; the device turned \(raw.turnText): turn it in all directions")
             }
@@ -157,35 +152,66 @@ public enum MagnetometerCalibrator {
             // Median and MAD of the kept samples' |B|, from at most 20 000 evenly spaced ones.
             var kept: [Double] = []
             kept.reserveCapacity(Swift.min(count, 2 * Self.statisticsCount))
-            readings.forEach(every: step) { _, r in if r.included { kept.append(magnitude(r)) } }
+            let current = correction
+            readings.forEach(every: step) { _, r in if r.included { kept.append(Self.magnitude(r, current)) } }
             let median = Self.median(kept)
             for k in kept.indices { kept[k] = (kept[k] - median).magnitude }
             let deviation = 1.4826 * Self.median(kept)
             let limit = Swift.max(options.outlierThreshold * deviation, options.minimumOutlierFraction * strength)
             var changed = false
             var keptCount = 0
-            readings.update { _, r in
-                if r.usable {
-                    let inside = (magnitude(r) - median).magnitude <= limit
-                    if inside != r.included { r.included = inside; changed = true }
+            readings.forEachBlock(writing: true) { _, block in
+                var changedHere = false, keptHere = 0
+                for j in block.indices {
+                    if block[j].usable {
+                        let inside = (Self.magnitude(block[j], current) - median).magnitude <= limit
+                        if inside != block[j].included { block[j].included = inside; changedHere = true }
+                    }
+                    if block[j].included { keptHere += 1 }
                 }
-                if r.included { keptCount += 1 }
+                if changedHere { changed = true }
+                keptCount += keptHere
             }
             if !changed { break }
             guard 2 * keptCount >= finiteCount else {
                 throw CalibrationError("more than half of the \(finiteCount) samples disagree with one field strength: the field was not steady (a magnet or steel nearby?); record again away from metal")
             }
         }
+        // One last pass: the residual, the spreads before and after, and the calibrated
+        // directions' coverage (every `step`-th reading).
         var kept = 0
         var squares = 0.0
-        readings.forEach { _, r in
-            guard r.included else { return }
-            kept += 1
-            let m = magnitude(r)
-            squares += (m - strength) * (m - strength)
-        }
+        var before = MagnitudeSpread.Sums(), after = MagnitudeSpread.Sums(), afterAll = MagnitudeSpread.Sums()
+        let finalCorrection = correction, fieldStrength = strength
         let coverage = DirectionCoverage(count: count) { step, add in
-            readings.forEach(every: step) { _, r in add(r.included ? correction.apply(r.field) : nil) }
+            var next = 0
+            readings.forEachBlock(writing: false) { first, block in
+                var keptHere = kept, squaresHere = squares
+                var beforeHere = before, afterHere = after, afterAllHere = afterAll
+                for j in block.indices {
+                    let r = block[j]
+                    var calibrated: SIMD3<Double>?
+                    if r.usable {
+                        let c = finalCorrection.apply(r.field)
+                        let m = (c * c).sum().squareRoot()
+                        afterAllHere.add(length: m)
+                        if r.included {
+                            keptHere += 1
+                            squaresHere += (m - fieldStrength) * (m - fieldStrength)
+                            let raw = r.field
+                            beforeHere.add(length: (raw * raw).sum().squareRoot())
+                            afterHere.add(length: m)
+                            calibrated = c
+                        }
+                    }
+                    if first + j == next {
+                        add(calibrated)
+                        next += step
+                    }
+                }
+                (kept, squares) = (keptHere, squaresHere)
+                (before, after, afterAll) = (beforeHere, afterHere, afterAllHere)
+            }
         }
         let coverageNeeded = options.model == .offset ? options.minimumShapeCoverage / 2 : options.minimumShapeCoverage
         guard coverage.thickness >= options.minimumThickness(options.model), coverage.sphereFraction >= coverageNeeded else {
@@ -202,14 +228,40 @@ public enum MagnetometerCalibrator {
         if rejected * 10 > finiteCount {
             warnings.append("\(rejected) of \(finiteCount) samples (\(Int((Double(rejected) * 100 / Double(finiteCount)).rounded())) %) were left out as disturbed: the field was not steady during the recording")
         }
-        let before = MagnitudeSpread { add in readings.forEach { _, r in if r.included { add(r.field) } } }
-        let after = MagnitudeSpread { add in readings.forEach { _, r in if r.included { add(correction.apply(r.field)) } } }
-        let afterAll = MagnitudeSpread { add in readings.forEach { _, r in if r.usable { add(correction.apply(r.field)) } } }
         return MagnetometerCalibration(
             correction: correction, model: options.model, fieldStrength: strength,
             residual: (squares / Double(kept)).squareRoot(),
-            before: before, after: after, afterAll: afterAll, coverage: coverage,
+            before: MagnitudeSpread(before), after: MagnitudeSpread(after), afterAll: MagnitudeSpread(afterAll),
+            coverage: coverage,
             samples: count, rejected: rejected, nonFinite: nonFinite, saturated: clipped, iterations: iterations, warnings: warnings)
+    }
+
+    /// The calibrated |B| of a reading.
+    @inline(__always)
+    static func magnitude(_ r: MagneticReading, _ correction: SensorCorrection) -> Double {
+        let c = correction.apply(r.field)
+        return (c * c).sum().squareRoot()
+    }
+
+    /// Hands `body` the fields of the readings included in the fit, in order, in blocks of at
+    /// most 4,096 (copied into one buffer on the stack).
+    static func includedFields<Log: ValueLog<MagneticReading>>(_ readings: Log, _ body: (UnsafeBufferPointer<SIMD3<Double>>) -> Void) {
+        withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: 4096) { scratch in
+            var n = 0
+            readings.forEachBlock(writing: false) { _, block in
+                var k = n
+                for r in block where r.included {
+                    scratch[k] = r.field
+                    k += 1
+                    if k == scratch.count {
+                        body(UnsafeBufferPointer(rebasing: scratch[..<k]))
+                        k = 0
+                    }
+                }
+                n = k
+            }
+            if n > 0 { body(UnsafeBufferPointer(rebasing: scratch[..<n])) }
+        }
     }
 
     /// Marks as unusable the readings sitting at an axis's largest or smallest reading when at

@@ -19,14 +19,28 @@ public struct MagnitudeSpread: Sendable, Equatable {
     /// Spread of the lengths of the vectors `vectors` hands to its argument (vectors kept
     /// elsewhere, such as a `ValueLog`).
     init(vectors: ((SIMD3<Double>) -> Void) -> Void) {
+        var sums = Sums()
+        vectors { v in sums.add(length: (v * v).sum().squareRoot()) }
+        self.init(sums)
+    }
+
+    /// The spread of the lengths `sums` gathered.
+    init(_ sums: Sums) {
+        count = sums.n
+        mean = sums.n > 0 ? sums.sum / Double(sums.n) : .nan
+        standardDeviation = sums.n > 0 ? max(0, sums.sumSquares / Double(sums.n) - mean * mean).squareRoot() : .nan
+    }
+
+    /// The sums a spread is made of, gathered one length at a time (in a pass over readings that
+    /// does other work too).
+    struct Sums {
         var sum = 0.0, sumSquares = 0.0, n = 0
-        vectors { v in
-            let length = (v * v).sum().squareRoot()
+
+        /// Counts one vector of length `length`.
+        @inline(__always)
+        mutating func add(length: Double) {
             sum += length; sumSquares += length * length; n += 1
         }
-        count = n
-        mean = n > 0 ? sum / Double(n) : .nan
-        standardDeviation = n > 0 ? max(0, sumSquares / Double(n) - mean * mean).squareRoot() : .nan
     }
 
     /// The standard deviation as a percentage of the mean.

@@ -29,14 +29,24 @@ public protocol ValueLog<Element>: AnyObject, Sendable {
     /// in order.
     func forEach(every step: Int, _ body: (Int, Element) -> Void)
 
-    /// Calls `body` with index and value of every value, in order; `body` may change the value
-    /// (it is kept).
-    func update(_ body: (Int, inout Element) -> Void)
+    /// Calls `body` with every value, in order, one block of consecutive values at a time: the
+    /// index of the block's first value and the values, which `body` may change when `writing`
+    /// is true (the changes are kept). A pass that visits every value is a plain loop over each
+    /// block, not a call per value.
+    func forEachBlock(writing: Bool, _ body: (_ first: Int, _ values: UnsafeMutableBufferPointer<Element>) -> Void)
 }
 
 extension ValueLog {
     /// Calls `body` with index and value of every value, in order.
     public func forEach(_ body: (Int, Element) -> Void) { forEach(every: 1, body) }
+
+    /// Calls `body` with index and value of every value, in order; `body` may change the value
+    /// (it is kept).
+    public func update(_ body: (Int, inout Element) -> Void) {
+        forEachBlock(writing: true) { first, values in
+            for j in values.indices { body(first + j, &values[j]) }
+        }
+    }
 }
 
 /// A value log in the heap: one array, `count` × the element's stride bytes.
@@ -62,9 +72,8 @@ public final class InMemoryValueLog<Element: BitwiseCopyable>: ValueLog, @unchec
         }
     }
 
-    public func update(_ body: (Int, inout Element) -> Void) {
-        values.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { body(i, &buffer[i]) }
-        }
+    /// One block: the whole array.
+    public func forEachBlock(writing: Bool, _ body: (_ first: Int, _ values: UnsafeMutableBufferPointer<Element>) -> Void) {
+        values.withUnsafeMutableBufferPointer { body(0, $0) }
     }
 }

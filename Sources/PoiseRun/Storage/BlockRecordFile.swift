@@ -81,6 +81,15 @@ public final class BlockRecordFile {
         return buffer + (index - bufferedFirst) * size
     }
 
+    /// The block that holds record `index`, buffered: the index of its first record and its
+    /// bytes (`perBlock` records), valid until the next call; `writing` as for `record`.
+    ///
+    /// - Throws: as `record(_:writing:)`.
+    public func block(containing index: Int, writing: Bool) throws -> (first: Int, bytes: UnsafeMutableRawPointer) {
+        _ = try record(index, writing: writing)
+        return (bufferedFirst, buffer)
+    }
+
     /// Writes the buffered block if it holds changes.
     public func flush() throws {
         guard dirty, current >= 0 else { return }

@@ -65,14 +65,18 @@ public final class ValueLogFile<Element: BitwiseCopyable>: ValueLog, @unchecked 
         }
     }
 
-    public func update(_ body: (Int, inout Element) -> Void) {
+    /// Blocks of `BlockRecordFile.blockBytes`, each read (and written back when `writing`) once.
+    public func forEachBlock(writing: Bool, _ body: (_ first: Int, _ values: UnsafeMutableBufferPointer<Element>) -> Void) {
         guard let file else { return }
+        var first = 0
         do {
-            for i in 0..<kept {
-                let bytes = try file.record(i, writing: true)
-                var value = bytes.loadUnaligned(as: Element.self)
-                body(i, &value)
-                bytes.storeBytes(of: value, as: Element.self)
+            while first < kept {
+                let block = try file.block(containing: first, writing: writing)
+                let offset = first - block.first
+                let n = min(file.perBlock - offset, kept - first)
+                let values = (block.bytes + offset * MemoryLayout<Element>.stride).bindMemory(to: Element.self, capacity: n)
+                body(first, UnsafeMutableBufferPointer(start: values, count: n))
+                first += n
             }
         } catch {
             fail(error)

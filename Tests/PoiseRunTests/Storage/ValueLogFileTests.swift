@@ -6,8 +6,8 @@ import Poise
 /// `ValueLogFile`: the per-sample values a measurement revisits, in a temporary file; the
 /// measurements over it equal those in the heap, bit for bit.
 @Suite struct ValueLogFileTests {
-    /// Values over many blocks read back in order, every one and every k-th; a pass that changes
-    /// them in place keeps the change.
+    /// Values over many blocks read back in order, every one, every k-th and block by block; a
+    /// pass that changes them in place keeps the change.
     @Test func valuesReadBackInOrderAndChangesAreKept() throws {
         let log = ValueLogFile<SIMD2<Double>>(purpose: "test values")
         let n = 3 * (BlockRecordFile.blockBytes / 16) + 123
@@ -22,6 +22,14 @@ import Poise
         var strided: [Int] = []
         log.forEach(every: 1000) { i, v in strided.append(i); #expect(v.x == Double(i)) }
         #expect(strided == Array(stride(from: 0, to: n, by: 1000)))
+        var blocks = 0, next = 0
+        log.forEachBlock(writing: false) { first, values in
+            #expect(first == next && values.count > 0)
+            for (j, v) in values.enumerated() where v.x != Double(first + j) { Issue.record("value \(first + j) reads \(v)") }
+            next = first + values.count
+            blocks += 1
+        }
+        #expect(next == n && blocks == 4)
         log.update { i, v in v.y = Double(i) * 3 }
         log.forEach { i, v in #expect(v == SIMD2(Double(i), Double(i) * 3)) }
         try log.check()
