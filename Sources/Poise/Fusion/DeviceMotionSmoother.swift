@@ -172,6 +172,16 @@ public struct DeviceMotionSmoother: Sendable {
             /// fields that stay off in the earth frame. 160 bytes per sample more.
             case earthFixed = "earth-fixed"
         }
+        /// With `magneticDisturbanceSpans`: a span more than this share of whose samples are at
+        /// rest (either pass of the span search flags `atRest`) is not disturbed, its readings
+        /// read as elsewhere (at rest a constant offset of the field cannot be told from a
+        /// disturbance, and the readings are what holds the heading there); 1: every span
+        /// stays. Default 1.
+        public var magneticDisturbanceMaximumRestShare: Double = 1
+        /// With `magneticDisturbanceSpans`: a span that lasts no more than this, s (its first to
+        /// its last sample, the `magneticMinimumUndisturbedTime` margins included), is not
+        /// disturbed; 0: every span stays. Default 0.
+        public var magneticDisturbanceMinimumSpanTime: Double = 0
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -201,7 +211,8 @@ public struct DeviceMotionSmoother: Sendable {
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
                                    "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias",
-                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans"]
+                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans",
+                                   "magneticDisturbanceMaximumRestShare", "magneticDisturbanceMinimumSpanTime"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -457,7 +468,9 @@ public struct DeviceMotionSmoother: Sendable {
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
         let disturbed = !sixD && options.magneticDisturbanceSpans != .off
-            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed, storage: storage)
+            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed,
+                                  maximumRestShare: options.magneticDisturbanceMaximumRestShare,
+                                  minimumSpanTime: options.magneticDisturbanceMinimumSpanTime, storage: storage)
             : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
         let allPasses = options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed
