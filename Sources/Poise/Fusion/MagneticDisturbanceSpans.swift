@@ -135,8 +135,9 @@ extension DeviceMotionSmoother {
 
     /// Clears the spans (runs of `disturbed` samples) more than `maximumRestShare` of whose
     /// samples are at rest (`rest`, per sample; empty: none is) or that last no more than
-    /// `minimumSpanTime` (s, first to last finite time). `scratch` (`samples.count` values,
-    /// overwritten) keeps each span's running sample count, rest count and first time.
+    /// `minimumSpanTime` (s, its first finite time to its last sample's; a span whose last time
+    /// is not finite stays). `scratch` (`samples.count` values, overwritten) keeps each span's
+    /// running sample count, rest count and first finite time.
     static func clearSpans<C: RandomAccessCollection>(_ samples: C, _ disturbed: StoredValues<Bool>, rest: StoredValues<Bool>,
                                                       maximumRestShare: Double, minimumSpanTime: Double,
                                                       scratch: StoredValues<SIMD4<Double>>)
