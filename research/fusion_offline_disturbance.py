@@ -227,6 +227,12 @@ def main():
              "mean over the 15 trials %s, the lowest matrix mean %s." % (
                  ", ".join(shares), min(shares, key=lambda lb: mean(broad.estimate("offline 9D", CANDIDATES[lb], everyone))),
                  min(shares, key=lambda lb: mean(matrix.estimate("offline 9D", CANDIDATES[lb], allcells)))), ""]
+    every, half = CANDIDATES["earth-fixed, every span"], CANDIDATES["earth-fixed, rest > 1/2"]
+    pairs = [(broad.estimate("offline 9D", half, everyone), broad.estimate("offline 9D", every, everyone)),
+             (matrix.estimate("offline 9D", half, allcells), matrix.estimate("offline 9D", every, allcells))]
+    text += ["Earth-fixed, rest > 1/2 against earth-fixed, every span: BROAD trials lower / higher %d / %d, matrix cells "
+             "lower / higher %d / %d." % tuple(n for a, b in pairs for n in (sum(x < y - 1e-9 for x, y in zip(a, b)),
+                                                                           sum(x > y + 1e-9 for x, y in zip(a, b)))), ""]
     if defaults:
         best = min(defaults, key=lambda lb: mean(broad.estimate("offline 9D", CANDIDATES[lb], everyone)))
         text += ["Of them, the lowest BROAD mean over the 15 trials, the default: **%s** (%.3f°; matrix %.3f°)." % (

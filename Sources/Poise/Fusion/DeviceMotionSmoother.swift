@@ -180,7 +180,8 @@ public struct DeviceMotionSmoother: Sendable {
         /// offset of the field cannot be told from a disturbance, and the readings are what
         /// holds the heading there. 1: every span stays. Default 0.5 (chosen among 1/4, 1/2,
         /// 3/4 and 1 by the protocol of research/fusion-offline-disturbance.md: with
-        /// `.earthFixed` the lowest BROAD and matrix means, no BROAD category higher than with 1).
+        /// `.earthFixed` the lowest BROAD and matrix means, and against 1 no BROAD trial or
+        /// matrix cell higher).
         public var magneticDisturbanceMaximumRestShare: Double = 0.5
         /// With `magneticDisturbanceSpans`: a span that lasts no more than this, s (its first to
         /// its last sample, the `magneticMinimumUndisturbedTime` margins included), is not
