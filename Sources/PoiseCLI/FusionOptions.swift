@@ -47,7 +47,7 @@ struct FusionOptions: ParsableArguments {
         valueName: "name=value"))
     var settings: [String] = []
 
-    @Flag(help: "Offline: use the whole recording (forward and backward passes, DeviceMotionSmoother) instead of the causal estimate; --set also takes the smoother's settings (DeviceMotionSmoother.Options: carryBias, carryAttitude, carryHeading, carryMagneticReference, disturbanceWeightTime, restWeightTime, convergenceWeightTime, inclinationLowPassTime, headingLowPassTime, biasCovarianceWeighting, magneticDisturbanceSpans, gyroscopeSelfCalibration, gyroscopeMaximumMisalignment, smoothedBias); the JSON summary reports the gyroscope calibration it fitted.")
+    @Flag(help: "Offline: use the whole recording (forward and backward passes, DeviceMotionSmoother) instead of the causal estimate; --set also takes the smoother's settings (DeviceMotionSmoother.Options: carryBias, carryAttitude, carryHeading, carryMagneticReference, disturbanceWeightTime, restWeightTime, convergenceWeightTime, inclinationLowPassTime, headingLowPassTime, biasCovarianceWeighting, magneticDisturbanceSpans, magneticDisturbanceMaximumRestShare, magneticDisturbanceMinimumSpanTime, gyroscopeSelfCalibration, gyroscopeMaximumMisalignment, smoothedBias); the JSON summary reports the gyroscope calibration it fitted.")
     var offline = false
 
     /// The smoother's settings: its defaults changed by the `--set` names that are its own.

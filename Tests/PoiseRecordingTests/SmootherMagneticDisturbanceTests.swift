@@ -58,10 +58,13 @@ struct SmootherMagneticDisturbanceTests {
     }
 
     /// The share of the samples inside `window` (s) that `disturbedSpans` (the smoother's pass
-    /// configuration) marks disturbed, with or without the local offset fits of `.earthFixed`.
-    static func disturbedShare(_ samples: [MotionSample], _ window: ClosedRange<Double>, localOffsets: Bool) -> Double {
+    /// configuration) marks disturbed, with or without the local offset fits of `.earthFixed`,
+    /// without the spans more than `maximumRestShare` at rest or of at most `minimumSpanTime` s.
+    static func disturbedShare(_ samples: [MotionSample], _ window: ClosedRange<Double>, localOffsets: Bool,
+                               maximumRestShare: Double = 1, minimumSpanTime: Double = 0) -> Double {
         let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100))
         let spans = DeviceMotionSmoother.disturbedSpans(samples, configuration: smoother.passConfiguration, localOffsets: localOffsets,
+                                                        maximumRestShare: maximumRestShare, minimumSpanTime: minimumSpanTime,
                                                         storage: InMemorySmootherStorage())
         let inside = samples.indices.filter { window.contains(samples[$0].time) }
         return Double(inside.filter { spans[$0] }.count) / Double(inside.count)
@@ -88,5 +91,48 @@ struct SmootherMagneticDisturbanceTests {
                 "device-fixed magnet, \(fixedWith) disturbed with the local fits, \(fixedWithout) without")
         let earth = Self.disturbedShare(Self.recording(.tumble), 8.5...17.5, localOffsets: true)
         #expect(earth > 0.5, "earth-fixed disturbance, \(earth) disturbed with the local fits")
+    }
+
+    /// `magneticDisturbanceMaximumRestShare`: an earth-fixed 20 µT (east 10, north −15, up 8)
+    /// from 20 to 30 s of a device lying still for 60 s is a disturbed span without the rule
+    /// (its norm is off the median by more than the threshold) and not one with 1/2 (every
+    /// sample of it is at rest), while the 30 µT for 10 s of the tumble (no rest) stays
+    /// disturbed for more than half its samples, as without the rule, with the smoother's
+    /// output flagging them.
+    @Test func spanAtRestIsNotBridged() {
+        var still = SimulationConfiguration(scenario: .still, rate: 100, duration: 60, seed: 5)
+        still.extraDisturbances = [MagneticDisturbance(start: 20, end: 30, field: SIMD3(10, -15, 8))]
+        let resting = Simulator.samples(still)
+        let without = Self.disturbedShare(resting, 21...29, localOffsets: true)
+        let with = Self.disturbedShare(resting, 21...29, localOffsets: true, maximumRestShare: 0.5)
+        #expect(without > 0.9 && with == 0, "at rest, \(without) disturbed without the rule, \(with) with it")
+
+        let moving = Self.recording(.tumble)
+        let earth = Self.disturbedShare(moving, 8.5...17.5, localOffsets: true)
+        let earthWith = Self.disturbedShare(moving, 8.5...17.5, localOffsets: true, maximumRestShare: 0.5)
+        #expect(earthWith > 0.5 && earthWith == earth, "in motion, \(earthWith) disturbed with the rule, \(earth) without")
+        var options = DeviceMotionSmoother.Options()
+        options.magneticDisturbanceSpans = .earthFixed
+        options.magneticDisturbanceMaximumRestShare = 0.5
+        var flagged = 0, inside = 0
+        DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100), options: options)
+            .smooth(moving) { i, motion in
+                guard moving[i].time >= 8.5 && moving[i].time <= 17.5 else { return }
+                inside += 1
+                if motion.flags.contains(.magneticDisturbance) { flagged += 1 }
+            }
+        #expect(Double(flagged) > 0.5 * Double(inside), "in motion, \(flagged) of \(inside) samples flagged by the smoother")
+    }
+
+    /// `magneticDisturbanceMinimumSpanTime`: a 30 µT field for 0.1 s (no ramp) in the tumble's
+    /// motion makes a span of about 1.1 s (its readings and the 0.5-s margins), gone with 1.2 s
+    /// and kept with 0.
+    @Test func shortSpanIsDropped() {
+        var configuration = SimulationConfiguration(scenario: .tumble, rate: 100, seed: 5)
+        configuration.extraDisturbances = [MagneticDisturbance(start: 20, end: 20.1, ramp: 0, field: SIMD3(20, -20, 10))]
+        let samples = Simulator.samples(configuration)
+        let kept = Self.disturbedShare(samples, 19.6...20.5, localOffsets: true)
+        let dropped = Self.disturbedShare(samples, 19.6...20.5, localOffsets: true, minimumSpanTime: 1.2)
+        #expect(kept > 0.9 && dropped == 0, "0.1-s disturbance: \(kept) disturbed, \(dropped) with the 1.2-s rule")
     }
 }

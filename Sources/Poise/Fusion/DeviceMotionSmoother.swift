@@ -47,7 +47,7 @@
 /// the caller provides other storage): 64 bytes per sample (the backward pass's attitude, bias
 /// and τ, in one array), with the zero-phase inclination 176 more (each sample's combined
 /// attitude and bias and the output pass's values, kept until the inclination is known), and in
-/// 9D with the disturbed spans 113 more (`disturbedSpans`; 273 with `.earthFixed`),
+/// 9D with the disturbed spans 114 more (`disturbedSpans`; 274 with `.earthFixed`),
 /// besides the samples themselves, which the smoother reads by index in both directions (a
 /// `RandomAccessCollection`: an array, or a spool on disk as `poise fuse --offline` uses). Every
 /// array is visited in order, forward or backward, so storage that keeps them in files and
@@ -155,9 +155,10 @@ public struct DeviceMotionSmoother: Sendable {
         /// median norm by more than `magneticNormThreshold` (relative) or its dip from the
         /// median dip by more than `magneticDipThreshold` (VQF's thresholds, as the online test),
         /// or when it lies within `magneticMinimumUndisturbedTime` of such a sample in either
-        /// direction of time (the online test's wait after a disturbance, both ways). The
+        /// direction of time (the online test's wait after a disturbance, both ways); a span
+        /// mostly at rest is then left out (`magneticDisturbanceMaximumRestShare`). The
         /// medians stand for the field most of the recording sees. Three estimator passes more
-        /// and 113 bytes per sample. Default `.off`
+        /// and 114 bytes per sample. Default `.off`
         /// (research/fusion-offline-disturbance.md).
         public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .off
         /// Which passes run without the magnetometer in the disturbed spans
@@ -172,6 +173,21 @@ public struct DeviceMotionSmoother: Sendable {
             /// fields that stay off in the earth frame. 160 bytes per sample more.
             case earthFixed = "earth-fixed"
         }
+        /// With `magneticDisturbanceSpans`: a span (a run of disturbed samples, margins
+        /// included) more than this share of whose samples are at rest (the forward or the
+        /// backward pass of the span search flags `atRest`, as `OfflineVQF` combines its
+        /// passes' rest) is not disturbed, its readings read as elsewhere: at rest a constant
+        /// offset of the field cannot be told from a disturbance, and the readings are what
+        /// holds the heading there. 1: every span stays. Default 0.5 (chosen among 1/4, 1/2,
+        /// 3/4 and 1 by the protocol of research/fusion-offline-disturbance.md: with
+        /// `.earthFixed` the lowest BROAD and matrix means, and against 1 no BROAD trial or
+        /// matrix cell higher).
+        public var magneticDisturbanceMaximumRestShare: Double = 0.5
+        /// With `magneticDisturbanceSpans`: a span that lasts no more than this, s (its first to
+        /// its last sample, the `magneticMinimumUndisturbedTime` margins included), is not
+        /// disturbed; 0: every span stays. Default 0 (1.2 s, one disturbed reading with its
+        /// margins, loses the stationary magnet's gain: research/fusion-offline-disturbance.md).
+        public var magneticDisturbanceMinimumSpanTime: Double = 0
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -201,7 +217,8 @@ public struct DeviceMotionSmoother: Sendable {
         public static let names = ["carryBias", "carryAttitude", "carryHeading", "carryMagneticReference", "disturbanceWeightTime", "restWeightTime",
                                    "convergenceWeightTime", "inclinationLowPassTime",
                                    "gyroscopeSelfCalibration", "gyroscopeMaximumMisalignment", "smoothedBias",
-                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans"]
+                                   "headingLowPassTime", "biasCovarianceWeighting", "magneticDisturbanceSpans",
+                                   "magneticDisturbanceMaximumRestShare", "magneticDisturbanceMinimumSpanTime"]
 
         /// The settings of the gyroscope fit.
         var gyroscopeFitOptions: GyroscopeSelfCalibration.Options {
@@ -457,7 +474,9 @@ public struct DeviceMotionSmoother: Sendable {
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
         let disturbed = !sixD && options.magneticDisturbanceSpans != .off
-            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed, storage: storage)
+            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed,
+                                  maximumRestShare: options.magneticDisturbanceMaximumRestShare,
+                                  minimumSpanTime: options.magneticDisturbanceMinimumSpanTime, storage: storage)
             : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
         let allPasses = options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed

@@ -20,9 +20,15 @@ extension DeviceMotionSmoother {
     /// magnetometer moves the field with the device's orientation by more than the thresholds.
     /// Every sample within `magneticMinimumUndisturbedTime` (s) of a disturbed reading, before
     /// or after it, is disturbed too. Samples without a reading are not; none is when no
-    /// reading is finite. Five stored arrays (32, 32, 32, 16 and 1 bytes per sample).
+    /// reading is finite. A span (a run of disturbed samples) more than `maximumRestShare` of
+    /// whose samples are at rest (the forward or the backward pass flags `atRest`, as
+    /// `OfflineVQF` combines its passes' rest), or that lasts no more than `minimumSpanTime`
+    /// (s, first to last sample), is then not disturbed (1 and 0: every span stays). Five
+    /// stored arrays (32, 32, 32, 16 and 1 bytes per sample), and one more (1 byte) with
+    /// `maximumRestShare` below 1.
     static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
-                                                          localOffsets: Bool = false,
+                                                          localOffsets: Bool = false, maximumRestShare: Double = 1,
+                                                          minimumSpanTime: Double = 0,
                                                           storage: any SmootherStorage) -> StoredValues<Bool>
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, first = samples.startIndex
@@ -31,12 +37,14 @@ extension DeviceMotionSmoother {
         let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
         let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
         let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        let rest = StoredValues<Bool>(storage, count: maximumRestShare < 1 ? n : 0)
         var estimator = DeviceMotionEstimator(configuration: configuration)
         for i in 0..<n {
             let s = samples[first + i]
             estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
             attitudes[i] = estimator.attitudeEastNorthUp.components
             forwardOffsets[i] = estimator.state.magneticOffset
+            if !rest.isEmpty { rest[i] = estimator.lastSample.flags.contains(.atRest) }
         }
         estimator = DeviceMotionEstimator(configuration: configuration)
         var laterRate = SIMD3<Double>.zero
@@ -46,6 +54,7 @@ extension DeviceMotionSmoother {
             laterRate = s.rotationRate
             estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
             backwardOffsets[i] = estimator.state.magneticOffset
+            if !rest.isEmpty { rest[i] = rest[i] || estimator.lastSample.flags.contains(.atRest) }
         }
         let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
         let disturbed = StoredValues<Bool>(storage, count: n)
@@ -117,7 +126,50 @@ extension DeviceMotionSmoother {
             if normsAndDips[i].x == .infinity, t.isFinite { next = t }
             if t.isFinite && next - t <= margin { disturbed[i] = true }
         }
+        if maximumRestShare < 1 || minimumSpanTime > 0 {
+            Self.clearSpans(samples, disturbed, rest: rest, maximumRestShare: maximumRestShare, minimumSpanTime: minimumSpanTime,
+                            scratch: attitudes)
+        }
         return disturbed
+    }
+
+    /// Clears the spans (runs of `disturbed` samples) more than `maximumRestShare` of whose
+    /// samples are at rest (`rest`, per sample; empty: none is) or that last no more than
+    /// `minimumSpanTime` (s, its first finite time to its last sample's; a span whose last time
+    /// is not finite stays). `scratch` (`samples.count` values, overwritten) keeps each span's
+    /// running sample count, rest count and first finite time.
+    static func clearSpans<C: RandomAccessCollection>(_ samples: C, _ disturbed: StoredValues<Bool>, rest: StoredValues<Bool>,
+                                                      maximumRestShare: Double, minimumSpanTime: Double,
+                                                      scratch: StoredValues<SIMD4<Double>>)
+        where C.Element == MotionSample, C.Index == Int {
+        let n = samples.count, first = samples.startIndex
+        var run = SIMD4<Double>.zero
+        for i in 0..<n {
+            guard disturbed[i] else {
+                run = .zero
+                continue
+            }
+            let t = samples[first + i].time
+            if run.x == 0 || !run.z.isFinite { run.z = t }
+            run.x += 1
+            if !rest.isEmpty && rest[i] { run.y += 1 }
+            scratch[i] = run
+        }
+        var clears = false, inside = false
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            guard disturbed[i] else {
+                inside = false
+                continue
+            }
+            if !inside {
+                // The span's last sample: its totals.
+                let span = scratch[i], t = samples[first + i].time
+                let duration = t.isFinite && span.z.isFinite ? t - span.z : .infinity
+                clears = span.y > maximumRestShare * span.x || (minimumSpanTime > 0 && duration <= minimumSpanTime)
+                inside = true
+            }
+            if clears { disturbed[i] = false }
+        }
     }
 
     /// Per sample (0-based from `samples.startIndex`), the magnetometer offset (µT, device
