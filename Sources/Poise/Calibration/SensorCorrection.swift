@@ -22,7 +22,7 @@ public struct SensorCorrection: Sendable, Equatable {
     public static let identity = SensorCorrection(offset: .zero)
 
     /// matrix · (raw − offset).
-    @inlinable @inline(__always)
+    @inlinable
     public func apply(_ raw: SIMD3<Double>) -> SIMD3<Double> {
         matrix * (raw - offset)
     }

@@ -24,8 +24,7 @@ public struct Matrix3: Sendable, Codable, Equatable {
     }
 
     /// The matrix times a column vector.
-    @inlinable @inline(__always)
-    public static func * (a: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
+    @inlinable public static func * (a: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3((a.r0 * v).sum(), (a.r1 * v).sum(), (a.r2 * v).sum())
     }
 
