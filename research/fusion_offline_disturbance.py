@@ -55,9 +55,11 @@ from fusion_forward_backward import CONJUGATE, product, score, write_reversed  #
 
 
 def rule(spans, rest_share=1, minimum_span_time=0):
-    """The span rule's settings, each given (the smoother's defaults may change)."""
+    """The span rule's settings, each given (the smoother's defaults may change), with the
+    passes' `magneticMaximumRejectionTime` at VQF's 60 s (its study:
+    research/fusion_offline_rejection.py)."""
     return {"magneticDisturbanceSpans": spans, "magneticDisturbanceMaximumRestShare": rest_share,
-            "magneticDisturbanceMinimumSpanTime": minimum_span_time}
+            "magneticDisturbanceMinimumSpanTime": minimum_span_time, "magneticMaximumRejectionTime": 60}
 
 
 CANDIDATES = {"off": rule("off"), "first pass, every span": rule("first-pass"), "all passes, every span": rule("all-passes"),
@@ -69,8 +71,9 @@ CANDIDATES = {"off": rule("off"), "first pass, every span": rule("first-pass"), 
               "earth-fixed, rest > 3/4": rule("earth-fixed", rest_share=0.75),
               "earth-fixed, span > 1.2 s": rule("earth-fixed", minimum_span_time=1.2),
               "earth-fixed, rest > 1/2, span > 1.2 s": rule("earth-fixed", rest_share=0.5, minimum_span_time=1.2)}
-# The smoother's estimator settings (DeviceMotionSmoother.defaultConfiguration), for its passes alone.
-PASS = ["--set", "magnetometerTimeConstant=20", "--set", "magneticDirectionThreshold=0"]
+# The smoother's estimator settings (DeviceMotionSmoother.defaultConfiguration, with the rejection
+# time of `rule`), for its passes alone.
+PASS = ["--set", "magnetometerTimeConstant=20", "--set", "magneticDirectionThreshold=0", "--set", "magneticMaximumRejectionTime=60"]
 GROUP = "magnetic disturbance"
 
 

@@ -43,6 +43,9 @@ from fusion_forward_backward import CONJUGATE, product  # noqa: E402
 SPANS = {"26": [(21077, 21361)], "34": [(12730, 13418), (26856, 27217), (27466, 27973), (28356, 28644)]}
 TRIALS = tuple(SPANS)
 EARTH_FIXED = ["magneticDisturbanceSpans=earth-fixed"]
+# Every run starts from the smoother's settings this study was made with (spans off, every span
+# kept, the passes' rejection time 60 s); a run's own settings come after them (the last wins).
+BASE = ["magneticDisturbanceSpans=off", "magneticDisturbanceMinimumSpanTime=0", "magneticMaximumRejectionTime=60"]
 SETTINGS = {"as they are": [],
             "carryMagneticReference=true": ["carryMagneticReference=true"],
             "magneticNewFieldMinimumRate=0": ["magneticNewFieldMinimumRate=0"],
@@ -67,7 +70,7 @@ class Run:
     def __init__(self, poise, path, settings, truth, scratch, tag):
         out = os.path.join(scratch, "fused_" + tag + ".csv")
         args = [poise, "fuse", path, "--mode", "9d", "--offline", "--out", out]
-        for s in settings:
+        for s in BASE + list(settings):
             args += ["--set", s]
         subprocess.run(args, check=True, capture_output=True)
         o = np.genfromtxt(out, delimiter=",", names=True)

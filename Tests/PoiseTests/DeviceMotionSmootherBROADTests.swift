@@ -59,9 +59,9 @@ import Testing
             }
         }
         // Measured with the defaults (gyroscope self-calibration, zero-phase inclination, the
-        // attitude at the samples' times): 9D 1.573° vs 1.862° (−16 %), 6D 1.300° vs 1.701°
-        // (−24 %), inclination 0.514° vs 0.518°.
-        for (mode, ratio) in [("9d", 0.85), ("6d", 0.80)] {
+        // earth-fixed disturbed spans, the attitude at the samples' times): 9D 1.431° vs 1.862°
+        // (−23 %), 6D 1.300° vs 1.701° (−24 %), inclination 0.514° vs 0.518°.
+        for (mode, ratio) in [("9d", 0.80), ("6d", 0.80)] {
             let a = ours[mode]!.reduce(.zero, +) / 15, b = theirs[mode]!.reduce(.zero, +) / 15
             #expect(a.x < ratio * b.x, "\(mode) mean total \(a.x)° vs offlineVQF \(b.x)° (want < \(ratio)×)")
             #expect(a.y < b.y, "\(mode) mean heading \(a.y)° vs offlineVQF \(b.y)°")

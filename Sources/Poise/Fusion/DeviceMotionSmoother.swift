@@ -158,9 +158,12 @@ public struct DeviceMotionSmoother: Sendable {
         /// direction of time (the online test's wait after a disturbance, both ways); a span
         /// mostly at rest is then left out (`magneticDisturbanceMaximumRestShare`). The
         /// medians stand for the field most of the recording sees. Three estimator passes more
-        /// and 114 bytes per sample. Default `.off`
-        /// (research/fusion-offline-disturbance.md).
-        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .off
+        /// and 114 bytes per sample (274 with `.earthFixed`). Default `.earthFixed`, with
+        /// `magneticDisturbanceMaximumRestShare` 0.5, `magneticDisturbanceMinimumSpanTime` 1.2 s
+        /// and the passes' `magneticMaximumRejectionTime` 0 (`defaultConfiguration`): chosen by
+        /// the protocol of research/fusion-offline-rejection.md, against `.off` no BROAD
+        /// category with a higher mean and a lower mean over the simulated sensor matrix.
+        public var magneticDisturbanceSpans: MagneticDisturbanceSpans = .earthFixed
         /// Which passes run without the magnetometer in the disturbed spans
         /// (`magneticDisturbanceSpans`).
         public enum MagneticDisturbanceSpans: String, Sendable, Codable, Equatable {
@@ -185,9 +188,10 @@ public struct DeviceMotionSmoother: Sendable {
         public var magneticDisturbanceMaximumRestShare: Double = 0.5
         /// With `magneticDisturbanceSpans`: a span that lasts no more than this, s (its first to
         /// its last sample, the `magneticMinimumUndisturbedTime` margins included), is not
-        /// disturbed; 0: every span stays. Default 0 (1.2 s, one disturbed reading with its
-        /// margins, loses the stationary magnet's gain: research/fusion-offline-disturbance.md).
-        public var magneticDisturbanceMinimumSpanTime: Double = 0
+        /// disturbed; 0: every span stays. Default 1.2 s: a span of one disturbed reading and
+        /// its two 0.5-s margins is left out (such a blip costs less than the readings the span
+        /// would remove; research/fusion-offline-rejection.md).
+        public var magneticDisturbanceMinimumSpanTime: Double = 1.2
 
         /// Creates settings; each argument sets the property of the same name (defaults as there).
         public init(carryBias: Bool = true, carryAttitude: Bool = true, carryHeading: Bool = true,
@@ -245,12 +249,18 @@ public struct DeviceMotionSmoother: Sendable {
     /// gain, and the best mean, with no BROAD trial more than 5 % worse than offlineVQF,
     /// research/fusion-tuning.md), and
     /// without the online field-direction test (`magneticDirectionThreshold` 0: with the slow
-    /// heading gain it makes the smoother's BROAD 9D mean worse, 1.552° → 1.600° at 25 s).
+    /// heading gain it makes the smoother's BROAD 9D mean worse, 1.552° → 1.600° at 25 s), and
+    /// with no full rejection of the readings the online disturbance test flags
+    /// (`magneticMaximumRejectionTime` 0: they correct the heading at half the gain,
+    /// `magneticRejectionFactor`, from the first one; the smoother's own disturbed spans,
+    /// `Options.magneticDisturbanceSpans`, take the readings that are off in the earth frame out
+    /// instead; research/fusion-offline-rejection.md).
     public static func defaultConfiguration(sampleRate: Double = 100,
                                             reference: AttitudeReference = .magneticNorthZVertical) -> DeviceMotionConfiguration {
         var c = DeviceMotionConfiguration(sampleRate: sampleRate, reference: reference)
         c.magnetometerTimeConstant = 20
         c.magneticDirectionThreshold = 0
+        c.magneticMaximumRejectionTime = 0
         return c
     }
 
@@ -479,7 +489,9 @@ public struct DeviceMotionSmoother: Sendable {
                                   minimumSpanTime: options.magneticDisturbanceMinimumSpanTime, storage: storage)
             : StoredValues<Bool>(storage, count: 0)
         func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
-        let allPasses = options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed
+        // (no spans in 6D, where `disturbed` is empty whatever the option)
+        let allPasses = !disturbed.isEmpty
+            && (options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed)
         func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
         // 1. Forward, for the state at the end.
         var first = DeviceMotionEstimator(configuration: pass)

@@ -63,12 +63,15 @@ struct StoredValues<Element>: RandomAccessCollection {
         self.count = count
     }
 
+    /// Value `index`, 0 ≤ index < count (checked in debug builds).
     subscript(index: Int) -> Element {
         get {
+            assert(index >= 0 && index < count, "StoredValues index \(index) out of 0..<\(count)")
             if let base { return base[index] }
             return records.record(index, writing: false).load(as: Element.self)
         }
         nonmutating set {
+            assert(index >= 0 && index < count, "StoredValues index \(index) out of 0..<\(count)")
             if let base { base[index] = newValue } else { records.record(index, writing: true).storeBytes(of: newValue, as: Element.self) }
         }
     }
