@@ -138,4 +138,34 @@ struct SmootherMagneticDisturbanceTests {
         let dropped = Self.disturbedShare(samples, 19.6...20.5, localOffsets: true, minimumSpanTime: 1.2)
         #expect(kept > 0.9 && dropped == 0, "0.1-s disturbance: \(kept) disturbed, \(dropped) with the 1.2-s rule")
     }
+
+    /// `SpanSet`: the runs of disturbed samples as ranges answer every index as the per-sample
+    /// array does (runs at either end, single samples, none, all).
+    @Test func spanSetAnswersAsTheArray() {
+        let patterns: [[Bool]] = [[], [false, false], [true], [true, true, false, true, false, false, true, true],
+                                  (0..<200).map { $0 % 7 == 3 || ($0 > 50 && $0 < 90) }, [Bool](repeating: true, count: 9)]
+        for pattern in patterns {
+            let stored = StoredValues<Bool>(InMemorySmootherStorage(), count: pattern.count)
+            for (i, value) in pattern.enumerated() { stored[i] = value }
+            let spans = DeviceMotionSmoother.SpanSet(stored)
+            #expect(spans.isEmpty == !pattern.contains(true))
+            #expect(pattern.indices.allSatisfy { spans.contains($0) == pattern[$0] }, "\(pattern)")
+            #expect(!spans.contains(-1) && !spans.contains(pattern.count))
+        }
+    }
+
+    /// Where the span search finds no span the defaults' output equals the smoother's without
+    /// the spans bit for bit (its first pass is then the search's forward pass, which read the
+    /// same samples with the same configuration).
+    @Test func withoutSpansTheDefaultsEqualTheSmootherWithout() {
+        let samples = Simulator.samples(SimulationConfiguration(scenario: .tumble, rate: 100, seed: 5))
+        let configuration = DeviceMotionSmoother.defaultConfiguration(sampleRate: 100)
+        #expect(DeviceMotionSmoother.disturbedSpans(samples, configuration: DeviceMotionSmoother(configuration: configuration).passConfiguration,
+                                                    localOffsets: true, maximumRestShare: 0.5, minimumSpanTime: 1.2,
+                                                    storage: InMemorySmootherStorage()).allSatisfy { !$0 })
+        var off = DeviceMotionSmoother.Options()
+        off.magneticDisturbanceSpans = .off
+        #expect(DeviceMotionSmoother(configuration: configuration).smooth(samples)
+                == DeviceMotionSmoother(configuration: configuration, options: off).smooth(samples))
+    }
 }

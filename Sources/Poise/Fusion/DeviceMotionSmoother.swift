@@ -157,7 +157,8 @@ public struct DeviceMotionSmoother: Sendable {
         /// or when it lies within `magneticMinimumUndisturbedTime` of such a sample in either
         /// direction of time (the online test's wait after a disturbance, both ways); a span
         /// mostly at rest is then left out (`magneticDisturbanceMaximumRestShare`). The
-        /// medians stand for the field most of the recording sees. Three estimator passes more
+        /// medians stand for the field most of the recording sees. Two estimator passes and a fit more
+        /// (the smoother's first pass is the search's forward pass when no span is found)
         /// and 114 bytes per sample (274 with `.earthFixed`). Default `.earthFixed`, with
         /// `magneticDisturbanceMaximumRestShare` 0.5, `magneticDisturbanceMinimumSpanTime` 1.2 s
         /// and the passes' `magneticMaximumRejectionTime` 0 (`defaultConfiguration`): chosen by
@@ -483,22 +484,31 @@ public struct DeviceMotionSmoother: Sendable {
         let weightTimes = SIMD2(sixD ? 0 : options.disturbanceWeightTime, options.restWeightTime)
         let carries = options.carriesState
         // 0. 9D: the magnetically disturbed spans; the passes read no magnetometer there.
-        let disturbed = !sixD && options.magneticDisturbanceSpans != .off
-            ? Self.disturbedSpans(samples, configuration: pass, localOffsets: options.magneticDisturbanceSpans == .earthFixed,
-                                  maximumRestShare: options.magneticDisturbanceMaximumRestShare,
-                                  minimumSpanTime: options.magneticDisturbanceMinimumSpanTime, storage: storage)
-            : StoredValues<Bool>(storage, count: 0)
-        func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed[i] ? s.magneticField : nil }
+        var disturbed = SpanSet(ranges: []), searchedForward: DeviceMotionEstimator?
+        if !sixD && options.magneticDisturbanceSpans != .off {
+            let search = Self.disturbedSpansAndForwardPass(samples, configuration: pass,
+                                                           localOffsets: options.magneticDisturbanceSpans == .earthFixed,
+                                                           maximumRestShare: options.magneticDisturbanceMaximumRestShare,
+                                                           minimumSpanTime: options.magneticDisturbanceMinimumSpanTime, storage: storage)
+            disturbed = SpanSet(search.disturbed)
+            searchedForward = search.forward
+        }
+        func field(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { disturbed.isEmpty || !disturbed.contains(i) ? s.magneticField : nil }
         // (no spans in 6D, where `disturbed` is empty whatever the option)
         let allPasses = !disturbed.isEmpty
             && (options.magneticDisturbanceSpans == .allPasses || options.magneticDisturbanceSpans == .earthFixed)
         func laterField(_ i: Int, _ s: MotionSample) -> SIMD3<Double>? { allPasses ? field(i, s) : s.magneticField }
-        // 1. Forward, for the state at the end.
+        // 1. Forward, for the state at the end (without spans, the span search's forward pass
+        // has read the same samples with the same configuration: its end state).
         var first = DeviceMotionEstimator(configuration: pass)
         if carries {
-            for i in 0..<n {
-                let s = samples[start + i]
-                first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
+            if let searchedForward, disturbed.isEmpty {
+                first = searchedForward
+            } else {
+                for i in 0..<n {
+                    let s = samples[start + i]
+                    first.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: field(i, s))
+                }
             }
         }
         // 2. Backward (and the recording's duration, the sum of its steps' |Δt|, s).
@@ -555,7 +565,7 @@ public struct DeviceMotionSmoother: Sendable {
         for i in 0..<n {
             let s = samples[start + i]
             forward.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: laterField(i, s))
-            if allPasses && disturbed[i] { forward.lastSample.flags.insert(.magneticDisturbance) }
+            if allPasses && disturbed.contains(i) { forward.lastSample.flags.insert(.magneticDisturbance) }
             ages = Self.ages(ages, flags: forward.lastSample.flags, time: s.time, lastTime: &lastTime, runTime: &runTime)
             let r = records[i]
             let f = forward.attitudeEastNorthUp.components

@@ -31,6 +31,18 @@ extension DeviceMotionSmoother {
                                                           minimumSpanTime: Double = 0,
                                                           storage: any SmootherStorage) -> StoredValues<Bool>
         where C.Element == MotionSample, C.Index == Int {
+        disturbedSpansAndForwardPass(samples, configuration: configuration, localOffsets: localOffsets, maximumRestShare: maximumRestShare,
+                                     minimumSpanTime: minimumSpanTime, storage: storage).disturbed
+    }
+
+    /// `disturbedSpans`, with the estimator of its forward pass after the last sample: the
+    /// estimator `configuration` leaves after every sample with its reading, the state a pass
+    /// that reads every reading ends in (when no span is found, the smoother's first pass).
+    static func disturbedSpansAndForwardPass<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                                        localOffsets: Bool, maximumRestShare: Double,
+                                                                        minimumSpanTime: Double, storage: any SmootherStorage)
+        -> (disturbed: StoredValues<Bool>, forward: DeviceMotionEstimator)
+        where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, first = samples.startIndex
         let local = localOffsets ? Self.localMagneticOffsets(samples, configuration: configuration, storage: storage)
                                  : StoredValues<SIMD3<Double>>(storage, count: 0)
@@ -46,6 +58,7 @@ extension DeviceMotionSmoother {
             forwardOffsets[i] = estimator.state.magneticOffset
             if !rest.isEmpty { rest[i] = estimator.lastSample.flags.contains(.atRest) }
         }
+        let forward = estimator
         estimator = DeviceMotionEstimator(configuration: configuration)
         var laterRate = SIMD3<Double>.zero
         for i in stride(from: n - 1, through: 0, by: -1) {
@@ -96,7 +109,7 @@ extension DeviceMotionSmoother {
         }
         guard var count = judge(.zero) else {
             for i in 0..<n { disturbed[i] = false }
-            return disturbed
+            return (disturbed, forward)
         }
         var offset = SIMD3<Double>.zero
         for _ in 0..<2 {
@@ -130,7 +143,7 @@ extension DeviceMotionSmoother {
             Self.clearSpans(samples, disturbed, rest: rest, maximumRestShare: maximumRestShare, minimumSpanTime: minimumSpanTime,
                             scratch: attitudes)
         }
-        return disturbed
+        return (disturbed, forward)
     }
 
     /// Clears the spans (runs of `disturbed` samples) more than `maximumRestShare` of whose
@@ -218,5 +231,42 @@ extension DeviceMotionSmoother {
             offsets[i] = fit.offset
         }
         return offsets
+    }
+
+    /// The disturbed spans as sorted, disjoint ranges of sample indices (0-based), for the
+    /// passes to ask per sample without reading a stored array: a span lasts at least
+    /// `magneticMinimumUndisturbedTime` unless its times are not finite, so there are few.
+    struct SpanSet {
+        let ranges: [Range<Int>]
+
+        /// The spans `ranges` (sorted, disjoint).
+        init(ranges: [Range<Int>]) { self.ranges = ranges }
+
+        /// The runs of `true` in `disturbed`.
+        init(_ disturbed: StoredValues<Bool>) {
+            var ranges: [Range<Int>] = [], start: Int?
+            for i in 0..<disturbed.count {
+                if disturbed[i] {
+                    if start == nil { start = i }
+                } else if let s = start {
+                    ranges.append(s..<i)
+                    start = nil
+                }
+            }
+            if let s = start { ranges.append(s..<disturbed.count) }
+            self.ranges = ranges
+        }
+
+        var isEmpty: Bool { ranges.isEmpty }
+
+        /// Whether sample `i` lies in a span (binary search).
+        func contains(_ i: Int) -> Bool {
+            var low = 0, high = ranges.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ranges[middle].upperBound <= i { low = middle + 1 } else { high = middle }
+            }
+            return low < ranges.count && ranges[low].lowerBound <= i
+        }
     }
 }
