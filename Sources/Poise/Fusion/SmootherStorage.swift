@@ -18,6 +18,18 @@ public protocol SmootherRecords: AnyObject {
     /// The bytes of record `index` (0 ≤ index < count), valid until the next call on this array;
     /// `writing`: the caller changes them (they are kept).
     func record(_ index: Int, writing: Bool) -> UnsafeMutableRawPointer
+    /// The records held together with record `index` (0 ≤ index < count): their indices (record
+    /// `index` among them) and the bytes of the first, the others following it `size` bytes
+    /// apart; valid until the next call on this array, `writing` as for `record` (for every one
+    /// of them). The default: record `index` alone. A storage that buffers blocks returns the
+    /// block, so that its values are read and written without a call each.
+    func records(around index: Int, writing: Bool) -> (indices: Range<Int>, bytes: UnsafeMutableRawPointer)
+}
+
+extension SmootherRecords {
+    public func records(around index: Int, writing: Bool) -> (indices: Range<Int>, bytes: UnsafeMutableRawPointer) {
+        (index..<index + 1, record(index, writing: writing))
+    }
 }
 
 /// Smoother storage in the heap: one allocation per array, count × size bytes.
@@ -47,6 +59,10 @@ public final class InMemorySmootherStorage: SmootherStorage {
 
 /// A typed view of a `SmootherRecords` array: `count` values of a trivial type (numbers, SIMD
 /// vectors and structs of them; no references), zero when made.
+///
+/// Other storage than the heap's is read through the run of records its last call returned
+/// (`SmootherRecords.records(around:writing:)`, kept in `window`, which every copy of this
+/// view shares): a value inside it costs no call.
 struct StoredValues<Element>: RandomAccessCollection {
     let records: any SmootherRecords
     let count: Int
@@ -57,10 +73,27 @@ struct StoredValues<Element>: RandomAccessCollection {
     /// other storage.
     let base: UnsafeMutablePointer<Element>?
 
+    let owner: StoredValuesWindow?
+    let window: UnsafeMutablePointer<StoredValuesWindow.Window>?
+
     init(_ storage: any SmootherStorage, count: Int) {
         records = storage.makeRecords(count: count, size: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
         base = (records as? InMemorySmootherStorage.Records)?.base.assumingMemoryBound(to: Element.self)
+        owner = base == nil ? StoredValuesWindow() : nil
+        window = owner?.window
         self.count = count
+    }
+
+    /// The address of value `index` in other storage than the heap's, through the window.
+    @inline(__always)
+    func address(_ index: Int, writing: Bool) -> UnsafeMutablePointer<Element> {
+        let w = window.unsafelyUnwrapped
+        if index >= w.pointee.first && index < w.pointee.end && (!writing || w.pointee.writable), let bytes = w.pointee.bytes {
+            return bytes.assumingMemoryBound(to: Element.self) + (index - w.pointee.first)
+        }
+        let run = records.records(around: index, writing: writing)
+        w.pointee = StoredValuesWindow.Window(first: run.indices.lowerBound, end: run.indices.upperBound, bytes: run.bytes, writable: writing)
+        return run.bytes.assumingMemoryBound(to: Element.self) + (index - run.indices.lowerBound)
     }
 
     /// Value `index`, 0 ≤ index < count (checked in debug builds).
@@ -68,20 +101,38 @@ struct StoredValues<Element>: RandomAccessCollection {
         get {
             assert(index >= 0 && index < count, "StoredValues index \(index) out of 0..<\(count)")
             if let base { return base[index] }
-            return records.record(index, writing: false).load(as: Element.self)
+            return address(index, writing: false).pointee
         }
         nonmutating set {
             assert(index >= 0 && index < count, "StoredValues index \(index) out of 0..<\(count)")
-            if let base { base[index] = newValue } else { records.record(index, writing: true).storeBytes(of: newValue, as: Element.self) }
+            if let base { base[index] = newValue } else { address(index, writing: true).pointee = newValue }
         }
     }
 
-    /// Changes value `index` with `body`: in place in the heap, else read, changed and written back.
+    /// Changes value `index` with `body`: in place in the heap, else in the window.
     func update(_ index: Int, _ body: (inout Element) -> Void) {
         if let base { return body(&base[index]) }
-        let record = records.record(index, writing: true)
-        var value = record.load(as: Element.self)
-        body(&value)
-        record.storeBytes(of: value, as: Element.self)
+        body(&address(index, writing: true).pointee)
+    }
+}
+
+/// The run of records a `StoredValues` over other storage than the heap's last received
+/// (`SmootherRecords.records(around:writing:)`), shared by its copies; kept behind a pointer so
+/// that reading it takes no exclusivity check per access.
+final class StoredValuesWindow {
+    struct Window {
+        var first = 0, end = 0
+        var bytes: UnsafeMutableRawPointer?
+        /// Whether it was asked for with `writing`.
+        var writable = false
+    }
+
+    let window = UnsafeMutablePointer<Window>.allocate(capacity: 1)
+
+    init() { window.initialize(to: Window()) }
+
+    deinit {
+        window.deinitialize(count: 1)
+        window.deallocate()
     }
 }

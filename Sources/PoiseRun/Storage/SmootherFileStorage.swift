@@ -71,5 +71,18 @@ public final class SmootherFileStorage: SmootherStorage {
                 return scratch
             }
         }
+
+        /// The buffered block that holds record `index` (once the storage has failed, the
+        /// scratch record alone).
+        func records(around index: Int, writing: Bool) -> (indices: Range<Int>, bytes: UnsafeMutableRawPointer) {
+            guard let file, storage.failure == nil else { return (index..<index + 1, scratch) }
+            do {
+                let block = try file.block(containing: index, writing: writing)
+                return (block.first..<block.first + file.perBlock, block.bytes)
+            } catch {
+                storage.fail(error)
+                return (index..<index + 1, scratch)
+            }
+        }
     }
 }
