@@ -19,7 +19,7 @@ default alone, no BROAD category has a higher mean and the held-out mean is not 
 those, the lowest BROAD mean over the 15 trials is the default.
 
 Writes research/fusion-offline-rejection.md and prints it. Run from the repository root (a
-release build; about 5 minutes on two cores):
+release build; about 2 minutes on two cores):
     swift build -c release --product poise
     python3 research/fusion_offline_rejection.py [--poise .build/release/poise] [--jobs 2]
 Scores are cached in .build/fusion_offline_rejection_*.json (keyed by the binary's hash); the
