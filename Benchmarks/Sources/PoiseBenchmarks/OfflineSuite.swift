@@ -5,7 +5,8 @@ import Poise
 /// whole recording of 2^20 samples (100 Hz, turning with pauses, a magnetometer), against the
 /// target "the offline smoother processes 1M samples in under 2 s" (checked on the 9D median),
 /// with the online estimator over the same samples for the ratio and, in 9D, the smoother
-/// without its disturbed spans for their cost (reported).
+/// without its disturbed spans for their cost and the gyroscope self-calibration alone
+/// (reported).
 func offlineSuite(_ r: Report) {
     let count = 1 << 20
     var samples: [MotionSample] = []
@@ -48,6 +49,11 @@ func offlineSuite(_ r: Report) {
             r.add(withoutSpans)
             r.notes.append("offline 9D: defaults / spans off \(offline.medianNanoseconds / withoutSpans.medianNanoseconds)")
             r.check("offline smoother 9D, seconds per 2^20 samples", offline.medianNanoseconds / 1e9, atMost: 2)
+            // The gyroscope self-calibration, the first of the smoother's steps (both modes).
+            let fit = measure("GyroscopeSelfCalibration.fit 1M", items: count, runs: 3, warmup: 1) {
+                sum += smoother.gyroscopeCalibration(for: samples)?.finalResidual ?? 0
+            }
+            r.add(fit)
         }
     }
     blackHole(sum)

@@ -172,9 +172,10 @@ public struct DeviceMotionSmoother: Sendable {
             case firstPass = "first-pass"
             case allPasses = "all-passes"
             /// As `.allPasses`, but a reading that a magnetometer offset fitted to the readings
-            /// around it explains is not disturbed (`localMagneticOffsets`: a magnet fixed to the
-            /// device, before the passes' own estimation has fitted it); the spans left are
-            /// fields that stay off in the earth frame. 160 bytes per sample more.
+            /// around it explains is not disturbed (`fitLocalMagneticOffsets`: a magnet fixed to
+            /// the device, before the passes' own estimation has fitted it); the spans left are
+            /// fields that stay off in the earth frame. 32 bytes per sample more, and 128 per
+            /// reading that no other offset explains (those alone get the local fit).
             case earthFixed = "earth-fixed"
         }
         /// With `magneticDisturbanceSpans`: a span (a run of disturbed samples, margins

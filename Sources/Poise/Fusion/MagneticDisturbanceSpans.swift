@@ -24,8 +24,9 @@ extension DeviceMotionSmoother {
     /// whose samples are at rest (the forward or the backward pass flags `atRest`, as
     /// `OfflineVQF` combines its passes' rest), or that lasts no more than `minimumSpanTime`
     /// (s, first to last sample), is then not disturbed (1 and 0: every span stays). Five
-    /// stored arrays (32, 32, 32, 16 and 1 bytes per sample), and one more (1 byte) with
-    /// `maximumRestShare` below 1.
+    /// stored arrays (32, 32, 32, 16 and 1 bytes per sample), one more (1 byte) with
+    /// `maximumRestShare` below 1, and with `localOffsets` one of 32 bytes per sample plus 128
+    /// bytes per reading whose local offset was fitted (`fitLocalMagneticOffsets`).
     static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
                                                           localOffsets: Bool = false, maximumRestShare: Double = 1,
                                                           minimumSpanTime: Double = 0,
@@ -44,8 +45,9 @@ extension DeviceMotionSmoother {
         -> (disturbed: StoredValues<Bool>, forward: DeviceMotionEstimator)
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, first = samples.startIndex
-        let local = localOffsets ? Self.localMagneticOffsets(samples, configuration: configuration, storage: storage)
-                                 : StoredValues<SIMD3<Double>>(storage, count: 0)
+        // The local offsets (xyz, w = 1 once fitted; see `fitLocalMagneticOffsets`), fitted
+        // only for the readings nothing else explains.
+        let local = StoredValues<SIMD4<Double>>(storage, count: localOffsets ? n : 0)
         let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
         let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
         let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
@@ -70,7 +72,6 @@ extension DeviceMotionSmoother {
             if !rest.isEmpty { rest[i] = rest[i] || estimator.lastSample.flags.contains(.atRest) }
         }
         let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
-        let disturbed = StoredValues<Bool>(storage, count: n)
         let dipThreshold = configuration.magneticDipThreshold * .pi / 180
         /// The norm and dip of reading `i` less `offset` (NaN when not finite or straight up or down).
         func normAndDip(_ i: Int, _ m: SIMD3<Double>, _ offset: SIMD3<Double>) -> SIMD2<Double> {
@@ -94,23 +95,47 @@ extension DeviceMotionSmoother {
             func agrees(_ v: SIMD2<Double>) -> Bool {
                 (v.x - medianNorm).magnitude <= normThreshold && (v.y - medianDip).magnitude <= dipThreshold
             }
-            var count = 0
+            /// Whether the local offset `l` (fitted) explains reading `m` of sample `i`.
+            func explains(_ l: SIMD4<Double>, _ i: Int, _ m: SIMD3<Double>) -> Bool {
+                let offset = SIMD3(l.x, l.y, l.z)
+                return offset != .zero && agrees(normAndDip(i, m, offset))
+            }
+            // Disturbed: norm +∞. Waiting for its local offset: norm −∞.
+            var count = 0, waiting = 0
             for i in 0..<n where normsAndDips[i].x.isFinite && !agrees(normsAndDips[i]) {
                 guard let m = samples[first + i].magneticField else { continue }
                 let f = forwardOffsets[i], b = backwardOffsets[i]
                 if (f != .zero && b != .zero && agrees(normAndDip(i, m, b))) || ((f != .zero || b != .zero) && agrees(normAndDip(i, m, h))) {
                     continue
                 }
-                if !local.isEmpty && local[i] != .zero && agrees(normAndDip(i, m, local[i])) { continue }
+                if !local.isEmpty {
+                    let l = local[i]
+                    if l.w == 0 {
+                        normsAndDips[i].x = -.infinity
+                        waiting += 1
+                        continue
+                    }
+                    if explains(l, i, m) { continue }
+                }
                 normsAndDips[i] = SIMD2(.infinity, 0)
                 count += 1
             }
+            guard waiting > 0 else { return count }
+            Self.fitLocalMagneticOffsets(samples, configuration: configuration, offsets: local, count: waiting,
+                                         where: { normsAndDips[$0].x == -.infinity }, storage: storage)
+            for i in 0..<n where normsAndDips[i].x == -.infinity {
+                guard let m = samples[first + i].magneticField else { continue }
+                if explains(local[i], i, m) {
+                    let f = forwardOffsets[i], b = backwardOffsets[i]
+                    normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
+                } else {
+                    normsAndDips[i] = SIMD2(.infinity, 0)
+                    count += 1
+                }
+            }
             return count
         }
-        guard var count = judge(.zero) else {
-            for i in 0..<n { disturbed[i] = false }
-            return (disturbed, forward)
-        }
+        guard var count = judge(.zero) else { return (StoredValues<Bool>(storage, count: n), forward) }
         var offset = SIMD3<Double>.zero
         for _ in 0..<2 {
             var sums = SIMD16<Double>.zero
@@ -124,7 +149,9 @@ extension DeviceMotionSmoother {
             }
             (offset, count) = (fit.offset, refitted)
         }
-        // The disturbed readings, and the samples up to `margin` after one, then before one.
+        // The disturbed readings, and the samples up to `margin` after one, then before one
+        // (made here, after the local fits' array is gone).
+        let disturbed = StoredValues<Bool>(storage, count: n)
         let margin = configuration.magneticMinimumUndisturbedTime
         var last = -Double.infinity
         for i in 0..<n {
@@ -185,9 +212,11 @@ extension DeviceMotionSmoother {
         }
     }
 
-    /// Per sample (0-based from `samples.startIndex`), the magnetometer offset (µT, device
-    /// frame; zero when refused) of a sphere fit to the readings around it, both ways in time:
-    /// the moments of `DeviceMotionEstimator.MagneticOffsetFit` weighted by
+    /// Fits the local magnetometer offset of the `count` samples (0-based from
+    /// `samples.startIndex`) for which `marked` is true (it must answer the same in both of this
+    /// function's passes): `offsets[i]` becomes (offset, 1), the offset (µT, device frame; zero
+    /// when refused) of a sphere fit to the readings around sample i, both ways in time: the
+    /// moments of `DeviceMotionEstimator.MagneticOffsetFit` weighted by
     /// exp(−|t − tᵢ| / `magneticOffsetTimeConstant`) (per sample at `sampleRate`), the window
     /// the estimator's `magneticOffsetEstimation` fits causally. A fit is kept when the readings
     /// cover the sphere (`magneticOffsetMinimumCoverage`), lie on it within the disturbance
@@ -198,14 +227,16 @@ extension DeviceMotionSmoother {
     /// it from the first of them; an earth-fixed disturbance seen from a turning device keeps
     /// them on a sphere about zero (offset refused), except near its ends, where the fit mixes
     /// readings from both sides and can explain some (of a 10-s, 30-µT span on the simulated
-    /// tumble, more than half stays disturbed: `SmootherMagneticDisturbanceTests`). 128 and 32
-    /// bytes per sample.
-    static func localMagneticOffsets<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
-                                                                storage: any SmootherStorage) -> StoredValues<SIMD3<Double>>
+    /// tumble, more than half stays disturbed: `SmootherMagneticDisturbanceTests`). Two passes
+    /// over the readings' moments (128 bytes per marked sample stored between them); a fit only
+    /// for the marked samples: the span search marks only the readings no other offset
+    /// explains.
+    static func fitLocalMagneticOffsets<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
+                                                                   offsets: StoredValues<SIMD4<Double>>, count: Int,
+                                                                   where marked: (Int) -> Bool, storage: any SmootherStorage)
         where C.Element == MotionSample, C.Index == Int {
         let n = samples.count, first = samples.startIndex
-        let offsets = StoredValues<SIMD3<Double>>(storage, count: n)
-        let forwardSums = StoredValues<SIMD16<Double>>(storage, count: n)
+        let forwardSums = StoredValues<SIMD16<Double>>(storage, count: count)
         let period = configuration.sampleRate > 0 && configuration.sampleRate.isFinite ? 1 / configuration.sampleRate : 0.01
         let tau = configuration.magneticOffsetTimeConstant
         let decay = tau > 0 && tau.isFinite ? Double.exp(-period / tau) : 0
@@ -214,23 +245,27 @@ extension DeviceMotionSmoother {
                   let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) else { return .zero }
             return moments
         }
-        var sums = SIMD16<Double>.zero
+        var sums = SIMD16<Double>.zero, k = 0
         for i in 0..<n {
             sums = sums * decay + moments(i)
-            forwardSums[i] = sums
+            if k < count && marked(i) {
+                forwardSums[k] = sums
+                k += 1
+            }
         }
         sums = .zero
         for i in stride(from: n - 1, through: 0, by: -1) {
             let own = moments(i)
             sums = sums * decay + own
-            offsets[i] = .zero
-            guard own[9] > 0, let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: forwardSums[i] + sums - own),
+            guard k > 0, marked(i) else { continue }
+            k -= 1
+            offsets[i] = SIMD4(0, 0, 0, 1)
+            guard own[9] > 0, let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: forwardSums[k] + sums - own),
                   fit.offset.isFinite, fit.residual <= configuration.magneticNormThreshold,
                   (fit.offset * fit.offset).sum().squareRoot() >= configuration.magneticNormThreshold * fit.radius,
                   fit.covers(configuration.magneticOffsetMinimumCoverage) else { continue }
-            offsets[i] = fit.offset
+            offsets[i] = SIMD4(fit.offset, 1)
         }
-        return offsets
     }
 
     /// The disturbed spans as sorted, disjoint ranges of sample indices (0-based), for the
