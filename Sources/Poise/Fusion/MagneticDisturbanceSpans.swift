@@ -24,7 +24,8 @@ extension DeviceMotionSmoother {
     /// whose samples are at rest (the forward or the backward pass flags `atRest`, as
     /// `OfflineVQF` combines its passes' rest), or that lasts no more than `minimumSpanTime`
     /// (s, first to last sample), is then not disturbed (1 and 0: every span stays). Five
-    /// stored arrays (32, 32, 32, 16 and 1 bytes per sample), one more (1 byte) with
+    /// stored arrays (32, 32, 64, 16 and 1 bytes per sample: attitudes, readings and times, the
+    /// passes' offsets, norms and dips, the spans), one more (1 byte) with
     /// `maximumRestShare` below 1, and with `localOffsets` one of 32 bytes per sample plus 128
     /// bytes per reading whose local offset was fitted (`fitLocalMagneticOffsets`).
     static func disturbedSpans<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
@@ -49,15 +50,18 @@ extension DeviceMotionSmoother {
         // only for the readings nothing else explains.
         let local = StoredValues<SIMD4<Double>>(storage, count: localOffsets ? n : 0)
         let attitudes = StoredValues<SIMD4<Double>>(storage, count: n)
-        let forwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
-        let backwardOffsets = StoredValues<SIMD3<Double>>(storage, count: n)
+        // Each sample's reading (NaN without one) and time, for the steps after the passes to
+        // read instead of the samples (which may be costly to read: the CLI's spool).
+        let readings = StoredValues<SIMD4<Double>>(storage, count: n)
+        let offsets = StoredValues<OffsetPair>(storage, count: n)
         let rest = StoredValues<Bool>(storage, count: maximumRestShare < 1 ? n : 0)
         var estimator = DeviceMotionEstimator(configuration: configuration)
         for i in 0..<n {
             let s = samples[first + i]
             estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
             attitudes[i] = estimator.attitudeEastNorthUp.components
-            forwardOffsets[i] = estimator.state.magneticOffset
+            readings[i] = SIMD4(s.magneticField ?? SIMD3(repeating: .nan), s.time)
+            offsets[i].forward = estimator.state.magneticOffset
             if !rest.isEmpty { rest[i] = estimator.lastSample.flags.contains(.atRest) }
         }
         let forward = estimator
@@ -68,11 +72,16 @@ extension DeviceMotionSmoother {
             let rate = i == n - 1 ? s.rotationRate : laterRate
             laterRate = s.rotationRate
             estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
-            backwardOffsets[i] = estimator.state.magneticOffset
+            offsets[i].backward = estimator.state.magneticOffset
             if !rest.isEmpty { rest[i] = rest[i] || estimator.lastSample.flags.contains(.atRest) }
         }
         let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
         let dipThreshold = configuration.magneticDipThreshold * .pi / 180
+        /// Reading `i` (NaN: none; every step below treats a reading that is not finite as none).
+        func field(_ i: Int) -> SIMD3<Double> {
+            let r = readings[i]
+            return SIMD3(r.x, r.y, r.z)
+        }
         /// The norm and dip of reading `i` less `offset` (NaN when not finite or straight up or down).
         func normAndDip(_ i: Int, _ m: SIMD3<Double>, _ offset: SIMD3<Double>) -> SIMD2<Double> {
             let e = quaternion(attitudes[i]).act(m - offset)
@@ -84,10 +93,8 @@ extension DeviceMotionSmoother {
         /// norms set to +∞), nil when there are no medians.
         func judge(_ h: SIMD3<Double>) -> Int? {
             for i in 0..<n {
-                normsAndDips[i] = SIMD2(repeating: .nan)
-                guard let m = samples[first + i].magneticField else { continue }
-                let f = forwardOffsets[i], b = backwardOffsets[i]
-                normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
+                let o = offsets[i]
+                normsAndDips[i] = normAndDip(i, field(i), o.forward != .zero ? o.forward : (o.backward != .zero ? o.backward : h))
             }
             guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
                   let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
@@ -103,8 +110,7 @@ extension DeviceMotionSmoother {
             // Disturbed: norm +∞. Waiting for its local offset: norm −∞.
             var count = 0, waiting = 0
             for i in 0..<n where normsAndDips[i].x.isFinite && !agrees(normsAndDips[i]) {
-                guard let m = samples[first + i].magneticField else { continue }
-                let f = forwardOffsets[i], b = backwardOffsets[i]
+                let m = field(i), f = offsets[i].forward, b = offsets[i].backward
                 if (f != .zero && b != .zero && agrees(normAndDip(i, m, b))) || ((f != .zero || b != .zero) && agrees(normAndDip(i, m, h))) {
                     continue
                 }
@@ -121,13 +127,13 @@ extension DeviceMotionSmoother {
                 count += 1
             }
             guard waiting > 0 else { return count }
-            Self.fitLocalMagneticOffsets(samples, configuration: configuration, offsets: local, count: waiting,
+            Self.fitLocalMagneticOffsets(readings, configuration: configuration, offsets: local, count: waiting,
                                          where: { normsAndDips[$0].x == -.infinity }, storage: storage)
             for i in 0..<n where normsAndDips[i].x == -.infinity {
-                guard let m = samples[first + i].magneticField else { continue }
+                let m = field(i)
                 if explains(local[i], i, m) {
-                    let f = forwardOffsets[i], b = backwardOffsets[i]
-                    normsAndDips[i] = normAndDip(i, m, f != .zero ? f : (b != .zero ? b : h))
+                    let o = offsets[i]
+                    normsAndDips[i] = normAndDip(i, m, o.forward != .zero ? o.forward : (o.backward != .zero ? o.backward : h))
                 } else {
                     normsAndDips[i] = SIMD2(.infinity, 0)
                     count += 1
@@ -139,8 +145,8 @@ extension DeviceMotionSmoother {
         var offset = SIMD3<Double>.zero
         for _ in 0..<2 {
             var sums = SIMD16<Double>.zero
-            for i in 0..<n where normsAndDips[i].x.isFinite && forwardOffsets[i] == .zero && backwardOffsets[i] == .zero {
-                if let m = samples[first + i].magneticField, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) { sums += moments }
+            for i in 0..<n where normsAndDips[i].x.isFinite && offsets[i].forward == .zero && offsets[i].backward == .zero {
+                if let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: field(i)) { sums += moments }
             }
             guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite, fit.offset != offset else { break }
             guard let refitted = judge(fit.offset), refitted < count else {
@@ -155,19 +161,19 @@ extension DeviceMotionSmoother {
         let margin = configuration.magneticMinimumUndisturbedTime
         var last = -Double.infinity
         for i in 0..<n {
-            let t = samples[first + i].time
+            let t = readings[i].w
             let off = normsAndDips[i].x == .infinity
             if off && t.isFinite { last = t }
             disturbed[i] = off || (t.isFinite && t - last <= margin)
         }
         var next = Double.infinity
         for i in stride(from: n - 1, through: 0, by: -1) {
-            let t = samples[first + i].time
+            let t = readings[i].w
             if normsAndDips[i].x == .infinity, t.isFinite { next = t }
             if t.isFinite && next - t <= margin { disturbed[i] = true }
         }
         if maximumRestShare < 1 || minimumSpanTime > 0 {
-            Self.clearSpans(samples, disturbed, rest: rest, maximumRestShare: maximumRestShare, minimumSpanTime: minimumSpanTime,
+            Self.clearSpans(times: { readings[$0].w }, disturbed, rest: rest, maximumRestShare: maximumRestShare, minimumSpanTime: minimumSpanTime,
                             scratch: attitudes)
         }
         return (disturbed, forward)
@@ -176,20 +182,18 @@ extension DeviceMotionSmoother {
     /// Clears the spans (runs of `disturbed` samples) more than `maximumRestShare` of whose
     /// samples are at rest (`rest`, per sample; empty: none is) or that last no more than
     /// `minimumSpanTime` (s, its first finite time to its last sample's; a span whose last time
-    /// is not finite stays). `scratch` (`samples.count` values, overwritten) keeps each span's
-    /// running sample count, rest count and first finite time.
-    static func clearSpans<C: RandomAccessCollection>(_ samples: C, _ disturbed: StoredValues<Bool>, rest: StoredValues<Bool>,
-                                                      maximumRestShare: Double, minimumSpanTime: Double,
-                                                      scratch: StoredValues<SIMD4<Double>>)
-        where C.Element == MotionSample, C.Index == Int {
-        let n = samples.count, first = samples.startIndex
+    /// is not finite stays; `times`: sample i's time, s). `scratch` (`disturbed.count` values,
+    /// overwritten) keeps each span's running sample count, rest count and first finite time.
+    static func clearSpans(times: (Int) -> Double, _ disturbed: StoredValues<Bool>, rest: StoredValues<Bool>,
+                           maximumRestShare: Double, minimumSpanTime: Double, scratch: StoredValues<SIMD4<Double>>) {
+        let n = disturbed.count
         var run = SIMD4<Double>.zero
         for i in 0..<n {
             guard disturbed[i] else {
                 run = .zero
                 continue
             }
-            let t = samples[first + i].time
+            let t = times(i)
             if run.x == 0 || !run.z.isFinite { run.z = t }
             run.x += 1
             if !rest.isEmpty && rest[i] { run.y += 1 }
@@ -203,7 +207,7 @@ extension DeviceMotionSmoother {
             }
             if !inside {
                 // The span's last sample: its totals.
-                let span = scratch[i], t = samples[first + i].time
+                let span = scratch[i], t = times(i)
                 let duration = t.isFinite && span.z.isFinite ? t - span.z : .infinity
                 clears = span.y > maximumRestShare * span.x || (minimumSpanTime > 0 && duration <= minimumSpanTime)
                 inside = true
@@ -212,8 +216,7 @@ extension DeviceMotionSmoother {
         }
     }
 
-    /// Fits the local magnetometer offset of the `count` samples (0-based from
-    /// `samples.startIndex`) for which `marked` is true (it must answer the same in both of this
+    /// Fits the local magnetometer offset of the `count` samples for which `marked` is true (it must answer the same in both of this
     /// function's passes): `offsets[i]` becomes (offset, 1), the offset (µT, device frame; zero
     /// when refused) of a sphere fit to the readings around sample i, both ways in time: the
     /// moments of `DeviceMotionEstimator.MagneticOffsetFit` weighted by
@@ -231,18 +234,18 @@ extension DeviceMotionSmoother {
     /// over the readings' moments (128 bytes per marked sample stored between them); a fit only
     /// for the marked samples: the span search marks only the readings no other offset
     /// explains.
-    static func fitLocalMagneticOffsets<C: RandomAccessCollection>(_ samples: C, configuration: DeviceMotionConfiguration,
-                                                                   offsets: StoredValues<SIMD4<Double>>, count: Int,
-                                                                   where marked: (Int) -> Bool, storage: any SmootherStorage)
-        where C.Element == MotionSample, C.Index == Int {
-        let n = samples.count, first = samples.startIndex
+    /// `readings`: per sample its magnetometer reading (x, y, z; not finite: none) and time.
+    static func fitLocalMagneticOffsets(_ readings: StoredValues<SIMD4<Double>>, configuration: DeviceMotionConfiguration,
+                                        offsets: StoredValues<SIMD4<Double>>, count: Int,
+                                        where marked: (Int) -> Bool, storage: any SmootherStorage) {
+        let n = readings.count
         let forwardSums = StoredValues<SIMD16<Double>>(storage, count: count)
         let period = configuration.sampleRate > 0 && configuration.sampleRate.isFinite ? 1 / configuration.sampleRate : 0.01
         let tau = configuration.magneticOffsetTimeConstant
         let decay = tau > 0 && tau.isFinite ? Double.exp(-period / tau) : 0
         func moments(_ i: Int) -> SIMD16<Double> {
-            guard let m = samples[first + i].magneticField, m.isFinite,
-                  let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) else { return .zero }
+            let r = readings[i], m = SIMD3(r.x, r.y, r.z)
+            guard m.isFinite, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) else { return .zero }
             return moments
         }
         var sums = SIMD16<Double>.zero, k = 0
@@ -266,6 +269,13 @@ extension DeviceMotionSmoother {
                   fit.covers(configuration.magneticOffsetMinimumCoverage) else { continue }
             offsets[i] = SIMD4(fit.offset, 1)
         }
+    }
+
+    /// A sample's magnetometer offsets from the span search's forward and backward passes (µT,
+    /// device frame; zero while a pass has none).
+    struct OffsetPair {
+        var forward: SIMD3<Double>
+        var backward: SIMD3<Double>
     }
 
     /// The disturbed spans as sorted, disjoint ranges of sample indices (0-based), for the

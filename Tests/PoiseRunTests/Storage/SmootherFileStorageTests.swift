@@ -48,6 +48,33 @@ import Poise
         #expect(storage.peakOpenArrays <= (reference.usesMagnetometer ? 9 : 8))
     }
 
+    /// The bytes per sample the smoother keeps at once with the defaults (docs/fusion.md,
+    /// "Cost"): 354 in 9D (the disturbed-span search's local offset fits add 128 per reading no
+    /// other offset explains: none here), 240 in 6D and in 9D without the spans.
+    @Test(arguments: [(AttitudeReference.magneticNorthZVertical, DeviceMotionSmoother.Options.MagneticDisturbanceSpans.earthFixed, 354),
+                      (.magneticNorthZVertical, .off, 240), (.arbitraryZVertical, .earthFixed, 240)])
+    func smootherPeakBytesPerSample(reference: AttitudeReference, spans: DeviceMotionSmoother.Options.MagneticDisturbanceSpans, bytes: Int) {
+        let n = 4_000
+        var options = DeviceMotionSmoother.Options()
+        options.magneticDisturbanceSpans = spans
+        let smoother = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100, reference: reference),
+                                            options: options)
+        // Turning with pauses in an undisturbed field (the `offline` benchmark's motion).
+        var truth = Quaternion<Double>.identity, samples: [MotionSample] = []
+        for k in 0..<n {
+            let t = Double(k) * 0.01
+            let w = t.truncatingRemainder(dividingBy: 30) < 5 ? SIMD3<Double>.zero
+                : SIMD3(1.2 * Double.sin(0.3 * t), 0.8 * Double.cos(0.21 * t), 1.0 * Double.sin(0.17 * t + 1))
+            truth = (truth * Quaternion(rotationVector: w / 100)).normalized
+            samples.append(MotionSample(time: t, acceleration: truth.conjugate.act(SIMD3(0, 0, 1)), rotationRate: w,
+                                        magneticField: truth.conjugate.act(SIMD3(0, 20, -45))))
+        }
+        let storage = CountingStorage()
+        smoother.smooth(samples, gyroscopeCalibration: nil, storage: storage) { _, _ in }
+        #expect(storage.liveBytes == 0)
+        #expect(storage.peakBytes == bytes * n)
+    }
+
     /// VQF's offline estimator: the same outputs from files as from the heap.
     @Test(arguments: [AttitudeReference.arbitraryZVertical, .magneticNorthZVertical])
     func offlineVQFOutputsEqualThoseInMemory(reference: AttitudeReference) {
@@ -112,13 +139,25 @@ import Poise
         }
     }
 
-    /// Storage in the heap that counts the bytes the estimators ask for.
+    /// Storage in the heap that counts the bytes the estimators ask for (`bytes`), those of the
+    /// arrays alive (`liveBytes`) and the most alive at once (`peakBytes`).
     final class CountingStorage: SmootherStorage {
         let heap = InMemorySmootherStorage()
-        var bytes = 0
+        var bytes = 0, liveBytes = 0, peakBytes = 0
+        final class Records: SmootherRecords {
+            let base: any SmootherRecords, bytes: Int
+            unowned let owner: CountingStorage
+            init(_ base: any SmootherRecords, bytes: Int, owner: CountingStorage) {
+                (self.base, self.bytes, self.owner) = (base, bytes, owner)
+            }
+            deinit { owner.liveBytes -= bytes }
+            func record(_ index: Int, writing: Bool) -> UnsafeMutableRawPointer { base.record(index, writing: writing) }
+        }
         func makeRecords(count: Int, size: Int, alignment: Int) -> any SmootherRecords {
             bytes += count * size
-            return heap.makeRecords(count: count, size: size, alignment: alignment)
+            liveBytes += count * size
+            peakBytes = max(peakBytes, liveBytes)
+            return Records(heap.makeRecords(count: count, size: size, alignment: alignment), bytes: count * size, owner: self)
         }
     }
 
