@@ -216,9 +216,11 @@ extension DeviceMotionSmoother {
         }
     }
 
-    /// Fits the local magnetometer offset of the `count` samples for which `marked` is true (it must answer the same in both of this
-    /// function's passes): `offsets[i]` becomes (offset, 1), the offset (µT, device frame; zero
-    /// when refused) of a sphere fit to the readings around sample i, both ways in time: the
+    /// Fits the local magnetometer offset of the `count` samples for which `marked` is true (it
+    /// must answer the same in both of this function's passes; `readings`: per sample its
+    /// magnetometer reading x, y, z, not finite for none, and its time): `offsets[i]` becomes
+    /// (offset, 1), the offset (µT, device frame; zero when refused) of a sphere fit to the
+    /// readings around sample i, both ways in time: the
     /// moments of `DeviceMotionEstimator.MagneticOffsetFit` weighted by
     /// exp(−|t − tᵢ| / `magneticOffsetTimeConstant`) (per sample at `sampleRate`), the window
     /// the estimator's `magneticOffsetEstimation` fits causally. A fit is kept when the readings
@@ -234,7 +236,6 @@ extension DeviceMotionSmoother {
     /// over the readings' moments (128 bytes per marked sample stored between them); a fit only
     /// for the marked samples: the span search marks only the readings no other offset
     /// explains.
-    /// `readings`: per sample its magnetometer reading (x, y, z; not finite: none) and time.
     static func fitLocalMagneticOffsets(_ readings: StoredValues<SIMD4<Double>>, configuration: DeviceMotionConfiguration,
                                         offsets: StoredValues<SIMD4<Double>>, count: Int,
                                         where marked: (Int) -> Bool, storage: any SmootherStorage) {
