@@ -89,13 +89,16 @@ extension DeviceMotionSmoother {
             guard e.isFinite, horizontal > 0 else { return SIMD2(repeating: .nan) }
             return SIMD2((e * e).sum().squareRoot(), Double.atan2(y: e.z, x: horizontal))
         }
+        /// The offset reading `i` is first judged with: the forward pass's estimate, else the
+        /// backward pass's, else `h`.
+        func firstOffset(_ i: Int, _ h: SIMD3<Double>) -> SIMD3<Double> {
+            let o = offsets[i]
+            return o.forward != .zero ? o.forward : (o.backward != .zero ? o.backward : h)
+        }
         /// Judges every reading with the offset `h`: the number of disturbed readings (their
         /// norms set to +∞), nil when there are no medians.
         func judge(_ h: SIMD3<Double>) -> Int? {
-            for i in 0..<n {
-                let o = offsets[i]
-                normsAndDips[i] = normAndDip(i, field(i), o.forward != .zero ? o.forward : (o.backward != .zero ? o.backward : h))
-            }
+            for i in 0..<n { normsAndDips[i] = normAndDip(i, field(i), firstOffset(i, h)) }
             guard let medianNorm = ExactMedian.of(count: n, { normsAndDips[$0].x }),
                   let medianDip = ExactMedian.of(count: n, { normsAndDips[$0].y }) else { return nil }
             let normThreshold = configuration.magneticNormThreshold * medianNorm
@@ -132,8 +135,7 @@ extension DeviceMotionSmoother {
             for i in 0..<n where normsAndDips[i].x == -.infinity {
                 let m = field(i)
                 if explains(local[i], i, m) {
-                    let o = offsets[i]
-                    normsAndDips[i] = normAndDip(i, m, o.forward != .zero ? o.forward : (o.backward != .zero ? o.backward : h))
+                    normsAndDips[i] = normAndDip(i, m, firstOffset(i, h))
                 } else {
                     normsAndDips[i] = SIMD2(.infinity, 0)
                     count += 1
