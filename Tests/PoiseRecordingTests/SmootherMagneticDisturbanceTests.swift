@@ -78,8 +78,9 @@ struct SmootherMagneticDisturbanceTests {
     /// offsets fitted around the samples explain it; on this clean simulation the passes' own
     /// estimates do too, and the rule without the local fits marks none of 40–80 s either),
     /// and the local fits add no disturbed sample there. The earth-fixed 30 µT for 10 s of
-    /// `recording` stays disturbed for more than half its samples (the fits around the samples
-    /// near its ends mix readings from both sides).
+    /// `recording` stays disturbed for more than three quarters of its samples: near its ends
+    /// the fits around a sample mix readings from both sides, and the fit of either side alone
+    /// disagrees with them (without that check, 0.74).
     @Test func deviceFixedMagnetIsNotBridged() {
         var configuration = SimulationConfiguration(scenario: .tumble, rate: 100, seed: 5)
         configuration.duration = 120
@@ -93,7 +94,7 @@ struct SmootherMagneticDisturbanceTests {
         #expect(fixedWith < 0.1 && fixedWith <= fixedWithout,
                 "device-fixed magnet, \(fixedWith) disturbed with the local fits, \(fixedWithout) without")
         let earth = Self.disturbedShare(Self.recording(.tumble), 8.5...17.5, localOffsets: true)
-        #expect(earth > 0.5, "earth-fixed disturbance, \(earth) disturbed with the local fits")
+        #expect(earth > 0.75, "earth-fixed disturbance, \(earth) disturbed with the local fits")
     }
 
     /// `magneticDisturbanceMaximumRestShare`: an earth-fixed 20 µT (east 10, north −15, up 8)

@@ -229,12 +229,15 @@ extension DeviceMotionSmoother {
     /// cover the sphere (`magneticOffsetMinimumCoverage`), lie on it within the disturbance
     /// test's norm tolerance (relative residual at most `magneticNormThreshold`; each reading is
     /// then judged with the offset by the norm and dip tests), and the offset is at least
-    /// `magneticNormThreshold` × the radius. A magnet fixed to the device
+    /// `magneticNormThreshold` × the radius, and when each one-sided fit (the same moments of the
+    /// readings up to sample i, or from it on) that passes the same tests lies within
+    /// `magneticNormThreshold` × the radius of it. A magnet fixed to the device
     /// moves every reading by one offset, so the readings around a sample lie on a sphere about
-    /// it from the first of them; an earth-fixed disturbance seen from a turning device keeps
-    /// them on a sphere about zero (offset refused), except near its ends, where the fit mixes
-    /// readings from both sides and can explain some (of a 10-s, 30-µT span on the simulated
-    /// tumble, more than half stays disturbed: `SmootherMagneticDisturbanceTests`). Two passes
+    /// it from the first of them, on either side; an earth-fixed disturbance seen from a turning
+    /// device keeps them on a sphere about zero (offset refused), except near its ends, where the
+    /// two-sided fit mixes readings from both sides and the sides' own fits disagree with it (of
+    /// a 10-s, 30-µT span on the simulated tumble, more than three quarters stays disturbed:
+    /// `SmootherMagneticDisturbanceTests`). Two passes
     /// over the readings' moments (128 bytes per marked sample stored between them); a fit only
     /// for the marked samples: the span search marks only the readings no other offset
     /// explains.
@@ -251,6 +254,13 @@ extension DeviceMotionSmoother {
             guard m.isFinite, let moments = DeviceMotionEstimator.MagneticOffsetFit.moments(of: m) else { return .zero }
             return moments
         }
+        let tolerance = configuration.magneticNormThreshold
+        // The fit of some moments, when its readings lie on the sphere and cover it.
+        func holdingFit(_ sums: SIMD16<Double>) -> DeviceMotionEstimator.MagneticOffsetFit? {
+            guard let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: sums), fit.offset.isFinite,
+                  fit.residual <= tolerance, fit.covers(configuration.magneticOffsetMinimumCoverage) else { return nil }
+            return fit
+        }
         var sums = SIMD16<Double>.zero, k = 0
         for i in 0..<n {
             sums = sums * decay + moments(i)
@@ -266,11 +276,16 @@ extension DeviceMotionSmoother {
             guard k > 0, marked(i) else { continue }
             k -= 1
             offsets[i] = SIMD4(0, 0, 0, 1)
-            guard own[9] > 0, let fit = DeviceMotionEstimator.MagneticOffsetFit(sums: forwardSums[k] + sums - own),
-                  fit.offset.isFinite, fit.residual <= configuration.magneticNormThreshold,
-                  (fit.offset * fit.offset).sum().squareRoot() >= configuration.magneticNormThreshold * fit.radius,
-                  fit.covers(configuration.magneticOffsetMinimumCoverage) else { continue }
-            offsets[i] = SIMD4(fit.offset, 1)
+            guard own[9] > 0, let fit = holdingFit(forwardSums[k] + sums - own),
+                  (fit.offset * fit.offset).sum().squareRoot() >= tolerance * fit.radius else { continue }
+            // A magnet fixed to the device gives the same sphere from either side; a fit that
+            // mixes readings from both ends of an earth-fixed disturbance does not.
+            func agrees(_ side: SIMD16<Double>) -> Bool {
+                guard let oneSided = holdingFit(side) else { return true }
+                let gap = oneSided.offset - fit.offset
+                return (gap * gap).sum().squareRoot() <= tolerance * fit.radius
+            }
+            if agrees(forwardSums[k]) && agrees(sums) { offsets[i] = SIMD4(fit.offset, 1) }
         }
     }
 
