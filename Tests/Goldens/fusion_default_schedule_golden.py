@@ -30,8 +30,8 @@ is the schedule:
   sums decay by exp(−Tc/5 s) per step; the fit (least squares |m|² = 2h·m + c, solved here with
   numpy from the 4×4 normal equations; coverage from numpy's eigenvalues) is subtracted from
   the following samples when its coverage ≥ 0.2, relative residual ≤ 0.02, radius within
-  10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius,
-  else nothing is;
+  10 % of the accepted reference norm (or no reference yet) and |h| ≥ 10 % of the radius or
+  relative residual < 0.01, else nothing is;
 - the field-direction test (docs/fusion.md, Algorithm step 6): at each magnetometer update
   the heading disagreement's low-pass (gain 1 − exp(−Tc/2 s), on the wrapped difference) moves
   towards it; when the disagreement differs from the low-pass (before the move) by more than
@@ -81,6 +81,7 @@ MAG_CURRENT_TAU, MAG_REF_TAU, MAG_NORM_TH, MAG_DIP_TH = 0.05, 20.0, 0.1, 10.0
 MAG_NEW_TIME, MAG_NEW_FIRST_TIME, MAG_NEW_MIN_GYR = 20.0, 5.0, 20.0
 MAG_MIN_UNDISTURBED_TIME, MAG_MAX_REJECTION_TIME, MAG_REJECTION_FACTOR = 0.5, 60.0, 2.0
 MAG_OFFSET_TAU, MAG_OFFSET_COVERAGE, MAG_OFFSET_RESIDUAL = 5.0, 0.2, 0.02
+MAG_SMALL_OFFSET_RESIDUAL = 0.01
 MAG_DIRECTION_TH, MAG_DIRECTION_TAU, MAG_DIRECTION_GAIN_FACTOR = 4.0, 2.0, 0.25
 OUTPUT_PREDICTION = 0.0025
 
@@ -235,7 +236,7 @@ class DefaultSchedule:
         reference = self.mag_ref_norm
         if (coverage >= MAG_OFFSET_COVERAGE and residual <= MAG_OFFSET_RESIDUAL
                 and (reference == 0 or abs(radius - reference) <= MAG_NORM_TH * reference)
-                and math.sqrt(h.dot(h)) >= MAG_NORM_TH * radius):
+                and (math.sqrt(h.dot(h)) >= MAG_NORM_TH * radius or residual < MAG_SMALL_OFFSET_RESIDUAL)):
             self.offset = h
 
     def estimate_bias(self, acc_earth, motion_measurement):

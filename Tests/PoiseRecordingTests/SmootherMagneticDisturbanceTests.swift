@@ -128,6 +128,21 @@ struct SmootherMagneticDisturbanceTests {
         #expect(Double(flagged) > 0.5 * Double(inside), "in motion, \(flagged) of \(inside) samples flagged by the smoother")
     }
 
+    /// `spanOffset`: the span search judges a reading with a pass's offset estimate only when it
+    /// is at least `magneticNormThreshold` (10 %) of the reading less it; a smaller one (which
+    /// the passes subtract when it fits tightly, `magneticSmallOffsetMaximumResidual`) is left to
+    /// the norm and dip tests. On the 30-µT tumble (whose passes fit such small offsets) the
+    /// smoother stays within 1.2 × offlineVQF (`disturbedSpanIsBridged`).
+    @Test func spanSearchJudgesWithLargeOffsetsOnly() {
+        let configuration = DeviceMotionSmoother(configuration: DeviceMotionSmoother.defaultConfiguration(sampleRate: 100)).passConfiguration
+        let reading = SIMD3<Double>(20, 0, -40)  // |m| = 44.7 µT
+        let small = SIMD3<Double>(2, -1, 1), large = SIMD3<Double>(4, -2, 2)
+        #expect(DeviceMotionSmoother.spanOffset(small, reading: reading, configuration: configuration) == .zero)
+        #expect(DeviceMotionSmoother.spanOffset(large, reading: reading, configuration: configuration) == large)
+        #expect(DeviceMotionSmoother.spanOffset(large, reading: nil, configuration: configuration) == large)
+        #expect(DeviceMotionSmoother.spanOffset(.zero, reading: reading, configuration: configuration) == .zero)
+    }
+
     /// `magneticDisturbanceMinimumSpanTime`: a 30 µT field for 0.1 s (no ramp) in the tumble's
     /// motion makes a span of about 1.1 s (its readings and the 0.5-s margins), gone with 1.2 s
     /// and kept with 0.

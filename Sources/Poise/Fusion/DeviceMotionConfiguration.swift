@@ -88,8 +88,8 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// sphere (`magneticOffsetMinimumCoverage`), (2) they lie on it (`magneticOffsetMaximumResidual`),
     /// (3) its radius r passes the disturbance norm test (within `magneticNormThreshold` of the
     /// reference field norm, when one has been accepted), and (4) |h| is at least
-    /// `magneticNormThreshold` × r (a smaller offset is left to the disturbance tests);
-    /// otherwise nothing is subtracted. Only
+    /// `magneticNormThreshold` × r, or the readings' relative misfit is less than
+    /// `magneticSmallOffsetMaximumResidual`; otherwise nothing is subtracted. Only
     /// with a magnetometer and `magneticDisturbanceRejection`. `vqfDefaults` turns it off.
     public var magneticOffsetEstimation: Bool = true
     /// Time constant of the sphere fit's exponential weighting, s. Default 5.
@@ -106,6 +106,17 @@ public struct DeviceMotionConfiguration: Sendable, Codable, Equatable {
     /// the simulated sensor matrix than without the estimation); with 0.02 no matrix cell is
     /// worse (research/fusion-9d-rules.md).
     public var magneticOffsetMaximumResidual: Double = 0.02
+    /// Relative misfit (as `magneticOffsetMaximumResidual`) below which an offset smaller than
+    /// `magneticNormThreshold` × the radius is subtracted; 0 leaves every smaller offset to the
+    /// disturbance tests. Such an offset (the residual hard iron of a calibrated
+    /// magnetometer: 2 µT of a 20-µT horizontal field turns the heading by up to 6°) passes
+    /// the disturbance tests, so they cannot catch it if it is wrong: it must fit more tightly.
+    /// Default 0.01, by the protocol of docs/fusion.md: no BROAD trial changes, and on the
+    /// simulated sensor matrix 9D is lower in 13 of 57 cells online and 15 offline, higher in
+    /// none; larger values also lower BROAD's mean but raise a BROAD category offline
+    /// (research/fusion-small-offset.md). Not in the C configuration (`poise_fusion_config`),
+    /// which uses this default.
+    public var magneticSmallOffsetMaximumResidual: Double = 0.01
 
     /// Field-direction consistency test (9D), degrees; 0 turns it off. Default 4 (VQF: none).
     /// The gyroscope carries the earth frame between correction steps, so in a steady field the
@@ -277,6 +288,7 @@ extension DeviceMotionConfiguration {
         try read(.magneticOffsetTimeConstant, \.magneticOffsetTimeConstant)
         try read(.magneticOffsetMinimumCoverage, \.magneticOffsetMinimumCoverage)
         try read(.magneticOffsetMaximumResidual, \.magneticOffsetMaximumResidual)
+        try read(.magneticSmallOffsetMaximumResidual, \.magneticSmallOffsetMaximumResidual)
         try read(.magneticDirectionThreshold, \.magneticDirectionThreshold)
         try read(.magneticDirectionTimeConstant, \.magneticDirectionTimeConstant)
         try read(.magneticDirectionGainFactor, \.magneticDirectionGainFactor)

@@ -73,6 +73,7 @@ extension DeviceMotionEstimator {
         @usableFromInline var magneticOffsetDecay: Double
         @usableFromInline var magneticOffsetMinimumCoverage: Double
         @usableFromInline var magneticOffsetMaximumResidual: Double
+        @usableFromInline var magneticSmallOffsetMaximumResidual: Double
         /// The field-direction consistency test runs (`magneticDirectionThreshold` > 0 with a
         /// magnetometer and disturbance rejection): its threshold (rad) and its low-pass gain
         /// per correction step.
@@ -149,6 +150,7 @@ extension DeviceMotionEstimator {
             magneticOffsetDecay = offsetTau > 0 ? Double.exp(-slow / offsetTau) : 0
             magneticOffsetMinimumCoverage = p.magneticOffsetMinimumCoverage
             magneticOffsetMaximumResidual = p.magneticOffsetMaximumResidual
+            magneticSmallOffsetMaximumResidual = p.magneticSmallOffsetMaximumResidual
             magneticDirectionTest = p.magneticDirectionThreshold > 0 && p.magneticDirectionThreshold.isFinite
                 && p.magneticDisturbanceRejection && p.reference.usesMagnetometer
             magneticDirectionThreshold = p.magneticDirectionThreshold * degree

@@ -123,7 +123,8 @@ extension DeviceMotionEstimator {
         // The cheap tests first; the coverage (three minors) only when they pass.
         if let fit = MagneticOffsetFit(sums: sums), fit.residual <= c.magneticOffsetMaximumResidual,
            reference == 0 || (fit.radius - reference).magnitude <= c.magneticNormThreshold * reference,
-           (fit.offset * fit.offset).sum().squareRoot() >= c.magneticNormThreshold * fit.radius,
+           (fit.offset * fit.offset).sum().squareRoot() >= c.magneticNormThreshold * fit.radius
+            || fit.residual < c.magneticSmallOffsetMaximumResidual,
            fit.covers(c.magneticOffsetMinimumCoverage) {
             state.magneticOffset = fit.offset
         } else {

@@ -61,7 +61,7 @@ extension DeviceMotionSmoother {
             estimator.update(time: s.time, acceleration: s.acceleration, rotationRate: s.rotationRate, magneticField: s.magneticField)
             attitudes[i] = estimator.attitudeEastNorthUp.components
             readings[i] = SIMD4(s.magneticField ?? SIMD3(repeating: .nan), s.time)
-            offsets[i].forward = estimator.state.magneticOffset
+            offsets[i].forward = Self.spanOffset(estimator.state.magneticOffset, reading: s.magneticField, configuration: configuration)
             if !rest.isEmpty { rest[i] = estimator.lastSample.flags.contains(.atRest) }
         }
         let forward = estimator
@@ -72,7 +72,7 @@ extension DeviceMotionSmoother {
             let rate = i == n - 1 ? s.rotationRate : laterRate
             laterRate = s.rotationRate
             estimator.update(time: -s.time, acceleration: s.acceleration, rotationRate: -rate, magneticField: s.magneticField)
-            offsets[i].backward = estimator.state.magneticOffset
+            offsets[i].backward = Self.spanOffset(estimator.state.magneticOffset, reading: s.magneticField, configuration: configuration)
             if !rest.isEmpty { rest[i] = rest[i] || estimator.lastSample.flags.contains(.atRest) }
         }
         let normsAndDips = StoredValues<SIMD2<Double>>(storage, count: n)
@@ -287,6 +287,17 @@ extension DeviceMotionSmoother {
             }
             if agrees(forwardSums[k]) && agrees(sums) { offsets[i] = SIMD4(fit.offset, 1) }
         }
+    }
+
+    /// A pass's offset estimate `h` (µT, device frame) as the span search judges reading `m`
+    /// with it: zero when |h| is less than `magneticNormThreshold` × |m − h|. The passes subtract
+    /// such a small offset only when it fits its sphere tightly (`magneticOffsetEstimation`),
+    /// but one fitted while a turning device passes an earth-fixed field would explain that
+    /// field's readings to the norm and dip tests; a small offset is left to the tests.
+    static func spanOffset(_ h: SIMD3<Double>, reading m: SIMD3<Double>?, configuration: DeviceMotionConfiguration) -> SIMD3<Double> {
+        guard let m, h != .zero else { return h }
+        let corrected = m - h, threshold = configuration.magneticNormThreshold
+        return (h * h).sum() >= threshold * threshold * (corrected * corrected).sum() ? h : .zero
     }
 
     /// A sample's magnetometer offsets from the span search's forward and backward passes (µT,
