@@ -7,7 +7,8 @@ extension DeviceMotionSmoother {
     /// A forward pass of the estimator with `configuration` gives each sample's attitude (ENU),
     /// and a forward and a backward pass (the time-reversed recording, as the smoother's) each
     /// sample's magnetometer offset estimates (`magneticOffsetEstimation`: a magnet fixed to the
-    /// device, once fitted; zero while a pass has none). Each reading less an offset, turned by
+    /// device, once fitted; zero while a pass has none or has a small one, `spanOffset`). Each
+    /// reading less an offset, turned by
     /// its attitude, has a norm and a dip. The offsets a reading is judged with: the passes'
     /// nonzero estimates and h (µT, device frame; first zero). A reading is disturbed when with
     /// each of them its norm is more than `magneticNormThreshold` × the median norm from it or
